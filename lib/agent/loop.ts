@@ -1,0 +1,77 @@
+import { MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
+import type { Event } from '../protocol/types.js';
+import type { ChatMessage, Provider, ProviderChunk, ToolCallRequest } from '../providers/types.js';
+import type { Toolbox } from '../tools/registry.js';
+
+export type AgentRun = {
+  prompt: string;
+  provider: Provider;
+  toolbox: Toolbox;
+  cwd: string;
+  maxTurns: number;
+  signal: AbortSignal;
+  /** Resolves when the event has been taken downstream: this is how backpressure reaches the provider. */
+  emit: (event: Event) => Promise<void>;
+};
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** One model turn's chunks; a failure that is not already a ZeroError is the provider's. */
+async function* streamTurn(run: AgentRun, messages: ChatMessage[]): AsyncGenerator<ProviderChunk> {
+  try {
+    yield* run.provider.turn({ messages, tools: run.toolbox.definitions() }, run.signal);
+  } catch (error) {
+    if (run.signal.aborted) throw run.signal.reason;
+    if (error instanceof ZeroError) throw error;
+    throw new ProviderError(`Provider ${run.provider.name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}
+
+async function runTool(run: AgentRun, call: ToolCallRequest): Promise<ChatMessage> {
+  const { id, name, args } = call;
+  await run.emit({ type: 'tool_call', id, name, ...(isPlainObject(args) ? { args } : {}), sideEffect: run.toolbox.sideEffectOf(name) });
+  const outcome = await run.toolbox.run({ id, name, args }, { cwd: run.cwd, signal: run.signal });
+  await run.emit({ type: 'tool_result', id, ...outcome });
+  return { role: 'tool', toolCallId: id, name, content: outcome.output, isError: outcome.status === 'error' };
+}
+
+/**
+ * The turn loop: the model speaks, the tools it asked for run in order and their
+ * results go back, until a turn asks for no tool (its text is `final`) or the
+ * turn limit is reached (`final` with the last text, then MaxTurnsError).
+ * Tool calls are announced only once their turn has streamed whole, so every
+ * `tool_call` is answered by its `tool_result` even when the provider fails.
+ */
+export async function runAgent(run: AgentRun): Promise<void> {
+  const messages: ChatMessage[] = [{ role: 'user', content: run.prompt }];
+  let text = '';
+  for (let turn = 1; turn <= run.maxTurns; turn++) {
+    text = '';
+    const calls: ToolCallRequest[] = [];
+    for await (const chunk of streamTurn(run, messages)) {
+      run.signal.throwIfAborted();
+      if (chunk.type === 'text') {
+        if (!chunk.delta) continue;
+        text += chunk.delta;
+        await run.emit({ type: 'text', delta: chunk.delta });
+      } else if (chunk.type === 'tool_call') {
+        calls.push({ id: chunk.id, name: chunk.name, args: chunk.args });
+      } else {
+        const { type: _type, ...counts } = chunk;
+        const totalTokens = (counts.promptTokens ?? 0) + (counts.completionTokens ?? 0);
+        await run.emit({ type: 'usage', ...counts, ...(counts.promptTokens !== undefined || counts.completionTokens !== undefined ? { totalTokens } : {}) });
+      }
+    }
+    messages.push({ role: 'assistant', content: text, toolCalls: calls });
+    if (calls.length === 0) {
+      await run.emit({ type: 'final', text });
+      return;
+    }
+    for (const call of calls) messages.push(await runTool(run, call));
+    run.signal.throwIfAborted();
+  }
+  await run.emit({ type: 'final', text });
+  throw new MaxTurnsError(run.maxTurns);
+}

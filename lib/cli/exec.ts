@@ -1,0 +1,66 @@
+import { createReadStream, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { UsageError } from '../errors.js';
+import { execChain, reportFailure, type ExecInput } from '../pipeline.js';
+import { NO_INPUT } from '../protocol/combine.js';
+import { createProvider, credentialsInUse } from '../providers/index.js';
+import { debugReporter, deliver, type CliIO } from './process.js';
+import { execSettings, outputFormatFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
+
+export const NO_PROMPT_TEXT = 'No prompt given. Pass it as arguments or with --file (stdin is read only with --input-format stream-json).';
+export const POSITIONAL_WITH_STREAM_JSON = 'Stream-json input does not accept positional prompt text. Pipe JSONL or use --file.';
+
+function unreadable(path: string, error: unknown): UsageError {
+  return new UsageError(`Cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+}
+
+/** Where the prompt comes from: argv and --file for text; --file or stdin, streamed, for stream-json. */
+async function execInput(settings: ExecSettings, io: CliIO): Promise<{ input: ExecInput; source?: Readable }> {
+  const { file, words } = settings;
+  if (settings.inputFormat === 'text') {
+    let fileText = '';
+    if (file !== undefined) fileText = await readFile(file, 'utf8').catch((error) => Promise.reject(unreadable(file, error)));
+    const prompt = [words.join(' '), fileText].map((part) => part.trim()).filter(Boolean).join('\n\n');
+    if (!prompt) throw new UsageError(NO_PROMPT_TEXT);
+    return { input: { format: 'text', prompt } };
+  }
+  if (words.length > 0) throw new UsageError(POSITIONAL_WITH_STREAM_JSON);
+  const input: ExecInput = { format: 'stream-json', maxLineBytes: settings.maxLineBytes };
+  if (file !== undefined) {
+    try {
+      if (!statSync(file).isFile()) throw new Error('not a file');
+    } catch (error) {
+      throw unreadable(file, error);
+    }
+    return { input, source: createReadStream(file) };
+  }
+  if (io.stdin.isTTY) throw new UsageError(NO_INPUT);
+  return { input, source: io.stdin };
+}
+
+/** `zero exec`: one run, reported on stdout in the chosen format; the process exits with run_end's code. */
+export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): Promise<void> {
+  const secrets = credentialsInUse(io.env);
+  const format = outputFormatFromArgv(['-o', raw.outputFormat ?? 'text']);
+  let report = debugReporter(io, io.env.ZERO_DEBUG === '1', secrets);
+  try {
+    const settings = execSettings(words, raw, io.env);
+    report = debugReporter(io, settings.debug, secrets);
+    const provider = await createProvider({ name: settings.provider, model: settings.model, script: settings.script, cwd: settings.cwd, env: io.env });
+    const { input, source } = await execInput(settings, io);
+    const chain = execChain({
+      provider,
+      cwd: settings.cwd,
+      maxTurns: settings.maxTurns,
+      input,
+      output: { format: settings.outputFormat, secrets, stderr: io.stderr },
+      onFailure: report,
+    });
+    source?.pipe(chain);
+    await deliver(io, chain, chain.exitCode, (signal) => chain.cancel(signal));
+  } catch (error) {
+    const { readable, exitCode } = reportFailure(error, { format, secrets, stderr: io.stderr }, report);
+    await deliver(io, readable, exitCode);
+  }
+}

@@ -1,0 +1,63 @@
+import { Command, CommanderError, Option } from 'commander';
+import { UsageError } from '../errors.js';
+import { packageVersion } from '../package.js';
+import { reportFailure } from '../pipeline.js';
+import { credentialsInUse } from '../providers/index.js';
+import { runExec } from './exec.js';
+import { outputFormatFromArgv, type RawExecOptions } from './options.js';
+import { deliver, processIO, type CliIO } from './process.js';
+
+const EXEC_EXAMPLES = `
+Examples:
+  $ zero exec --provider scripted --script examples/readme-demo.jsonl "What is this repo?"
+  $ zero exec -i stream-json -o stream-json < turns.jsonl | jq -c .
+  $ zero exec -o json -f prompt.md -C ../other-repo
+
+Exit codes: 0 success, 1 internal error, 2 usage, 3 provider, 4 turn limit, 130/143 cancelled.`;
+
+function program(io: CliIO): Command {
+  const zero = new Command('zero')
+    .description('Run a coding agent headlessly; everything it does is reported as redacted JSON events.')
+    .version(packageVersion(), '-V, --version')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} });
+
+  zero
+    .command('exec')
+    .description('Run one prompt through the agent and report what it does on stdout.')
+    .argument('[prompt...]', 'prompt text (words are joined by spaces)')
+    .addOption(new Option('-i, --input-format <format>', 'text | stream-json (JSONL events on stdin or --file)').default('text'))
+    .addOption(new Option('-o, --output-format <format>', 'text | json | stream-json').default('text'))
+    .option('-f, --file <path>', 'prompt file (with -i stream-json: the JSONL input)')
+    .option('-m, --model <name>', 'model name')
+    .option('--provider <name>', 'model provider (else $ZERO_PROVIDER); "scripted" plays --script offline')
+    .option('--script <path>', 'the scripted provider\'s JSONL script (else $ZERO_SCRIPT)')
+    .option('-C, --cwd <dir>', 'working directory; relative paths, --file included, resolve after it')
+    .option('--max-turns <n>', 'model turns before the run stops (exit 4)', '12')
+    .option('--max-line-bytes <n>', 'longest accepted input line', String(16 * 1024 * 1024))
+    .option('--debug', 'diagnostics and stack traces on stderr (also ZERO_DEBUG=1)')
+    .addHelpText('after', EXEC_EXAMPLES)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} })
+    .action((words: string[], options: RawExecOptions) => runExec(words, options, io));
+
+  return zero;
+}
+
+/** Commander's own errors (unknown flag, missing value) are usage errors, reported in the format argv asked for. */
+async function reportCommanderError(error: CommanderError, argv: string[], io: CliIO): Promise<void> {
+  const message = error.message.replace(/^error: /, '');
+  const usage = new UsageError(`${message.charAt(0).toUpperCase()}${message.slice(1)}. See zero exec --help.`);
+  const { readable, exitCode } = reportFailure(usage, { format: outputFormatFromArgv(argv), secrets: credentialsInUse(io.env), stderr: io.stderr });
+  await deliver(io, readable, exitCode);
+}
+
+export async function main(argv: string[] = process.argv.slice(2), io: CliIO = processIO()): Promise<void> {
+  try {
+    await program(io).parseAsync(argv, { from: 'user' });
+  } catch (error) {
+    if (!(error instanceof CommanderError)) throw error;
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return io.exit(0);
+    await reportCommanderError(error, argv, io);
+  }
+}

@@ -1,0 +1,92 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../../transforms/serialize.js';
+
+export const INPUT_FORMATS = ['text', 'stream-json'] as const;
+export type InputFormat = (typeof INPUT_FORMATS)[number];
+
+/** The exec flags as commander hands them over: strings, unchecked. */
+export type RawExecOptions = {
+  inputFormat?: string;
+  outputFormat?: string;
+  file?: string;
+  model?: string;
+  provider?: string;
+  script?: string;
+  cwd?: string;
+  maxTurns?: string;
+  maxLineBytes?: string;
+  debug?: boolean;
+};
+
+export type ExecSettings = {
+  inputFormat: InputFormat;
+  outputFormat: OutputFormat;
+  words: string[];
+  /** Absolute; --file resolved against cwd. */
+  file?: string;
+  cwd: string;
+  model?: string;
+  provider?: string;
+  script?: string;
+  maxTurns?: number;
+  maxLineBytes?: number;
+  debug: boolean;
+};
+
+function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+  const lower = value.toLowerCase() as T;
+  if (allowed.includes(lower)) return lower;
+  throw new UsageError(`Invalid value for ${flag}: "${value}". Expected one of: ${allowed.join(', ')}.`);
+}
+
+function positiveInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a positive integer.`);
+  }
+  return Number(value);
+}
+
+function directory(value: string): string {
+  const dir = resolve(value);
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch {
+    throw new UsageError(`Working directory not found: ${value}`);
+  }
+  if (!isDirectory) throw new UsageError(`Working directory is not a directory: ${value}`);
+  return dir;
+}
+
+/** The output format asked for, even when the rest of argv is broken, so a usage error can be reported in it. */
+export function outputFormatFromArgv(argv: string[]): OutputFormat {
+  let format = 'text';
+  argv.forEach((arg, index) => {
+    const match = /^(?:--output-format(?:=(.*))?|-o(.+)?)$/.exec(arg);
+    if (match) format = match[1] ?? match[2] ?? argv[index + 1] ?? format;
+  });
+  return (OUTPUT_FORMATS as readonly string[]).includes(format.toLowerCase()) ? (format.toLowerCase() as OutputFormat) : 'text';
+}
+
+/** Checks every exec flag; the first bad one is a UsageError (exit 2). */
+export function execSettings(words: string[], raw: RawExecOptions, env: NodeJS.ProcessEnv = process.env): ExecSettings {
+  const outputFormat = choice('--output-format', raw.outputFormat ?? 'text', OUTPUT_FORMATS);
+  const inputFormat = choice('--input-format', raw.inputFormat ?? 'text', INPUT_FORMATS);
+  const cwd = directory(raw.cwd ?? '.');
+  return {
+    inputFormat,
+    outputFormat,
+    words,
+    cwd,
+    file: raw.file === undefined ? undefined : resolve(cwd, raw.file),
+    model: raw.model,
+    provider: raw.provider,
+    script: raw.script,
+    maxTurns: positiveInteger('--max-turns', raw.maxTurns),
+    maxLineBytes: positiveInteger('--max-line-bytes', raw.maxLineBytes),
+    debug: Boolean(raw.debug) || env.ZERO_DEBUG === '1',
+  };
+}

@@ -1,0 +1,52 @@
+/** Every failure the protocol can report is a ZeroError: its code, exit code and recoverability (PROTOCOL §3). */
+export class ZeroError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: number,
+    readonly recoverable: boolean,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+export class UsageError extends ZeroError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('usage_error', message, 2, true, options);
+  }
+}
+
+export class ProviderError extends ZeroError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('provider_error', message, 3, false, options);
+  }
+}
+
+export class MaxTurnsError extends ZeroError {
+  constructor(maxTurns: number) {
+    super('max_turns', `Reached the turn limit (${maxTurns}) before the model finished. Raise it with --max-turns.`, 4, true);
+  }
+}
+
+const signalExitCodes = { SIGINT: 130, SIGTERM: 143 } as const;
+export type CancelSignal = keyof typeof signalExitCodes;
+
+export class CancelledError extends ZeroError {
+  constructor(readonly signal: CancelSignal) {
+    super('cancelled', `Cancelled by ${signal}.`, signalExitCodes[signal], true);
+  }
+}
+
+export class CrashError extends ZeroError {
+  constructor(cause: unknown) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    super('crash', `Internal error: ${detail || 'unknown failure'}`, 1, false, { cause });
+  }
+}
+
+/** Anything thrown becomes a ZeroError; what is not one already is a bug (exit 1). */
+export function toZeroError(error: unknown): ZeroError {
+  return error instanceof ZeroError ? error : new CrashError(error);
+}

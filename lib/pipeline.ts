@@ -1,0 +1,166 @@
+import { Duplex, PassThrough, Readable, Writable, pipeline, type Transform } from 'node:stream';
+import pumpify from 'pumpify';
+import { agent, type AgentOptions } from '../transforms/agent.js';
+import { combine } from '../transforms/combine.js';
+import { parse } from '../transforms/parse.js';
+import { redact } from '../transforms/redact.js';
+import { serialize, type OutputFormat } from '../transforms/serialize.js';
+import { split } from '../transforms/split.js';
+import { stamp } from '../transforms/stamp.js';
+import { validate } from '../transforms/validate.js';
+import { CancelledError, toZeroError, type CancelSignal, type ZeroError } from './errors.js';
+import { newRunId } from './protocol/ids.js';
+import type { Event } from './protocol/types.js';
+
+export type InputChainOptions = { maxLineBytes?: number };
+
+/** stream-json input bytes → one `{ prompt }`: split → parse → validate(input) → combine. */
+export function inputChain(options: InputChainOptions = {}): Duplex {
+  return new pumpify.obj(split(options), parse(), validate('input'), combine());
+}
+
+export type OutputChainOptions = {
+  format?: OutputFormat;
+  runId?: string;
+  /** Credentials in use, redacted wherever they appear. */
+  secrets?: string[];
+  /** Where the `text` format writes progress lines. */
+  stderr?: { write(text: string): unknown };
+};
+
+/** events → bytes: redact → stamp → serialize. Nothing leaves without passing redaction. */
+export function outputChain(options: OutputChainOptions = {}): Duplex {
+  return new pumpify.obj(redact(options), stamp(options), serialize(options.format, options));
+}
+
+/** Called with every failure that ends a run, before it becomes an `error` event (the CLI prints it with --debug). */
+export type FailureHook = (error: unknown) => void;
+
+function failureEvents(error: ZeroError): Event[] {
+  return [
+    { type: 'error', code: error.code, message: error.message, recoverable: error.recoverable },
+    { type: 'run_end', status: 'error', exitCode: error.exitCode },
+  ];
+}
+
+/** The events, then exactly one run_end: success when they end cleanly, error + run_end when they throw. */
+async function* settle(events: AsyncIterable<Event>, onFailure?: FailureHook): AsyncGenerator<Event> {
+  try {
+    for await (const event of events) yield event;
+  } catch (error) {
+    onFailure?.(error);
+    yield* failureEvents(toZeroError(error));
+    return;
+  }
+  yield { type: 'run_end', status: 'success', exitCode: 0 };
+}
+
+export type Outcome = { readable: Readable; exitCode: Promise<number> };
+
+/**
+ * Writes the settled events through an output chain. If a stage of that chain
+ * fails, run_end never got out, so a fresh chain writes the crash instead.
+ */
+function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFailure?: FailureHook, extraStages: Transform[] = []): Outcome {
+  const runId = output.runId ?? newRunId();
+  const out = new PassThrough();
+  let exitCode = 1;
+  const observed = async function* () {
+    for await (const event of settle(events, onFailure)) {
+      if (event.type === 'run_end') exitCode = event.exitCode;
+      yield event;
+    }
+  };
+  const exitCodeKnown = new Promise<number>((resolve) => out.on('end', () => resolve(exitCode)).on('close', () => resolve(exitCode)));
+  const source = Readable.from(observed(), { objectMode: true, highWaterMark: 1 });
+  const chain = outputChain({ ...output, runId });
+  pipeline([source, ...extraStages, chain], (error) => {
+    if (!error) return;
+    onFailure?.(error);
+    const crash = toZeroError(error);
+    exitCode = crash.exitCode;
+    Readable.from(failureEvents(crash)).pipe(outputChain({ ...output, runId })).pipe(out);
+  });
+  // Not part of the pipeline above: a failing chain must not take `out` down with it.
+  chain.pipe(out);
+  return { readable: out, exitCode: exitCodeKnown };
+}
+
+/** For failures before a run exists (bad flags, bad input): `error` + `run_end`, in the chosen format. */
+export function reportFailure(error: unknown, output: OutputChainOptions = {}, onFailure?: FailureHook): Outcome {
+  const failing = (async function* (): AsyncGenerator<Event> {
+    throw error;
+  })();
+  return writeOut(failing, output, onFailure);
+}
+
+export type ExecInput = { format: 'text'; prompt: string } | ({ format: 'stream-json' } & InputChainOptions);
+
+export type ExecOptions = Omit<AgentOptions, 'signal'> & {
+  input: ExecInput;
+  output?: OutputChainOptions;
+  onFailure?: FailureHook;
+  /** Object-mode stages placed between the agent and redaction (filters, taps, tests). */
+  stages?: Transform[];
+};
+
+export type ExecChain = Duplex & {
+  /** The exit code carried by the run's run_end, once the output has ended. */
+  exitCode: Promise<number>;
+  /** Ends the run as cancelled: `error {code: "cancelled"}`, `run_end` 130 / 143. */
+  cancel(signal: CancelSignal): void;
+};
+
+/**
+ * The `zero exec` chain as one Duplex: stream-json input bytes in (ignored for
+ * text input), output bytes out. Failures anywhere become `error` + `run_end`.
+ */
+export function execChain(options: ExecOptions): ExecChain {
+  const { input, output = {}, onFailure, stages = [], ...agentOptions } = options;
+  const controller = new AbortController();
+  const [head, writable]: [Readable, Writable] =
+    input.format === 'text' ? [Readable.from([{ prompt: input.prompt }]), new Writable({ write: (_chunk, _encoding, callback) => callback() })] : ((chain) => [chain, chain])(inputChain(input));
+  const tail = pipeline(head, agent({ ...agentOptions, signal: controller.signal }), () => {});
+  const { readable, exitCode } = writeOut(tail, output, onFailure, stages);
+  return Object.assign(joinDuplex(writable, readable), {
+    exitCode,
+    cancel(signal: CancelSignal) {
+      if (!controller.signal.aborted) controller.abort(new CancelledError(signal));
+    },
+  });
+}
+
+/**
+ * One Duplex over a writable and a readable that fail separately: once the
+ * writable side has failed (bad input), further input is discarded while the
+ * readable side still delivers the error report.
+ */
+function joinDuplex(writable: Writable, readable: Readable): Duplex {
+  const joined = new Duplex({
+    readableObjectMode: readable.readableObjectMode,
+    write(chunk, encoding, callback) {
+      if (writable.destroyed || writable.writableEnded) return callback();
+      if (writable.write(chunk, encoding)) return callback();
+      const done = () => {
+        writable.off('drain', done).off('close', done);
+        callback();
+      };
+      writable.on('drain', done).on('close', done);
+    },
+    final(callback) {
+      if (!writable.destroyed && !writable.writableEnded) writable.end();
+      callback();
+    },
+    read() {
+      readable.resume();
+    },
+  });
+  readable.on('data', (chunk) => {
+    if (!joined.push(chunk)) readable.pause();
+  });
+  readable.on('end', () => joined.push(null));
+  writable.on('error', () => {
+    // reported on the readable side as an error event
+  });
+  return joined;
+}

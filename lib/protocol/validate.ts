@@ -1,0 +1,84 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { loadSchema, type SchemaKind } from './schemas.js';
+import { UsageError } from '../errors.js';
+import type { Parsed } from './types.js';
+
+export type Verdict<T> = { ok: true; value: T } | { ok: false; field: string; problem: string };
+
+const ajv = new Ajv({ discriminator: true, allErrors: false, strict: false });
+const compiled = new Map<SchemaKind, ValidateFunction>();
+
+function validatorFor(kind: SchemaKind): ValidateFunction {
+  let validate = compiled.get(kind);
+  if (!validate) {
+    validate = ajv.compile(loadSchema(kind));
+    compiled.set(kind, validate);
+  }
+  return validate;
+}
+
+/** `/toolCalls/0/name` → `toolCalls[0].name` */
+function fieldName(pointer: string, child?: string): string {
+  const parts = pointer.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (child !== undefined) parts.push(child);
+  return parts.reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  return pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), root);
+}
+
+/** One ajv error as `{ field, problem }`, worded for people. */
+function describe(error: ErrorObject, root: unknown): { field: string; problem: string } {
+  const params = error.params as Record<string, unknown>;
+  const value = valueAt(root, error.instancePath);
+  switch (error.keyword) {
+    case 'additionalProperties':
+      return { field: fieldName(error.instancePath, String(params.additionalProperty)), problem: `Unrecognized key: "${params.additionalProperty}"` };
+    case 'required':
+      return { field: fieldName(error.instancePath, String(params.missingProperty)), problem: 'Required field is missing' };
+    case 'type':
+      return { field: fieldName(error.instancePath), problem: `Expected ${params.type}, received ${typeOf(value)}` };
+    case 'const':
+      return { field: fieldName(error.instancePath), problem: `Expected ${JSON.stringify(params.allowedValue)}, received ${JSON.stringify(value)}` };
+    case 'enum':
+      return { field: fieldName(error.instancePath), problem: `Expected one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, received ${JSON.stringify(value)}` };
+    case 'minLength':
+      return { field: fieldName(error.instancePath), problem: params.limit === 1 ? 'Must not be empty' : `Must be at least ${params.limit} characters` };
+    case 'discriminator': {
+      const tag = String(params.tag);
+      const tagValue = (root as Record<string, unknown>)[tag];
+      return { field: fieldName(error.instancePath, tag), problem: typeof tagValue === 'string' ? `Unknown ${tag} ${JSON.stringify(tagValue)}` : `Expected string, received ${typeOf(tagValue)}` };
+    }
+    case 'false schema':
+      return { field: fieldName(error.instancePath), problem: 'Not allowed together with the other fields given' };
+    default:
+      return { field: fieldName(error.instancePath) || '(root)', problem: error.message ?? 'Invalid value' };
+  }
+}
+
+/** Checks a value against one of the shipped schemas; the first problem found is reported. */
+export function checkAgainstSchema<T>(kind: SchemaKind, value: unknown): Verdict<T> {
+  const validate = validatorFor(kind);
+  if (validate(value)) return { ok: true, value: value as T };
+  const [first] = validate.errors ?? [];
+  return first ? { ok: false, ...describe(first, value) } : { ok: false, field: '(root)', problem: 'Invalid value' };
+}
+
+const defaultLabels: Record<SchemaKind, string> = { input: 'stream-json input', output: 'output event', script: 'script' };
+
+/** A parsed line checked against a schema; a violation is a usage error naming the line and the field. */
+export function validateParsed<T>(kind: SchemaKind, { value, lineNo }: Parsed, label = defaultLabels[kind]): T {
+  const verdict = checkAgainstSchema<T>(kind, value);
+  if (verdict.ok) return verdict.value;
+  throw new UsageError(`Invalid ${label} at line ${lineNo}: ${verdict.field}: ${verdict.problem}`);
+}

@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
+import { ProviderError, UsageError } from '../errors.js';
+import { createLineNumberer } from '../protocol/lines.js';
+import { parseLine } from '../protocol/parse.js';
+import { validateParsed } from '../protocol/validate.js';
+import type { ChatMessage, Provider, ProviderChunk, TurnRequest } from './types.js';
+
+/** One line of a script: one model turn (lib/protocol/schemas/script.schema.json). */
+export type ScriptTurn = {
+  chunks?: string[];
+  text?: string;
+  toolCalls?: { id?: string; name: string; args: unknown }[];
+  usage?: { promptTokens?: number; completionTokens?: number };
+  error?: { message: string; status?: number };
+  delayMs?: number;
+  expect?: { contains: string[] };
+};
+
+/** Reads and validates a JSONL script; any problem is a usage error naming the file and line. */
+export async function loadScript(path: string): Promise<ScriptTurn[]> {
+  let source: string;
+  try {
+    source = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read the script ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const label = `script ${path}`;
+  const numberer = createLineNumberer({ label });
+  const turns: ScriptTurn[] = [];
+  for (const raw of source.split('\n')) {
+    const line = numberer.number(raw);
+    if (line) turns.push(validateParsed<ScriptTurn>('script', parseLine(line, label), label));
+  }
+  return turns;
+}
+
+/** Everything the model can see at this turn, as one searchable text. */
+function conversationText(messages: ChatMessage[]): string {
+  return messages
+    .map((message) => {
+      if (message.role === 'assistant') return [message.content, ...message.toolCalls.map((call) => `${call.name} ${JSON.stringify(call.args)}`)].join('\n');
+      return message.content;
+    })
+    .join('\n');
+}
+
+/**
+ * A deterministic, offline provider that plays a script turn by turn: the fixture
+ * of the test suite and a way for client authors to test without a model.
+ */
+export class ScriptedProvider implements Provider {
+  readonly name = 'scripted';
+  readonly model: string;
+  /** Chunks handed to the agent so far (tests watch it to see backpressure). */
+  handedOut = 0;
+  private nextTurn = 0;
+
+  constructor(private readonly turns: ScriptTurn[], options: { model?: string } = {}) {
+    this.model = options.model ?? 'scripted';
+  }
+
+  async *turn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<ProviderChunk> {
+    const number = ++this.nextTurn;
+    const turn = this.turns[number - 1];
+    if (!turn) throw new ProviderError(`Scripted provider has no turn ${number}: the script has ${this.turns.length} turn(s).`);
+    const seen = conversationText(request.messages);
+    for (const expected of turn.expect?.contains ?? []) {
+      if (!seen.includes(expected)) throw new ProviderError(`Scripted turn ${number} expected the conversation to contain ${JSON.stringify(expected)}, but it does not.`);
+    }
+    for (const delta of turn.chunks ?? (turn.text ? [turn.text] : [])) {
+      if (turn.delayMs) await delay(turn.delayMs, undefined, { signal });
+      this.handedOut++;
+      yield { type: 'text', delta };
+    }
+    if (turn.error) {
+      const status = turn.error.status === undefined ? '' : ` (HTTP ${turn.error.status})`;
+      throw new ProviderError(`Scripted provider failed at turn ${number}${status}: ${turn.error.message}`);
+    }
+    for (const [index, call] of (turn.toolCalls ?? []).entries()) {
+      this.handedOut++;
+      yield { type: 'tool_call', id: call.id ?? `call_${number}_${index + 1}`, name: call.name, args: call.args };
+    }
+    if (turn.usage) {
+      this.handedOut++;
+      yield { type: 'usage', ...turn.usage };
+    }
+  }
+}
+
+export async function createScriptedProvider(options: { script: string; model?: string }): Promise<ScriptedProvider> {
+  return new ScriptedProvider(await loadScript(options.script), { model: options.model });
+}

@@ -1,0 +1,23 @@
+import t from 'tap';
+import { stamp } from '../../transforms/stamp.js';
+import { RUN_ID_PATTERN } from '../../lib/protocol/ids.js';
+import { through } from '../helpers/streams.js';
+
+t.test('adds schemaVersion and one runId to every event, first in the key order', async (t) => {
+  const out = await through<Record<string, unknown>>(stamp(), [{ type: 'text', delta: 'hi' }, { type: 'run_end', status: 'success', exitCode: 0 }]);
+  t.match(out[0]?.runId, RUN_ID_PATTERN);
+  t.equal(out[0]?.runId, out[1]?.runId);
+  t.same(Object.keys(out[0] ?? {}), ['schemaVersion', 'type', 'runId', 'delta']);
+  t.equal(out[1]?.schemaVersion, 1);
+});
+
+t.test('a given run id is used', async (t) => {
+  const [event] = await through<Record<string, unknown>>(stamp({ runId: 'run_20260101000000_abcdef' }), [{ type: 'final', text: '' }]);
+  t.equal(event?.runId, 'run_20260101000000_abcdef');
+});
+
+t.test('two stages make two runs', async (t) => {
+  const [a] = await through<Record<string, unknown>>(stamp(), [{ type: 'final', text: '' }]);
+  const [b] = await through<Record<string, unknown>>(stamp(), [{ type: 'final', text: '' }]);
+  t.not(a?.runId, b?.runId);
+});

@@ -1,0 +1,61 @@
+import t from 'tap';
+import { validate } from '../../transforms/validate.js';
+import { through, throughUntilError } from '../helpers/streams.js';
+
+const at = (value: unknown, lineNo = 1) => ({ value, lineNo });
+
+t.test('input: both accepted shapes pass through as typed events', async (t) => {
+  const message = { schemaVersion: 1, type: 'message', role: 'user', content: 'Inspect this repo.' };
+  const prompt = { schemaVersion: 1, type: 'prompt', content: 'Return only blockers.' };
+  t.same(await through(validate('input'), [at(message), at(prompt, 2)]), [message, prompt]);
+});
+
+const violations: [string, unknown, string][] = [
+  ['an unknown field', { schemaVersion: 1, type: 'prompt', content: 'x', extra: true }, 'extra: Unrecognized key: "extra"'],
+  ['an unknown field on a message', { schemaVersion: 1, type: 'message', role: 'user', content: 'x', name: 'me' }, 'name: Unrecognized key: "name"'],
+  ['a missing content', { schemaVersion: 1, type: 'prompt' }, 'content: Required field is missing'],
+  ['a missing role', { schemaVersion: 1, type: 'message', content: 'x' }, 'role: Required field is missing'],
+  ['a missing schemaVersion', { type: 'prompt', content: 'x' }, 'schemaVersion: Required field is missing'],
+  ['a missing type', { schemaVersion: 1, content: 'x' }, 'type: Required field is missing'],
+  ['schemaVersion 2', { schemaVersion: 2, type: 'prompt', content: 'x' }, 'schemaVersion: Expected 1, received 2'],
+  ['schemaVersion as a string', { schemaVersion: '1', type: 'prompt', content: 'x' }, 'schemaVersion: Expected 1, received "1"'],
+  ['an unknown type', { schemaVersion: 1, type: 'reply', content: 'x' }, 'type: Unknown type "reply"'],
+  ['a type that is not a string', { schemaVersion: 1, type: 3, content: 'x' }, 'type: Expected string, received number'],
+  ['an assistant role', { schemaVersion: 1, type: 'message', role: 'assistant', content: 'x' }, 'role: Expected "user", received "assistant"'],
+  ['content of the wrong type', { schemaVersion: 1, type: 'prompt', content: ['x'] }, 'content: Expected string, received array'],
+  ['empty content', { schemaVersion: 1, type: 'prompt', content: '' }, 'content: Must not be empty'],
+];
+
+for (const [what, value, problem] of violations) {
+  t.test(`input: ${what} is rejected, naming the field and the line`, async (t) => {
+    const { out, error } = await throughUntilError(validate('input'), [at(value, 4)]);
+    t.same(out, []);
+    t.equal(error?.message, `Invalid stream-json input at line 4: ${problem}`);
+    t.equal((error as { exitCode?: number }).exitCode, 2);
+  });
+}
+
+t.test('output: a well-formed event passes, a stray field does not', async (t) => {
+  const runId = 'run_20261130053326_ab12cd';
+  const good = { schemaVersion: 1, type: 'tool_result', runId, id: 'call_1', status: 'ok', output: 'x', truncated: false };
+  t.same(await through(validate('output'), [at(good)]), [good]);
+  const { error } = await throughUntilError(validate('output'), [at({ ...good, extra: 1 }, 9)]);
+  t.equal(error?.message, 'Invalid output event at line 9: extra: Unrecognized key: "extra"');
+});
+
+t.test('output: empty text deltas and bad ids are rejected', async (t) => {
+  const runId = 'run_20261130053326_ab12cd';
+  const { error: emptyDelta } = await throughUntilError(validate('output'), [at({ schemaVersion: 1, type: 'text', runId, delta: '' })]);
+  t.match(emptyDelta?.message, /delta: Must not be empty/);
+  const { error: badId } = await throughUntilError(validate('output'), [at({ schemaVersion: 1, type: 'tool_call', runId, id: '-bad', name: 'x' })]);
+  t.match(badId?.message, /id: /);
+  const { error: badRunId } = await throughUntilError(validate('output'), [at({ schemaVersion: 1, type: 'final', runId: 'run_1', text: '' })]);
+  t.match(badRunId?.message, /runId: /);
+});
+
+t.test('script: unknown fields and mixed text forms are usage errors', async (t) => {
+  const { error } = await throughUntilError(validate('script', { label: 'script s.jsonl' }), [at({ toolCalls: [{ name: 'x', args: {}, nmae: 'y' }] }, 3)]);
+  t.equal(error?.message, 'Invalid script s.jsonl at line 3: toolCalls[0].nmae: Unrecognized key: "nmae"');
+  const { error: both } = await throughUntilError(validate('script'), [at({ chunks: ['a'], text: 'b' })]);
+  t.match(both?.message, /^Invalid script at line 1: text: /);
+});

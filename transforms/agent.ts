@@ -1,0 +1,84 @@
+import { Duplex } from 'node:stream';
+import { runAgent } from '../lib/agent/loop.js';
+import type { Event, PromptRequest } from '../lib/protocol/types.js';
+import type { Provider } from '../lib/providers/types.js';
+import { createToolbox, type Toolbox } from '../lib/tools/registry.js';
+
+export type AgentOptions = {
+  provider: Provider;
+  cwd: string;
+  maxTurns?: number;
+  toolbox?: Toolbox;
+  sessionId?: string;
+  /** Emitted as `warning` events right after `run_start`. */
+  warnings?: string[];
+  /** Aborting ends the run: the reason (a ZeroError such as CancelledError) becomes the stage's error. */
+  signal?: AbortSignal;
+};
+
+export const DEFAULT_MAX_TURNS = 12;
+
+/**
+ * `{ prompt }` → unstamped output events: run_start, warnings, then the agent
+ * loop's events. The readable side holds at most one event: each push waits
+ * until the reader has taken the previous one, so the loop (and the provider
+ * behind it) stops while downstream is full, and a failure never drops an event
+ * that was already produced: the stage errors only once its buffer is empty.
+ */
+export function agent(options: AgentOptions): Duplex {
+  const signal = options.signal ?? new AbortController().signal;
+  const toolbox = options.toolbox ?? createToolbox();
+  let started = false;
+  let wakeReader: (() => void) | undefined;
+
+  const wake = () => {
+    wakeReader?.();
+    wakeReader = undefined;
+  };
+
+  const readerTookAll = () => new Promise<void>((resolve) => (wakeReader = resolve));
+
+  // Once cancelled, events are no longer held back: the loop is winding down and must reach its end.
+  const emit = async (event: Event) => {
+    if (!stream.push(event) && !signal.aborted) await readerTookAll();
+  };
+
+  const stream = new Duplex({
+    readableObjectMode: true,
+    writableObjectMode: true,
+    readableHighWaterMark: 1,
+    writableHighWaterMark: 1,
+    read: wake,
+    write({ prompt }: PromptRequest, _encoding, callback) {
+      started = true;
+      const { provider, cwd } = options;
+      const start: Event = { type: 'run_start', ...(options.sessionId ? { sessionId: options.sessionId } : {}), cwd, provider: provider.name, model: provider.model, ...(provider.apiModel ? { apiModel: provider.apiModel } : {}) };
+      (async () => {
+        await emit(start);
+        for (const message of options.warnings ?? []) await emit({ type: 'warning', message });
+        await runAgent({ prompt, provider, toolbox, cwd, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit });
+      })().then(
+        () => callback(),
+        async (error: Error) => {
+          while (stream.readableLength > 0 && !stream.destroyed) await readerTookAll();
+          callback(error);
+        },
+      );
+    },
+    final(callback) {
+      stream.push(null);
+      callback();
+    },
+    destroy(error, callback) {
+      wake();
+      callback(error);
+    },
+  });
+
+  signal.addEventListener('abort', () => {
+    wake();
+    if (!started) stream.destroy(signal.reason);
+  }, { once: true });
+
+  return stream;
+}
