@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { grep } from '../../../lib/tools/grep.js';
+import { MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
+
+const context = (cwd: string) => ({ cwd, signal: new AbortController().signal });
+
+const project = {
+  'notes.md': 'TODO: write docs\n',
+  src: { 'b.ts': 'const b = 1;\n// TODO fix b\n', 'a.ts': 'export const a = 1;\n', lib: { 'c.js': 'let x; // TODO\n' } },
+  node_modules: { dep: { 'index.js': '// TODO vendored\n' } },
+  '.git': { 'COMMIT_EDITMSG': 'TODO in git\n' },
+};
+
+t.test('prints path:line:text for every match, files in sorted order', async (t) => {
+  const dir = t.testdir(project);
+  t.equal(
+    await grep.run({ pattern: 'TODO' }, context(dir)),
+    ['notes.md:1:TODO: write docs', 'src/b.ts:2:// TODO fix b', 'src/lib/c.js:1:let x; // TODO'].join('\n'),
+  );
+  t.equal(await grep.run({ pattern: '^export\\s+const \\w+ = \\d' }, context(dir)), 'src/a.ts:1:export const a = 1;');
+});
+
+t.test('path narrows the search to a directory or a single file', async (t) => {
+  const dir = t.testdir(project);
+  t.equal(await grep.run({ pattern: 'TODO', path: 'src/lib' }, context(dir)), 'src/lib/c.js:1:let x; // TODO');
+  t.equal(await grep.run({ pattern: 'const', path: 'src/b.ts' }, context(dir)), 'src/b.ts:1:const b = 1;');
+  t.equal(await grep.run({ pattern: 'TODO', path: 'node_modules/dep/index.js' }, context(dir)), 'node_modules/dep/index.js:1:// TODO vendored');
+});
+
+t.test('glob filters file names, or paths relative to the searched directory', async (t) => {
+  const dir = t.testdir(project);
+  t.equal(await grep.run({ pattern: 'TODO', glob: '*.ts' }, context(dir)), 'src/b.ts:2:// TODO fix b');
+  t.equal(await grep.run({ pattern: 'TODO', glob: 'lib/*' }, context(dir)), 'No matches for /TODO/ in ".".');
+  t.equal(await grep.run({ pattern: 'TODO', path: 'src', glob: 'lib/*' }, context(dir)), 'src/lib/c.js:1:let x; // TODO');
+});
+
+t.test('no match is a clear message, not an error', async (t) => {
+  const dir = t.testdir(project);
+  t.equal(await grep.run({ pattern: 'FIXME', path: 'src' }, context(dir)), 'No matches for /FIXME/ in "src".');
+});
+
+t.test('skips binary files in a walk and refuses one named directly', async (t) => {
+  const dir = t.testdir({ 'text.txt': 'needle\n' });
+  writeFileSync(join(dir, 'blob.bin'), Buffer.from('needle\0needle\n'));
+  t.equal(await grep.run({ pattern: 'needle' }, context(dir)), 'text.txt:1:needle');
+  await t.rejects(grep.run({ pattern: 'needle', path: 'blob.bin' }, context(dir)), { message: /"blob.bin" is a binary file/ });
+});
+
+t.test('skips special files such as FIFOs, and symlinks to them, instead of blocking on them', { skip: process.platform === 'win32' }, async (t) => {
+  const dir = t.testdir({ 'text.txt': 'needle\n' });
+  execFileSync('mkfifo', [join(dir, 'pipe')]);
+  symlinkSync('pipe', join(dir, 'pipe-link'));
+  t.equal(await grep.run({ pattern: 'needle' }, context(dir)), 'text.txt:1:needle');
+});
+
+t.test('an invalid regular expression is an error naming it', async (t) => {
+  const dir = t.testdir(project);
+  await t.rejects(grep.run({ pattern: 'foo(' }, context(dir)), { message: /^Invalid regular expression "foo\(": / });
+});
+
+t.test('never reads outside the working directory', async (t) => {
+  const dir = t.testdir({ root: { 'inside.txt': 'needle inside\n', real: { 'f.txt': 'needle linked\n' } }, outside: { 'secret.txt': 'needle secret\n' } });
+  const root = join(dir, 'root');
+  symlinkSync('../outside/secret.txt', join(root, 'leak.txt'));
+  symlinkSync('../outside', join(root, 'leakdir'));
+  symlinkSync('real/f.txt', join(root, 'alias.txt'));
+  symlinkSync('real', join(root, 'alias-dir'));
+  t.equal(
+    await grep.run({ pattern: 'needle' }, context(root)),
+    ['alias.txt:1:needle linked', 'inside.txt:1:needle inside', 'real/f.txt:1:needle linked'].join('\n'),
+    'symlinked files inside are searched; symlinked directories and links pointing out are not',
+  );
+  for (const path of ['..', join(dir, 'outside'), 'leak.txt', 'leakdir']) {
+    await t.rejects(grep.run({ pattern: 'needle', path }, context(root)), { message: `Path "${path}" is outside the working directory.` });
+  }
+});
+
+t.test('stops once the output passes 64 KiB', async (t) => {
+  const dir = t.testdir({});
+  for (const name of ['a.txt', 'b.txt']) writeFileSync(join(dir, name), 'match this line\n'.repeat(10_000));
+  const output = await grep.run({ pattern: 'match' }, context(dir));
+  t.ok(Buffer.byteLength(output) > MAX_OUTPUT_BYTES);
+  t.ok(Buffer.byteLength(output) < MAX_OUTPUT_BYTES + 100);
+  t.notMatch(output, /b\.txt/, 'the second file was never reached');
+});
+
+t.test('an aborted signal stops the search', async (t) => {
+  const dir = t.testdir(project);
+  const controller = new AbortController();
+  controller.abort();
+  await t.rejects(grep.run({ pattern: 'TODO' }, { cwd: dir, signal: controller.signal }), { name: 'AbortError' });
+  await t.rejects(grep.run({ pattern: 'TODO', path: 'notes.md' }, { cwd: dir, signal: controller.signal }), { name: 'AbortError' });
+});
