@@ -43,10 +43,9 @@ async function execInput(settings: ExecSettings, io: CliIO): Promise<{ input: Ex
 export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): Promise<void> {
   const secrets = credentialsInUse(io.env);
   const format = outputFormatFromArgv(['-o', raw.outputFormat ?? 'text']);
-  let report = debugReporter(io, io.env.ZERO_DEBUG === '1', secrets);
+  const report = debugReporter(io, Boolean(raw.debug) || io.env.ZERO_DEBUG === '1', secrets);
   try {
-    const settings = execSettings(words, raw, io.env);
-    report = debugReporter(io, settings.debug, secrets);
+    const settings = execSettings(words, raw);
     const provider = await createProvider({ name: settings.provider, model: settings.model, script: settings.script, cwd: settings.cwd, env: io.env });
     const { input, source } = await execInput(settings, io);
     const chain = execChain({

@@ -32,7 +32,6 @@ export type ExecSettings = {
   script?: string;
   maxTurns?: number;
   maxLineBytes?: number;
-  debug: boolean;
 };
 
 function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -72,7 +71,7 @@ export function outputFormatFromArgv(argv: string[]): OutputFormat {
 }
 
 /** Checks every exec flag; the first bad one is a UsageError (exit 2). */
-export function execSettings(words: string[], raw: RawExecOptions, env: NodeJS.ProcessEnv = process.env): ExecSettings {
+export function execSettings(words: string[], raw: RawExecOptions): ExecSettings {
   const outputFormat = choice('--output-format', raw.outputFormat ?? 'text', OUTPUT_FORMATS);
   const inputFormat = choice('--input-format', raw.inputFormat ?? 'text', INPUT_FORMATS);
   const cwd = directory(raw.cwd ?? '.');
@@ -87,6 +86,5 @@ export function execSettings(words: string[], raw: RawExecOptions, env: NodeJS.P
     script: raw.script,
     maxTurns: positiveInteger('--max-turns', raw.maxTurns),
     maxLineBytes: positiveInteger('--max-line-bytes', raw.maxLineBytes),
-    debug: Boolean(raw.debug) || env.ZERO_DEBUG === '1',
   };
 }

@@ -1,0 +1,41 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ZERO = fileURLToPath(new URL('../../bin/zero', import.meta.url));
+
+export type Result = { stdout: string; stderr: string; code: number | null; signal: NodeJS.Signals | null };
+
+/** An environment with no provider settings leaking in from the machine running the tests. */
+export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) if (/^(ZERO_|OPENAI_|ANTHROPIC_)/.test(name)) delete env[name];
+  return { ...env, ...extra };
+}
+
+export type ZeroOptions = { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string; onSpawn?: (child: ChildProcess) => void };
+
+/** Spawns bin/zero and collects what it printed and how it exited. */
+export function zero(args: string[], options: ZeroOptions = {}): Promise<Result> {
+  const child = spawn(process.execPath, [ZERO, ...args], { cwd: options.cwd, env: options.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.on('error', () => {});
+  if (options.stdin !== undefined) child.stdin.end(options.stdin);
+  options.onSpawn?.(child);
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ stdout, stderr, code, signal })));
+}
+
+/** Writes a scripted-provider script (one turn per line) and returns its path. */
+export function writeScript(dir: string, turns: unknown[], name = 'script.jsonl'): string {
+  const path = join(dir, name);
+  writeFileSync(path, turns.map((turn) => JSON.stringify(turn)).join('\n') + '\n');
+  return path;
+}
+
+export function jsonLines(stdout: string): Record<string, unknown>[] {
+  return stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+}

@@ -1,0 +1,130 @@
+import t from 'tap';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageVersion } from '../../../lib/package.js';
+import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
+
+t.test('zero --version', async (t) => {
+  for (const flag of ['--version', '-V']) {
+    const result = await zero([flag]);
+    t.equal(result.code, 0);
+    t.equal(result.stdout.trim(), packageVersion());
+  }
+});
+
+t.test('zero --help lists the commands', async (t) => {
+  const result = await zero(['--help']);
+  t.equal(result.code, 0);
+  t.match(result.stdout, /exec \[options\] \[prompt\.\.\.\]/);
+});
+
+t.test('zero exec --help lists every flag, with an example', async (t) => {
+  const result = await zero(['exec', '--help']);
+  t.equal(result.code, 0);
+  for (const flag of ['--input-format', '--output-format', '--file', '--model', '--provider', '--script', '--cwd', '--max-turns', '--max-line-bytes', '--debug', '-i,', '-o,', '-f,', '-m,', '-C,']) {
+    t.match(result.stdout, flag);
+  }
+  t.match(result.stdout, /Examples:\n\s+\$ zero exec/);
+});
+
+// Each usage error: exit 2; in stream-json mode exactly error + run_end on stdout (no run_start), quiet stderr.
+const usageErrors: [string, string[], RegExp, NodeJS.ProcessEnv?][] = [
+  ['an unknown output format, reported as text', ['-o', 'xml', 'hi'], /Invalid value for --output-format: "xml"/],
+  ['an unknown input format', ['-o', 'stream-json', '-i', 'yaml', 'hi'], /Invalid value for --input-format: "yaml"/],
+  ['--max-turns abc', ['-o', 'stream-json', '--max-turns', 'abc', 'hi'], /Invalid value for --max-turns: "abc"\. Expected a positive integer\./],
+  ['--max-turns 0', ['-o', 'stream-json', '--max-turns', '0', 'hi'], /--max-turns: "0"/],
+  ['--max-line-bytes -5', ['-o', 'stream-json', '--max-line-bytes=-5', 'hi'], /--max-line-bytes/],
+  ['a missing --cwd', ['-o', 'stream-json', '-C', '/no/such/dir', 'hi'], /Working directory not found: \/no\/such\/dir/],
+  ['a missing --file', ['-o', 'stream-json', '--file', 'nope.md'], /Cannot read --file .*nope\.md: ENOENT/],
+  ['an unknown flag', ['--output-format=stream-json', '--frobnicate', 'hi'], /Unknown option '--frobnicate'/],
+  ['a flag without its value', ['-o', 'stream-json', 'hi', '--model'], /argument missing/],
+  ['no prompt at all', ['-o', 'stream-json'], /No prompt given/],
+  ['stream-json input with positional text', ['-o', 'stream-json', '-i', 'stream-json', 'hi'], /^Stream-json input does not accept positional prompt text\. Pipe JSONL or use --file\.$/],
+  ['an unknown provider', ['-o', 'stream-json', '--provider', 'nonesuch', 'hi'], /Unknown provider "nonesuch"\. Available providers: scripted\./],
+  ['the scripted provider without a script', ['-o', 'stream-json', '--provider', 'scripted', 'hi'], /needs a script: pass --script PATH or set ZERO_SCRIPT=PATH/, cleanEnv()],
+  ['a missing script', ['-o', 'stream-json', '--provider', 'scripted', '--script', 'missing.jsonl', 'hi'], /Cannot read the script .*missing\.jsonl: ENOENT/],
+];
+
+for (const [what, args, message, env] of usageErrors) {
+  t.test(`usage error: ${what}`, async (t) => {
+    const dir = t.testdir({});
+    const result = await zero(['exec', ...args], { cwd: dir, env: env ?? cleanEnv({ ZERO_PROVIDER: 'scripted', ZERO_SCRIPT: writeScript(dir, [{ text: 'unused' }]) }) });
+    t.equal(result.code, 2, result.stdout + result.stderr);
+    if (args.join(' ').includes('stream-json')) {
+      const events = jsonLines(result.stdout);
+      t.same(events.map((event) => event.type), ['error', 'run_end']);
+      t.match(events[0], { code: 'usage_error', recoverable: true, message });
+      t.match(events[1], { status: 'error', exitCode: 2 });
+      t.equal(result.stderr, '');
+    } else {
+      t.equal(result.stdout, '');
+      t.match(result.stderr.replace(/^\[zero\] /, '').trim(), message);
+    }
+  });
+}
+
+t.test('usage error in json format: error then done', async (t) => {
+  const result = await zero(['exec', '-o', 'json', '--max-turns', 'many', 'hi']);
+  t.equal(result.code, 2);
+  t.same(jsonLines(result.stdout), [
+    { type: 'error', code: 'usage_error', message: 'Invalid value for --max-turns: "many". Expected a positive integer.' },
+    { type: 'done', exit_code: 2 },
+  ]);
+});
+
+const inputErrors: [string, string | undefined, RegExp][] = [
+  ['not JSON', '{"schemaVersion":1,"type":"prompt","content":"ok"}\n\nnot json\n', /^Invalid stream-json input at line 3: expected a JSON object\.$/],
+  ['a JSON array', '[1]\n', /^Invalid stream-json input at line 1: expected a JSON object\.$/],
+  ['an unknown field', '{"schemaVersion":1,"type":"prompt","content":"x","extra":1}\n', /^Invalid stream-json input at line 1: extra: Unrecognized key: "extra"$/],
+  ['schemaVersion 2', '{"schemaVersion":2,"type":"prompt","content":"x"}\n', /^Invalid stream-json input at line 1: schemaVersion: /],
+  ['no input', '', /^Stream-json input required\. Pipe JSONL or use --file\.$/],
+  ['only blank lines', '\n  \n\r\n', /^Stream-json input required\./],
+  ['only empty contents', '{"schemaVersion":1,"type":"prompt","content":"   "}\n', /^Stream-json input must include at least one prompt or user message event\.$/],
+];
+
+for (const [what, stdin, message] of inputErrors) {
+  t.test(`stream-json input error: ${what}`, async (t) => {
+    const dir = t.testdir({});
+    const script = writeScript(dir, [{ expect: { contains: ['never reached'] }, text: 'unused' }]);
+    const result = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '--provider', 'scripted', '--script', script], { stdin });
+    t.equal(result.code, 2);
+    const events = jsonLines(result.stdout);
+    t.same(events.map((event) => event.type), ['error', 'run_end']);
+    t.match(events[0], { code: 'usage_error', message });
+  });
+}
+
+t.test('an input line over --max-line-bytes names the line', async (t) => {
+  const dir = t.testdir({});
+  const script = writeScript(dir, [{ text: 'unused' }]);
+  const line = JSON.stringify({ schemaVersion: 1, type: 'prompt', content: 'x'.repeat(200) });
+  const result = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '--max-line-bytes', '100', '--provider', 'scripted', '--script', script], { stdin: `{"schemaVersion":1,"type":"prompt","content":"ok"}\n${line}\n` });
+  t.equal(result.code, 2);
+  t.match(jsonLines(result.stdout)[0], { message: /^Invalid stream-json input at line 2: the line is longer than 100 bytes/ });
+});
+
+t.test('a script with an unknown field is a usage error naming the line', async (t) => {
+  const dir = t.testdir({});
+  const script = join(dir, 'bad.jsonl');
+  writeFileSync(script, '{"text":"fine"}\n{"text":"x","chunk":["typo"]}\n');
+  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, 'hi']);
+  t.equal(result.code, 2);
+  t.match(jsonLines(result.stdout)[0], { code: 'usage_error', message: `Invalid script ${script} at line 2: chunk: Unrecognized key: "chunk"` });
+});
+
+t.test('no provider configured: provider_error, exit 3, saying how to configure one', async (t) => {
+  for (const format of ['stream-json', 'text']) {
+    const result = await zero(['exec', '-o', format, 'hi']);
+    t.equal(result.code, 3);
+    const message = format === 'text' ? result.stderr : String(jsonLines(result.stdout)[0]?.message);
+    t.match(message, /No model provider is configured.*--provider scripted --script PATH/);
+    if (format === 'stream-json') t.match(jsonLines(result.stdout), [{ type: 'error', code: 'provider_error', recoverable: false }, { type: 'run_end', exitCode: 3 }]);
+  }
+});
+
+t.test('--debug prints the failure with its stack on stderr, redacted', async (t) => {
+  const result = await zero(['exec', '-o', 'stream-json', '--debug', '--max-turns', 'x', 'hi']);
+  t.equal(result.code, 2);
+  t.match(result.stderr, /^\[zero debug\] UsageError: Invalid value for --max-turns/);
+  t.match(result.stderr, /at execSettings/);
+});

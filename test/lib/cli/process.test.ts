@@ -1,0 +1,75 @@
+import t from 'tap';
+import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
+import type { ChildProcess } from 'node:child_process';
+
+function slowScript(dir: string) {
+  return writeScript(dir, [{ chunks: Array.from({ length: 50 }, (_, i) => `part ${i} `), delayMs: 100 }]);
+}
+
+/** Sends the signal once the run has visibly started streaming. */
+function signalAfterFirstText(signal: NodeJS.Signals) {
+  return (child: ChildProcess) => {
+    let sent = false;
+    child.stdout?.on('data', (chunk: Buffer) => {
+      if (!sent && String(chunk).includes('part 0')) {
+        sent = true;
+        child.kill(signal);
+      }
+    });
+  };
+}
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  t.test(`${signal} during a run: error cancelled, then run_end ${code}, and exit ${code}`, async (t) => {
+    const dir = t.testdir({});
+    const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', slowScript(dir), 'go'], { onSpawn: signalAfterFirstText(signal) });
+    t.equal(result.code, code);
+    const events = jsonLines(result.stdout);
+    t.equal(events[0]?.type, 'run_start');
+    t.ok(events.some((event) => event.type === 'text'), 'the text before the signal is kept');
+    t.match(events.slice(-2), [
+      { type: 'error', code: 'cancelled', recoverable: true, message: `Cancelled by ${signal}.` },
+      { type: 'run_end', status: 'error', exitCode: code },
+    ]);
+    t.ok(events.filter((event) => event.type === 'text').length < 50, 'the run stopped early');
+    t.equal(result.stderr, '');
+  });
+}
+
+t.test('SIGINT in text mode: the message on stderr, exit 130', async (t) => {
+  const dir = t.testdir({});
+  const result = await zero(['exec', '--provider', 'scripted', '--script', slowScript(dir), 'go'], { onSpawn: signalAfterFirstText('SIGINT') });
+  t.equal(result.code, 130);
+  t.match(result.stdout, /^part 0 /);
+  t.match(result.stdout, /\n$/);
+  t.equal(result.stderr, '[zero] Cancelled by SIGINT.\n');
+});
+
+t.test('SIGTERM while waiting for stream-json input on stdin', async (t) => {
+  const dir = t.testdir({});
+  const script = writeScript(dir, [{ text: 'unused' }]);
+  const result = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '--provider', 'scripted', '--script', script], {
+    onSpawn: (child) => {
+      child.stdin?.write('{"schemaVersion":1,"type":"prompt","content":"more to come"}\n');
+      setTimeout(() => child.kill('SIGTERM'), 500);
+    },
+  });
+  t.equal(result.code, 143);
+  t.match(jsonLines(result.stdout), [{ type: 'error', code: 'cancelled' }, { type: 'run_end', exitCode: 143 }]);
+});
+
+t.test('a reader that closes stdout early (| head -c 100): a quiet exit', async (t) => {
+  const dir = t.testdir({});
+  const script = writeScript(dir, [{ chunks: Array.from({ length: 20000 }, (_, i) => `chunk ${i} of a long answer. `) }]);
+  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, 'go'], {
+    onSpawn: (child) => {
+      let seen = 0;
+      child.stdout?.on('data', (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen >= 100) child.stdout?.destroy();
+      });
+    },
+  });
+  t.equal(result.stderr, '', 'no stack trace, no message');
+  t.equal(result.code, 141, 'the status of a writer whose reader went away');
+});

@@ -1,0 +1,130 @@
+import t from 'tap';
+import { Readable, Transform } from 'node:stream';
+import { execChain, inputChain, outputChain, reportFailure } from '../../lib/pipeline.js';
+import { ScriptedProvider, type ScriptTurn } from '../../lib/providers/scripted.js';
+import { checkAgainstSchema } from '../../lib/protocol/validate.js';
+import { through } from '../helpers/streams.js';
+import type { OutputEvent } from '../../lib/protocol/types.js';
+
+async function readAll(stream: Readable): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += String(chunk);
+  return text;
+}
+
+function events(text: string): OutputEvent[] {
+  return text.trim().split('\n').map((line) => JSON.parse(line) as OutputEvent);
+}
+
+function scripted(turns: ScriptTurn[]) {
+  return new ScriptedProvider(turns);
+}
+
+const streamJson = { format: 'stream-json' } as const;
+
+t.test('inputChain: JSONL bytes in, one prompt out', async (t) => {
+  const jsonl = '{"schemaVersion":1,"type":"message","role":"user","content":"Inspect."}\r\n\n{"schemaVersion":1,"type":"prompt","content":"Only blockers."}';
+  t.same(await through(inputChain(), [Buffer.from(jsonl)]), [{ prompt: 'Inspect.\n\nOnly blockers.' }]);
+});
+
+t.test('outputChain: redacts, stamps and serializes', async (t) => {
+  const key = `sk-proj-${'A1b2C3d4'.repeat(5)}`;
+  const out = (await through(outputChain(streamJson), [{ type: 'text', delta: `key ${key}` }])).join('');
+  const [event] = events(out);
+  t.notMatch(out, key);
+  t.equal(event?.type === 'text' && event.delta, 'key [REDACTED]');
+  t.ok(checkAgainstSchema('output', event).ok);
+});
+
+t.test('execChain, text input: the whole run, ending in run_end success', async (t) => {
+  const chain = execChain({ provider: scripted([{ text: 'Hi.' }]), cwd: t.testdir({}), input: { format: 'text', prompt: 'hello' }, output: streamJson });
+  const out = events(await readAll(chain));
+  t.same(out.map((e) => e.type), ['run_start', 'text', 'final', 'run_end']);
+  t.same(out.at(-1), { schemaVersion: 1, type: 'run_end', runId: out[0]?.runId, status: 'success', exitCode: 0 });
+  t.equal(await chain.exitCode, 0);
+  for (const event of out) t.ok(checkAgainstSchema('output', event).ok, `${event.type} matches the output schema`);
+});
+
+t.test('execChain, stream-json input: bad input is error + run_end with no run_start', async (t) => {
+  const chain = execChain({ provider: scripted([{ text: 'never' }]), cwd: t.testdir({}), input: { format: 'stream-json' }, output: streamJson });
+  chain.end('{"schemaVersion":1,"type":"prompt","content":"ok"}\n{"schemaVersion":1,"type":"prompt","content":"x","extra":1}\n');
+  const out = events(await readAll(chain));
+  t.same(out.map((e) => e.type), ['error', 'run_end']);
+  t.match(out[0], { code: 'usage_error', recoverable: true, message: 'Invalid stream-json input at line 2: extra: Unrecognized key: "extra"' });
+  t.match(out[1], { status: 'error', exitCode: 2 });
+  t.equal(await chain.exitCode, 2);
+});
+
+t.test('a stage that throws anywhere yields error + run_end, keeping what came before', async (t) => {
+  let seen = 0;
+  const throwing = new Transform({
+    objectMode: true,
+    transform(event, _encoding, callback) {
+      if (++seen === 3) return callback(new Error('stage exploded'));
+      callback(null, event);
+    },
+  });
+  const failures: unknown[] = [];
+  const chain = execChain({
+    provider: scripted([{ chunks: ['one', 'two', 'three', 'four'] }]),
+    cwd: t.testdir({}),
+    input: { format: 'text', prompt: 'go' },
+    output: streamJson,
+    stages: [throwing],
+    onFailure: (error) => failures.push(error),
+  });
+  const out = events(await readAll(chain));
+  t.same(out.map((e) => e.type), ['run_start', 'text', 'error', 'run_end']);
+  t.match(out[2], { code: 'crash', message: 'Internal error: stage exploded', recoverable: false });
+  t.match(out[3], { status: 'error', exitCode: 1 });
+  t.equal(new Set(out.map((e) => e.runId)).size, 1, 'one run id throughout');
+  t.equal(await chain.exitCode, 1);
+  t.equal(failures.length, 1, 'the failure hook saw it (for --debug)');
+});
+
+t.test('cancel: error cancelled and run_end 130', async (t) => {
+  const chain = execChain({ provider: scripted([{ chunks: ['a', 'b', 'c', 'd'], delayMs: 40 }]), cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: streamJson });
+  setTimeout(() => chain.cancel('SIGINT'), 60);
+  const out = events(await readAll(chain));
+  t.same(out.slice(-2).map((e) => e.type), ['error', 'run_end']);
+  t.match(out.at(-2), { code: 'cancelled', recoverable: true });
+  t.match(out.at(-1), { exitCode: 130 });
+  t.ok(out.filter((e) => e.type === 'text').length < 4);
+});
+
+t.test('cancel while still reading stream-json input', async (t) => {
+  const chain = execChain({ provider: scripted([]), cwd: t.testdir({}), input: { format: 'stream-json' }, output: streamJson });
+  chain.write('{"schemaVersion":1,"type":"prompt","content":"waiting for more"}\n');
+  setTimeout(() => chain.cancel('SIGTERM'), 20);
+  const out = events(await readAll(chain));
+  t.same(out.map((e) => e.type), ['error', 'run_end']);
+  t.match(out[1], { exitCode: 143 });
+});
+
+t.test('backpressure: a paused reader stops the provider; resuming completes the run', async (t) => {
+  const provider = scripted([{ chunks: Array.from({ length: 20000 }, (_, i) => `delta number ${i}; `) }]);
+  const chain = execChain({ provider, cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: streamJson });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const paused = provider.handedOut;
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  t.equal(provider.handedOut, paused, 'nothing more is pulled while nobody reads');
+  // What fits in the buffers between the agent and the reader: a few 16 KiB byte buffers of ~110-byte lines, and small object buffers.
+  t.ok(paused < 1000, `only ${paused} of 20000 chunks were handed out while paused`);
+  const out = events(await readAll(chain));
+  t.equal(out.filter((e) => e.type === 'text').length, 20000);
+  t.same(out.at(-1)?.type, 'run_end');
+});
+
+t.test('reportFailure: a failure before the run, in each format', async (t) => {
+  const { UsageError } = await import('../../lib/errors.js');
+  const error = new UsageError('Invalid value for --max-turns: "abc". Expected a positive integer.');
+  const json = events(await readAll(reportFailure(error, streamJson).readable));
+  t.same(json.map((e) => e.type), ['error', 'run_end']);
+  const legacy = events(await readAll(reportFailure(error, { format: 'json' }).readable)) as unknown as Record<string, unknown>[];
+  t.same(legacy, [{ type: 'error', code: 'usage_error', message: error.message }, { type: 'done', exit_code: 2 }]);
+  const stderr: string[] = [];
+  const outcome = reportFailure(error, { format: 'text', stderr: { write: (line: string) => stderr.push(line) } });
+  t.equal(await readAll(outcome.readable), '');
+  t.same(stderr, [`[zero] ${error.message}\n`]);
+  t.equal(await outcome.exitCode, 2);
+});
