@@ -24,7 +24,8 @@ function fieldName(pointer: string, child?: string): string {
   return parts.reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
 }
 
-function typeOf(value: unknown): string {
+/** The JSON type of a value as people name it: null, array, object, string, number, boolean. */
+export function typeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
   return typeof value;
@@ -37,8 +38,8 @@ function valueAt(root: unknown, pointer: string): unknown {
     .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), root);
 }
 
-/** One ajv error as `{ field, problem }`, worded for people. */
-function describe(error: ErrorObject, root: unknown): { field: string; problem: string } {
+/** One ajv error as `{ field, problem }`, worded for people (and models). */
+export function describeSchemaError(error: ErrorObject, root: unknown): { field: string; problem: string } {
   const params = error.params as Record<string, unknown>;
   const value = valueAt(root, error.instancePath);
   switch (error.keyword) {
@@ -52,6 +53,8 @@ function describe(error: ErrorObject, root: unknown): { field: string; problem: 
       return { field: fieldName(error.instancePath), problem: `Expected ${JSON.stringify(params.allowedValue)}, received ${JSON.stringify(value)}` };
     case 'enum':
       return { field: fieldName(error.instancePath), problem: `Expected one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, received ${JSON.stringify(value)}` };
+    case 'minimum':
+      return { field: fieldName(error.instancePath), problem: `Must be at least ${params.limit}, received ${JSON.stringify(value)}` };
     case 'minLength':
       return { field: fieldName(error.instancePath), problem: params.limit === 1 ? 'Must not be empty' : `Must be at least ${params.limit} characters` };
     case 'discriminator': {
@@ -66,12 +69,21 @@ function describe(error: ErrorObject, root: unknown): { field: string; problem: 
   }
 }
 
-/** Checks a value against one of the shipped schemas; the first problem found is reported. */
-export function checkAgainstSchema<T>(kind: SchemaKind, value: unknown): Verdict<T> {
-  const validate = validatorFor(kind);
+function verdict<T>(validate: ValidateFunction, value: unknown): Verdict<T> {
   if (validate(value)) return { ok: true, value: value as T };
   const [first] = validate.errors ?? [];
-  return first ? { ok: false, ...describe(first, value) } : { ok: false, field: '(root)', problem: 'Invalid value' };
+  return first ? { ok: false, ...describeSchemaError(first, value) } : { ok: false, field: '(root)', problem: 'Invalid value' };
+}
+
+/** Checks a value against one of the shipped schemas; the first problem found is reported. */
+export function checkAgainstSchema<T>(kind: SchemaKind, value: unknown): Verdict<T> {
+  return verdict<T>(validatorFor(kind), value);
+}
+
+/** A checker for any other JSON Schema (a tool's arguments, say), compiled once, reporting like checkAgainstSchema. */
+export function compileChecker<T>(schema: Record<string, unknown>): (value: unknown) => Verdict<T> {
+  const validate = ajv.compile(schema);
+  return (value) => verdict<T>(validate, value);
 }
 
 const defaultLabels: Record<SchemaKind, string> = { input: 'stream-json input', output: 'output event', script: 'script' };

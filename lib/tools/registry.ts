@@ -1,5 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { SideEffect } from '../protocol/types.js';
+import { compileChecker, typeOf, type Verdict } from '../protocol/validate.js';
 import { glob } from './glob.js';
 import { grep } from './grep.js';
 import { listDirectory } from './list_directory.js';
@@ -19,11 +19,10 @@ export type Toolbox = {
 };
 
 export function createToolbox(tools: Tool[] = readOnlyTools): Toolbox {
-  const ajv = new Ajv({ allErrors: false });
-  const byName = new Map<string, { tool: Tool; validate: ValidateFunction }>();
+  const byName = new Map<string, { tool: Tool; check: (args: unknown) => Verdict<Record<string, unknown>> }>();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new Error(`Two tools are named "${tool.name}".`);
-    byName.set(tool.name, { tool, validate: ajv.compile(tool.parameters) });
+    byName.set(tool.name, { tool, check: compileChecker(tool.parameters) });
   }
   const available = [...byName.keys()].sort().join(', ');
 
@@ -33,15 +32,14 @@ export function createToolbox(tools: Tool[] = readOnlyTools): Toolbox {
     async run(call, context) {
       const entry = byName.get(call.name);
       if (!entry) return failure(`Unknown tool "${call.name}". Available tools: ${available}.`);
-      const { tool, validate } = entry;
+      const { tool, check } = entry;
       if (typeOf(call.args) !== 'object') {
         return failure(`Invalid arguments for ${tool.name}: expected a JSON object, received ${typeOf(call.args)}.`);
       }
-      if (!validate(call.args)) {
-        return failure(`Invalid arguments for ${tool.name}: ${describeProblem(validate.errors?.[0], call.args)}.`);
-      }
+      const verdict = check(call.args);
+      if (!verdict.ok) return failure(`Invalid arguments for ${tool.name}: ${verdict.field}: ${verdict.problem}.`);
       try {
-        return { status: 'ok', ...capOutput(await tool.run(call.args as Record<string, unknown>, context)) };
+        return { status: 'ok', ...capOutput(await tool.run(verdict.value, context)) };
       } catch (error) {
         return failure(error instanceof Error ? error.message : String(error));
       }
@@ -51,33 +49,4 @@ export function createToolbox(tools: Tool[] = readOnlyTools): Toolbox {
 
 function failure(message: string): ToolOutcome {
   return { status: 'error', ...capOutput(message) };
-}
-
-function typeOf(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
-}
-
-/** The first schema violation, worded for the model: which field, and what is wrong with it. */
-function describeProblem(error: ErrorObject | undefined, args: unknown): string {
-  if (!error) return 'they do not match the schema';
-  const params = error.params as Record<string, unknown>;
-  const keys = error.instancePath.split('/').slice(1);
-  const field = keys.join('.');
-  const value = keys.reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], args);
-  switch (error.keyword) {
-    case 'required':
-      return `field "${params.missingProperty}" is required`;
-    case 'additionalProperties':
-      return `field "${params.additionalProperty}" is not recognized`;
-    case 'type':
-      return `field "${field}" must be ${params.type}, received ${typeof value === 'number' ? `number ${value}` : typeOf(value)}`;
-    case 'minimum':
-      return `field "${field}" must be at least ${params.limit}, received ${value}`;
-    case 'minLength':
-      return `field "${field}" must not be empty`;
-    default:
-      return `field "${field}" ${error.message ?? 'is invalid'}`;
-  }
 }

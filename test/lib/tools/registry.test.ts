@@ -54,14 +54,14 @@ t.test('arguments failing the schema are an error naming the field and the probl
   const toolbox = createToolbox();
   const dir = t.testdir({ 'a.txt': 'a\n' });
   const cases: Array<[string, unknown, string]> = [
-    ['read_file', {}, 'field "path" is required'],
-    ['read_file', { path: 7 }, 'field "path" must be string, received number 7'],
-    ['read_file', { path: 'a.txt', start_line: 1.5 }, 'field "start_line" must be integer, received number 1.5'],
-    ['read_file', { path: 'a.txt', start_line: '2' }, 'field "start_line" must be integer, received string'],
-    ['read_file', { path: 'a.txt', max_lines: 0 }, 'field "max_lines" must be at least 1, received 0'],
-    ['read_file', { path: 'a.txt', lines: 5 }, 'field "lines" is not recognized'],
-    ['grep', { pattern: '' }, 'field "pattern" must not be empty'],
-    ['list_directory', { path: null }, 'field "path" must be string, received null'],
+    ['read_file', {}, 'path: Required field is missing'],
+    ['read_file', { path: 7 }, 'path: Expected string, received number'],
+    ['read_file', { path: 'a.txt', start_line: 1.5 }, 'start_line: Expected integer, received number'],
+    ['read_file', { path: 'a.txt', start_line: '2' }, 'start_line: Expected integer, received string'],
+    ['read_file', { path: 'a.txt', max_lines: 0 }, 'max_lines: Must be at least 1, received 0'],
+    ['read_file', { path: 'a.txt', lines: 5 }, 'lines: Unrecognized key: "lines"'],
+    ['grep', { pattern: '' }, 'pattern: Must not be empty'],
+    ['list_directory', { path: null }, 'path: Expected string, received null'],
   ];
   for (const [name, args, problem] of cases) {
     t.same(await toolbox.run(call(name, args), context(dir)), { status: 'error', output: `Invalid arguments for ${name}: ${problem}.`, truncated: false }, problem);
