@@ -1,0 +1,37 @@
+import t from 'tap';
+import { join } from 'node:path';
+import { execSettings, outputFormatFromArgv } from '../../../lib/cli/options.js';
+
+t.test('defaults', async (t) => {
+  const settings = execSettings(['hello', 'world'], {});
+  t.match(settings, { inputFormat: 'text', outputFormat: 'text', words: ['hello', 'world'], cwd: process.cwd() });
+  t.equal(settings.maxTurns, undefined);
+});
+
+t.test('formats are case-insensitive', async (t) => {
+  t.match(execSettings([], { inputFormat: 'Stream-JSON', outputFormat: 'JSON' }), { inputFormat: 'stream-json', outputFormat: 'json' });
+});
+
+t.test('--file resolves after --cwd', async (t) => {
+  const dir = t.testdir({ sub: {} });
+  const settings = execSettings([], { cwd: dir, file: 'sub/prompt.md' });
+  t.equal(settings.file, join(dir, 'sub/prompt.md'));
+});
+
+t.test('bad values are usage errors', async (t) => {
+  t.throws(() => execSettings([], { outputFormat: 'yaml' }), { code: 'usage_error', message: 'Invalid value for --output-format: "yaml". Expected one of: text, json, stream-json.' });
+  t.throws(() => execSettings([], { maxTurns: '1.5' }), { message: /--max-turns: "1\.5"/ });
+  t.throws(() => execSettings([], { maxLineBytes: '0' }), { message: /--max-line-bytes: "0"/ });
+  t.throws(() => execSettings([], { cwd: '/definitely/not/here' }), { message: 'Working directory not found: /definitely/not/here' });
+  const dir = t.testdir({ 'file.txt': '' });
+  t.throws(() => execSettings([], { cwd: join(dir, 'file.txt') }), { message: /is not a directory/ });
+  t.match(execSettings([], { maxTurns: '3', maxLineBytes: '1024' }), { maxTurns: 3, maxLineBytes: 1024 });
+});
+
+t.test('outputFormatFromArgv finds the format even in a broken command line', async (t) => {
+  t.equal(outputFormatFromArgv(['exec', '--bogus', '-o', 'stream-json']), 'stream-json');
+  t.equal(outputFormatFromArgv(['exec', '--output-format=JSON']), 'json');
+  t.equal(outputFormatFromArgv(['exec', '-ostream-json']), 'stream-json');
+  t.equal(outputFormatFromArgv(['exec', '-o', 'xml']), 'text');
+  t.equal(outputFormatFromArgv(['exec']), 'text');
+});

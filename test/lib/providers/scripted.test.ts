@@ -1,0 +1,91 @@
+import t from 'tap';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ScriptedProvider, loadScript, type ScriptTurn } from '../../../lib/providers/scripted.js';
+import type { ChatMessage, ProviderChunk } from '../../../lib/providers/types.js';
+
+async function turn(provider: ScriptedProvider, messages: ChatMessage[] = [{ role: 'user', content: 'hi' }], signal = new AbortController().signal) {
+  const chunks: ProviderChunk[] = [];
+  for await (const chunk of provider.turn({ messages, tools: [] }, signal)) chunks.push(chunk);
+  return chunks;
+}
+
+t.test('plays each turn in order: chunks, tool calls with ids, usage', async (t) => {
+  const provider = new ScriptedProvider([
+    { chunks: ['a', 'b'], toolCalls: [{ id: 'mine', name: 'x', args: {} }, { name: 'y', args: { k: 1 } }], usage: { promptTokens: 1 } },
+    { text: 'whole' },
+  ]);
+  t.same(await turn(provider), [
+    { type: 'text', delta: 'a' },
+    { type: 'text', delta: 'b' },
+    { type: 'tool_call', id: 'mine', name: 'x', args: {} },
+    { type: 'tool_call', id: 'call_1_2', name: 'y', args: { k: 1 } },
+    { type: 'usage', promptTokens: 1 },
+  ]);
+  t.same(await turn(provider), [{ type: 'text', delta: 'whole' }]);
+  t.equal(provider.handedOut, 6);
+  await t.rejects(turn(provider), { code: 'provider_error', message: 'Scripted provider has no turn 3: the script has 2 turn(s).' });
+});
+
+t.test('model: --model or "scripted"', async (t) => {
+  t.equal(new ScriptedProvider([]).model, 'scripted');
+  t.equal(new ScriptedProvider([], { model: 'gpt-test' }).model, 'gpt-test');
+  t.equal(new ScriptedProvider([]).name, 'scripted');
+});
+
+t.test('an error turn fails after its chunks', async (t) => {
+  const provider = new ScriptedProvider([{ chunks: ['so far'], error: { message: 'rate limited', status: 429 } }]);
+  const seen: ProviderChunk[] = [];
+  await t.rejects(
+    (async () => {
+      for await (const chunk of provider.turn({ messages: [], tools: [] }, new AbortController().signal)) seen.push(chunk);
+    })(),
+    { code: 'provider_error', exitCode: 3, message: 'Scripted provider failed at turn 1 (HTTP 429): rate limited' },
+  );
+  t.same(seen, [{ type: 'text', delta: 'so far' }]);
+});
+
+t.test('expect.contains looks through everything the model receives', async (t) => {
+  const messages: ChatMessage[] = [
+    { role: 'user', content: 'the prompt' },
+    { role: 'assistant', content: 'earlier answer', toolCalls: [{ id: 'c', name: 'grep', args: { pattern: 'TODO' } }] },
+    { role: 'tool', toolCallId: 'c', name: 'grep', content: 'a.ts:3:TODO fix', isError: false },
+  ];
+  const ok: ScriptTurn = { expect: { contains: ['the prompt', 'earlier answer', 'grep', '"pattern":"TODO"', 'a.ts:3:TODO fix'] }, text: 'ok' };
+  t.same(await turn(new ScriptedProvider([ok]), messages), [{ type: 'text', delta: 'ok' }]);
+  const missing = new ScriptedProvider([{ expect: { contains: ['never said'] }, text: 'x' }]);
+  await t.rejects(turn(missing, messages), { code: 'provider_error', message: 'Scripted turn 1 expected the conversation to contain "never said", but it does not.' });
+});
+
+t.test('delayMs waits before each chunk, and an abort stops the wait', async (t) => {
+  const provider = new ScriptedProvider([{ chunks: ['a', 'b', 'c'], delayMs: 50 }]);
+  const controller = new AbortController();
+  const started = Date.now();
+  const reason = new Error('stop');
+  setTimeout(() => controller.abort(reason), 75);
+  await t.rejects(turn(provider, undefined, controller.signal));
+  t.ok(Date.now() - started < 150, 'did not wait for the remaining chunks');
+  t.equal(provider.handedOut, 1);
+});
+
+t.test('loadScript: JSONL, blank lines and CRLF allowed', async (t) => {
+  const dir = t.testdir({ 'ok.jsonl': '{"text":"one"}\r\n\n{"chunks":["t","wo"],"delayMs":0}\n' });
+  t.same(await loadScript(join(dir, 'ok.jsonl')), [{ text: 'one' }, { chunks: ['t', 'wo'], delayMs: 0 }]);
+});
+
+t.test('loadScript: problems are usage errors naming the file and line', async (t) => {
+  const dir = t.testdir({});
+  const cases: [string, RegExp][] = [
+    ['{"text":"ok"}\nnot json\n', /at line 2: expected a JSON object\.$/],
+    ['{"text":"ok","mood":"happy"}\n', /at line 1: mood: Unrecognized key: "mood"$/],
+    ['{"toolCalls":[{"name":"x"}]}\n', /at line 1: toolCalls\[0\]\.args: Required field is missing$/],
+    ['{"error":{"status":500}}\n', /at line 1: error\.message: Required field is missing$/],
+    ['{"delayMs":-1}\n', /at line 1: delayMs: Must be at least 0, received -1$/],
+  ];
+  for (const [index, [source, message]] of cases.entries()) {
+    const path = join(dir, `bad${index}.jsonl`);
+    writeFileSync(path, source);
+    await t.rejects(loadScript(path), { code: 'usage_error', message: new RegExp(`^Invalid script ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} ${message.source}`) });
+  }
+  await t.rejects(loadScript(join(dir, 'absent.jsonl')), { code: 'usage_error', message: /^Cannot read the script .*absent\.jsonl: ENOENT$/ });
+});
