@@ -39,9 +39,18 @@ export class CancelledError extends ZeroError {
   }
 }
 
+function describeThrown(cause: unknown): string {
+  if (cause instanceof Error) return cause.message;
+  try {
+    return String(cause);
+  } catch {
+    return 'a value that cannot be printed was thrown';
+  }
+}
+
 export class CrashError extends ZeroError {
   constructor(cause: unknown) {
-    const detail = cause instanceof Error ? cause.message : String(cause);
+    const detail = describeThrown(cause);
     super('crash', `Internal error: ${detail || 'unknown failure'}`, 1, false, { cause });
   }
 }

@@ -4,8 +4,10 @@ export type Rendered = { stdout?: string; stderr?: string };
 
 const RESULT_PREVIEW_CHARS = 200;
 
+/** At most `max` characters on one line, never cutting a character in half. */
 function oneLine(text: string, max: number): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, max);
+  const collapsed = text.slice(0, max * 4).replace(/\s+/g, ' ').trim();
+  return Array.from(collapsed).slice(0, max).join('');
 }
 
 /**

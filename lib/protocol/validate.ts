@@ -21,7 +21,7 @@ function validatorFor(kind: SchemaKind): ValidateFunction {
 function fieldName(pointer: string, child?: string): string {
   const parts = pointer.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (child !== undefined) parts.push(child);
-  return parts.reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '');
+  return parts.reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '') || '(root)';
 }
 
 /** The JSON type of a value as people name it: null, array, object, string, number, boolean. */
@@ -65,7 +65,7 @@ export function describeSchemaError(error: ErrorObject, root: unknown): { field:
     case 'false schema':
       return { field: fieldName(error.instancePath), problem: 'Not allowed together with the other fields given' };
     default:
-      return { field: fieldName(error.instancePath) || '(root)', problem: error.message ?? 'Invalid value' };
+      return { field: fieldName(error.instancePath), problem: error.message ?? 'Invalid value' };
   }
 }
 

@@ -21,3 +21,10 @@ t.test('two stages make two runs', async (t) => {
   const [b] = await through<Record<string, unknown>>(stamp(), [{ type: 'final', text: '' }]);
   t.not(a?.runId, b?.runId);
 });
+
+t.test('an event stamped before gets the new run id', async (t) => {
+  const [event] = await through<Record<string, unknown>>(stamp({ runId: 'run_20260101000000_newnew' }), [
+    { schemaVersion: 1, type: 'final', runId: 'run_20250101000000_oldold', text: '' },
+  ]);
+  t.same(event, { schemaVersion: 1, type: 'final', runId: 'run_20260101000000_newnew', text: '' });
+});
