@@ -43,7 +43,7 @@ async function execInput(settings: ExecSettings, io: CliIO): Promise<{ input: Ex
 export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): Promise<void> {
   const secrets = credentialsInUse(io.env);
   const format = outputFormatFromArgv(['-o', raw.outputFormat ?? 'text']);
-  const report = debugReporter(io, Boolean(raw.debug) || io.env.ZERO_DEBUG === '1', secrets);
+  const debug = debugReporter(io, Boolean(raw.debug) || io.env.ZERO_DEBUG === '1', secrets);
   try {
     const settings = execSettings(words, raw);
     const provider = await createProvider({ name: settings.provider, model: settings.model, script: settings.script, cwd: settings.cwd, env: io.env });
@@ -54,12 +54,13 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       maxTurns: settings.maxTurns,
       input,
       output: { format: settings.outputFormat, secrets, stderr: io.stderr },
-      onFailure: report,
+      onFailure: debug.failure,
     });
     source?.pipe(chain);
-    await deliver(io, chain, chain.exitCode, (signal) => chain.cancel(signal));
+    const from = input.format === 'text' ? 'the command line' : settings.file ?? 'stdin';
+    await deliver(io, chain, chain.exitCode, (signal) => chain.cancel(signal), () => debug.log(`run started with provider ${provider.name}, model ${provider.model}; prompt from ${from}`));
   } catch (error) {
-    const { readable, exitCode } = reportFailure(error, { format, secrets, stderr: io.stderr }, report);
+    const { readable, exitCode } = reportFailure(error, { format, secrets, stderr: io.stderr }, debug.failure);
     await deliver(io, readable, exitCode);
   }
 }

@@ -21,12 +21,14 @@ export const processIO = (): CliIO => ({
 /** The exit status when the reader of stdout has gone away (as if killed by SIGPIPE). */
 export const EXIT_STDOUT_CLOSED = 141;
 
-/** With --debug, failures are printed to stderr with their stack, redacted like everything else. */
+/** With --debug, diagnostics and failures (with their stack) go to stderr, redacted like everything else. */
 export function debugReporter(io: CliIO, debug: boolean, secrets: string[]) {
-  return (error: unknown) => {
-    if (!debug) return;
-    const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    io.stderr.write(`[zero debug] ${redactText(text, { secrets })}\n`);
+  const log = (text: string) => {
+    if (debug) io.stderr.write(`[zero debug] ${redactText(text, { secrets })}\n`);
+  };
+  return {
+    log,
+    failure: (error: unknown) => log(error instanceof Error ? (error.stack ?? error.message) : String(error)),
   };
 }
 
@@ -35,7 +37,7 @@ export function debugReporter(io: CliIO, debug: boolean, secrets: string[]) {
  * byte is written. A reader that closes early (`| head`) ends the process
  * quietly; SIGINT / SIGTERM go to `onSignal` (a second one exits at once).
  */
-export async function deliver(io: CliIO, output: Readable, exitCode: Promise<number>, onSignal?: (signal: CancelSignal) => void): Promise<void> {
+export async function deliver(io: CliIO, output: Readable, exitCode: Promise<number>, onSignal?: (signal: CancelSignal) => void, onReady?: () => void): Promise<void> {
   io.stdout.on('error', (error) => {
     if (error.code === 'EPIPE') io.exit(EXIT_STDOUT_CLOSED);
   });
@@ -50,6 +52,7 @@ export async function deliver(io: CliIO, output: Readable, exitCode: Promise<num
     process.on(signal, handler);
     return () => process.off(signal, handler);
   });
+  onReady?.();
   const ended = new Promise<void>((resolve) => output.on('end', resolve));
   output.pipe(io.stdout, { end: false });
   await ended;

@@ -39,3 +39,4 @@ export function writeScript(dir: string, turns: unknown[], name = 'script.jsonl'
 export function jsonLines(stdout: string): Record<string, unknown>[] {
   return stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+

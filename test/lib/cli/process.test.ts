@@ -48,10 +48,13 @@ t.test('SIGINT in text mode: the message on stderr, exit 130', async (t) => {
 t.test('SIGTERM while waiting for stream-json input on stdin', async (t) => {
   const dir = t.testdir({});
   const script = writeScript(dir, [{ text: 'unused' }]);
-  const result = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '--provider', 'scripted', '--script', script], {
+  // --debug says on stderr when the run has started (signal handlers in place): the moment to send SIGTERM.
+  const result = await zero(['exec', '--debug', '-i', 'stream-json', '-o', 'stream-json', '--provider', 'scripted', '--script', script], {
     onSpawn: (child) => {
       child.stdin?.write('{"schemaVersion":1,"type":"prompt","content":"more to come"}\n');
-      setTimeout(() => child.kill('SIGTERM'), 500);
+      child.stderr?.on('data', (chunk: Buffer) => {
+        if (String(chunk).includes('prompt from stdin')) child.kill('SIGTERM');
+      });
     },
   });
   t.equal(result.code, 143);
