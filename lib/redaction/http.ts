@@ -1,0 +1,72 @@
+/**
+ * Secrets identified by where they sit in HTTP-ish text: passwords in URLs,
+ * sensitive query parameters, `Authorization` and API-key headers, and bare
+ * `Bearer <token>`. Only the secret is replaced; what surrounds it survives.
+ */
+
+import { isSensitiveQueryParam } from './keys.js';
+import { isHeaderSecret, isRedacted, isReference, looksRandom } from './literals.js';
+import { extendRun, prefixedSecretRule, scanRule, type TextRule } from './rule.js';
+
+/** Characters that continue a header value or a query value past its regex's length bound. */
+const HEADER_VALUE_CHAR = /[^\s"'`,;]/;
+const QUERY_VALUE_CHAR = /[^?&#\s"'`<>]/;
+
+const AUTH_SCHEMES: ReadonlySet<string> = new Set(['bearer', 'basic', 'token', 'digest', 'negotiate', 'apikey']);
+
+/** `scheme://user:PASSWORD@host` (the user part may be empty). */
+const urlPassword = prefixedSecretRule(
+  'url-password',
+  ['://'],
+  /(\b[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s:/@?#"'`<>]{0,256}:)([^\s:/@?#"'`<>]{1,1024})(?=@)/g,
+  (password) => isRedacted(password) || isReference(password),
+);
+
+/** `?token=VALUE&sig=VALUE`: the value of a sensitive parameter, up to the next `&`, `?`, `#` or quote. */
+const queryParam = scanRule(
+  'query-param',
+  ['?', '&'],
+  /[?&]([A-Za-z0-9_.-]{1,64})=([^?&#\s"'`<>]{1,4096})/g,
+  (match) => {
+    const [whole, name, value] = match;
+    if (!isSensitiveQueryParam(name) || !isHeaderSecret(value)) return undefined;
+    const end = match.index + whole.length;
+    return [end - value.length, extendRun(match.input, end, QUERY_VALUE_CHAR)];
+  },
+);
+
+/** `Authorization: Bearer TOKEN`, `"authorization": "Basic B64"`, `Authorization=TOKEN`: only TOKEN goes. */
+const authorization = scanRule(
+  'authorization-header',
+  ['authorization'],
+  /(\bauthorization["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?:(bearer|basic|token|digest|negotiate|apikey)[ \t]{1,4})?([^\s"'`,;]{1,4096})/gi,
+  (match) => {
+    const [whole, , scheme, token] = match;
+    if (!isHeaderSecret(token)) return undefined;
+    // without a scheme, a lone word is prose (`Authorization: required`), a random token is a credential
+    if (scheme === undefined && (AUTH_SCHEMES.has(token.toLowerCase()) || !looksRandom(token))) return undefined;
+    const end = match.index + whole.length;
+    return [end - token.length, extendRun(match.input, end, HEADER_VALUE_CHAR)];
+  },
+);
+
+/** `x-api-key: VALUE`, `api-key: VALUE`, `x-goog-api-key`, `x-auth-token`. */
+const apiKeyHeader = prefixedSecretRule(
+  'api-key-header',
+  ['api-key', 'auth-token'],
+  /(\b(?:x-)?(?:goog-)?(?:api-key|auth-token)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)([^\s"'`,;]{1,4096})/gi,
+  (value) => !isHeaderSecret(value),
+  HEADER_VALUE_CHAR,
+);
+
+/** A bare `Bearer TOKEN` anywhere, when TOKEN looks random (`the bearer of bad news` stays). */
+const bearer = prefixedSecretRule(
+  'bearer-token',
+  ['bearer'],
+  /(\bbearer[ \t]{1,4})([A-Za-z0-9._~+/=-]{8,4096})/gi,
+  (token) => !looksRandom(token),
+  /[A-Za-z0-9._~+/=-]/,
+);
+
+/** In the order they run. */
+export const HTTP_RULES: readonly TextRule[] = [urlPassword, queryParam, authorization, apiKeyHeader, bearer];

@@ -1,0 +1,61 @@
+/**
+ * Self-identifying secrets: provider API keys, JWTs and PEM private-key blocks.
+ * Each is recognisable on its own, wherever it appears, and is replaced whole.
+ *
+ * Every quantifier is bounded and none is nested, so each regex runs in linear
+ * time. Token bodies are consumed to the end of the run of token characters,
+ * however long (see wholeMatchRule's tail), so no tail is left for a second
+ * pass to match differently.
+ */
+
+import { wholeMatchRule, type TextRule } from './rule.js';
+
+/** Not preceded by a letter or digit: `task-list` and `risk-level` never start a key. */
+const START = '(?<![A-Za-z0-9])';
+
+const PEM_HEADER = '-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----';
+const PEM_FOOTER = '-----END[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----';
+/** Body of a block whose footer never arrives (truncated output): base64, headers, escaped newlines. */
+const PEM_TRUNCATED_BODY = '[A-Za-z0-9+/=\\s:,.\\\\-]{0,65536}';
+
+function rule(name: string, keywords: readonly string[], source: string): TextRule {
+  return wholeMatchRule(name, keywords, new RegExp(source, 'g'));
+}
+
+/** `prefix` then `min`+ characters of `body` (a character class), the whole run redacted however long. */
+function tokenRule(name: string, keywords: readonly string[], prefix: string, body: string, min: number, max = 1024): TextRule {
+  const pattern = new RegExp(`${START}${prefix}${body}{${min},${max}}`, 'g');
+  return wholeMatchRule(name, keywords, pattern, new RegExp(body));
+}
+
+/** In the order they run: the PEM block first, so no other rule chops its body. */
+export const PATTERN_RULES: readonly TextRule[] = [
+  rule(
+    'pem-private-key',
+    ['private key'],
+    `${PEM_HEADER}(?:[\\s\\S]{0,65536}?${PEM_FOOTER}|${PEM_TRUNCATED_BODY})`,
+  ),
+  tokenRule('anthropic-key', ['sk-ant-'], 'sk-ant-', '[A-Za-z0-9_-]', 20),
+  // covers sk-, sk-proj-, sk-svcacct-, sk-admin- (their prefixes are token characters too)
+  tokenRule('openai-key', ['sk-'], 'sk-', '[A-Za-z0-9_-]', 20),
+  tokenRule('github-token', ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], 'gh[pousr]_', '[A-Za-z0-9]', 20),
+  tokenRule('github-pat', ['github_pat_'], 'github_pat_', '[A-Za-z0-9_]', 20),
+  tokenRule('gitlab-pat', ['glpat-'], 'glpat-', '[A-Za-z0-9_-]', 20),
+  tokenRule('slack-token', ['xox'], 'xox[baprs]-', '[A-Za-z0-9-]', 10),
+  tokenRule('slack-app-token', ['xapp-'], 'xapp-', '[A-Za-z0-9-]', 10),
+  rule(
+    'aws-access-key-id',
+    ['akia', 'asia', 'abia', 'acca'],
+    `${START}(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])`,
+  ),
+  tokenRule('google-api-key', ['aiza'], 'AIza', '[A-Za-z0-9_-]', 35),
+  tokenRule('stripe-key', ['_live_', '_test_'], '(?:sk|rk)_(?:live|test)_', '[A-Za-z0-9]', 16),
+  tokenRule('npm-token', ['npm_'], 'npm_', '[A-Za-z0-9]', 30),
+  tokenRule('huggingface-token', ['hf_'], 'hf_', '[A-Za-z0-9]', 30),
+  wholeMatchRule(
+    'jwt',
+    ['eyj'],
+    /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{4,16384}\.[A-Za-z0-9_-]{0,8192}/g,
+    /[A-Za-z0-9_-]/,
+  ),
+];

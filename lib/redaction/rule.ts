@@ -1,0 +1,113 @@
+/**
+ * The shape every text-redaction rule shares, and the marker they write.
+ *
+ * A rule is data plus one pure function, so the streaming engine (a later
+ * issue) can run the same list over a held-back window of text deltas.
+ */
+
+/** What every redacted secret is replaced with. */
+export const REDACTED = '[REDACTED]';
+
+export interface TextRule {
+  /** Short name, for tests and debugging. */
+  readonly name: string;
+  /**
+   * Cheap prefilter: lowercase substrings, at least one of which occurs in the
+   * lowercased text whenever the rule can match. An empty list means "always run".
+   */
+  readonly keywords: readonly string[];
+  /** Returns the text with this rule's matches redacted (the same string when none). */
+  apply(text: string): string;
+}
+
+/** Whether a rule's prefilter lets it run on a text whose lowercase form is `lower`. */
+export function mayMatch(rule: TextRule, lower: string): boolean {
+  if (rule.keywords.length === 0) return true;
+  for (const keyword of rule.keywords) {
+    if (lower.includes(keyword)) return true;
+  }
+  return false;
+}
+
+/**
+ * A rule that replaces every whole match of a global regex with REDACTED.
+ * With `tail` (a one-character class), the characters of that class right after
+ * a match go too: a run longer than the regex's bound is redacted whole rather
+ * than leaving a tail that a second pass could match differently.
+ */
+export function wholeMatchRule(name: string, keywords: readonly string[], pattern: RegExp, tail?: RegExp): TextRule {
+  return scanRule(name, keywords, pattern, (match) => {
+    const end = match.index + match[0].length;
+    return [match.index, tail ? extendRun(match.input, end, tail) : end];
+  });
+}
+
+/** The index after the run of `char`-class characters that starts at `end` (a linear scan, no regex backtracking). */
+export function extendRun(text: string, end: number, char: RegExp): number {
+  let at = end;
+  while (at < text.length && char.test(text.charAt(at))) at++;
+  return at;
+}
+
+/** Where, inside the text, the secret of one regex match lies: [start, end). */
+export type SecretRange = readonly [start: number, end: number];
+
+/**
+ * A rule that scans with a global regex and lets `locate` pick the secret
+ * inside each match (or decline with undefined). A declined match consumes
+ * nothing: scanning resumes one character after its start, so a candidate
+ * hidden inside it is still seen — the same candidates a second pass would see,
+ * which keeps redaction idempotent.
+ */
+export function scanRule(
+  name: string,
+  keywords: readonly string[],
+  pattern: RegExp,
+  locate: (match: RegExpExecArray) => SecretRange | undefined,
+): TextRule {
+  assertGlobal(pattern);
+  return {
+    name,
+    keywords,
+    apply(text) {
+      let out = '';
+      let copied = 0;
+      pattern.lastIndex = 0;
+      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+        const range = locate(match);
+        if (range === undefined || range[0] < copied) {
+          pattern.lastIndex = match.index + 1;
+          continue;
+        }
+        out += text.slice(copied, range[0]) + REDACTED;
+        copied = range[1];
+        pattern.lastIndex = Math.max(range[1], match.index + 1);
+      }
+      return out === '' ? text : out + text.slice(copied);
+    },
+  };
+}
+
+/**
+ * A rule whose regex has exactly two capture groups, (kept prefix)(secret),
+ * matched back to back: the secret is replaced unless `keep(secret)` says to
+ * leave it. `tail` as for wholeMatchRule.
+ */
+export function prefixedSecretRule(
+  name: string,
+  keywords: readonly string[],
+  pattern: RegExp,
+  keep: (secret: string, prefix: string) => boolean,
+  tail?: RegExp,
+): TextRule {
+  return scanRule(name, keywords, pattern, (match) => {
+    const [whole, prefix, secret] = match;
+    if (keep(secret, prefix)) return undefined;
+    const end = match.index + whole.length;
+    return [match.index + prefix.length, tail ? extendRun(match.input, end, tail) : end];
+  });
+}
+
+function assertGlobal(pattern: RegExp): void {
+  if (!pattern.global) throw new Error(`redaction pattern must be global: ${pattern}`);
+}

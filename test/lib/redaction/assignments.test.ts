@@ -1,0 +1,87 @@
+import t from 'tap';
+import { ASSIGNMENT_RULE } from '../../../lib/redaction/assignments.js';
+import { REDACTED } from '../../../lib/redaction/rule.js';
+
+const run = (text: string): string => ASSIGNMENT_RULE.apply(text);
+const value = 'q8Zt' + 'x2Lm' + 'P4wr';
+
+t.test('shell, .env and CLI forms', async (t) => {
+  t.equal(run(`export OPENAI_API_KEY=${value}`), `export OPENAI_API_KEY=${REDACTED}`);
+  t.equal(run(`OPENAI_API_KEY="${value}" zero exec`), `OPENAI_API_KEY="${REDACTED}" zero exec`);
+  t.equal(run(`DB_PASSWORD='${value}'\nDB_HOST=localhost`), `DB_PASSWORD='${REDACTED}'\nDB_HOST=localhost`);
+  t.equal(run('DB_PASSWORD=correcthorse'), `DB_PASSWORD=${REDACTED}`, 'bare words are values in env lines');
+  t.equal(run(`mysql --password=${value} -u root`), `mysql --password=${REDACTED} -u root`);
+  t.equal(run(`spring.datasource.password=${value}`), `spring.datasource.password=${REDACTED}`);
+});
+
+t.test('YAML, JSON and code forms', async (t) => {
+  t.equal(run('password: hunter2hunter2'), `password: ${REDACTED}`);
+  t.equal(run(`{"apiKey": "${value}", "model": "gpt"}`), `{"apiKey": "${REDACTED}", "model": "gpt"}`);
+  t.equal(run(`{'client_secret': '${value}'}`), `{'client_secret': '${REDACTED}'}`);
+  t.equal(run(`const token = "${value}";`), `const token = "${REDACTED}";`);
+  t.equal(run(`token := \`${value}\``), `token := \`${REDACTED}\``);
+  t.equal(run(`'api_key' => '${value}',`), `'api_key' => '${REDACTED}',`);
+  t.equal(run(`secret: "it's a long one"`), `secret: "${REDACTED}"`, 'other quote kinds inside');
+  t.equal(run(`x-api-key: ${value}`), `x-api-key: ${REDACTED}`);
+  t.equal(run(`password: ${value}, user: bob`), `password: ${REDACTED}, user: bob`);
+});
+
+t.test('only the value goes; several per line', async (t) => {
+  t.equal(
+    run(`TOKEN=${value} SECRET=${value}x ./deploy.sh`),
+    `TOKEN=${REDACTED} SECRET=${REDACTED} ./deploy.sh`,
+  );
+});
+
+t.test('a long bare value goes whole', async (t) => {
+  t.equal(run(`TOKEN=${'x9'.repeat(3000)} next`), `TOKEN=${REDACTED} next`);
+});
+
+t.test('a declined match does not hide a later one inside it', async (t) => {
+  t.equal(run(`note=password=${value}`), `note=password=${REDACTED}`);
+  t.equal(run(`password=notes:token=${value}`), `password=${REDACTED}`, 'the outer value wins when it is a literal');
+});
+
+t.test('an unterminated quote still hides the value', async (t) => {
+  t.equal(run(`password: "${value}`), `password: "${REDACTED}`);
+});
+
+t.test('code and references stay', async (t) => {
+  for (const text of [
+    'const token = await loadCredential(profile);',
+    'let password = prompt("Password: ");',
+    'const apiKey = process.env.OPENAI_API_KEY;',
+    'api_key = os.environ["OPENAI_API_KEY"]',
+    'api_key = os.getenv("OPENAI_API_KEY")',
+    'export GITHUB_TOKEN=$GH_TOKEN',
+    'TOKEN="${GITHUB_TOKEN}"',
+    'token: ${{ secrets.GITHUB_TOKEN }}',
+    'password = userPassword',
+    '{ token: accessToken }',
+    'apiKey: string;',
+    'password?: string',
+    'token: null', 'secret = undefined', 'password: true',
+    'if (token === expectedToken1) {',
+    'tokens.map((token) => token.trim())',
+    'password=short',
+    'password: [REDACTED]',
+    'OPENAI_API_KEY=<your-key-here>',
+  ]) {
+    t.equal(run(text), text, text);
+  }
+});
+
+t.test('ordinary text stays', async (t) => {
+  for (const text of [
+    'promptTokens: 12', 'max_tokens=4096', 'token_count: 123456789', 'tokenizer: cl100k_base_v2',
+    'task-list: done', 'risk-level: medium-high', 'sessionId: zero_20261130053326_ab12cd',
+    'Your password:\n  must be long', 'keyboard: mechanical-switches',
+  ]) {
+    t.equal(run(text), text, text);
+  }
+});
+
+t.test('idempotent', async (t) => {
+  const once = run(`A_TOKEN=${value} "password": "${value}" secret: ${value}`);
+  t.equal(run(once), once);
+});

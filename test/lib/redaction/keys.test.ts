@@ -1,0 +1,38 @@
+import t from 'tap';
+import { isSensitiveKey, isSensitiveQueryParam, normaliseKey } from '../../../lib/redaction/keys.js';
+
+t.test('normaliseKey folds camelCase, acronyms and separators', async (t) => {
+  for (const key of ['apiKey', 'api-key', 'API_KEY', 'APIKey', 'api.key', ' api  key ', 'Api_Key']) {
+    t.equal(normaliseKey(key), 'api_key', key);
+  }
+  t.equal(normaliseKey('OPENAI_API_KEY'), 'openai_api_key');
+  t.equal(normaliseKey('x-amz-Security-Token'), 'x_amz_security_token');
+  t.equal(normaliseKey('promptTokens'), 'prompt_tokens');
+});
+
+t.test('sensitive keys', async (t) => {
+  const sensitive = [
+    'password', 'Password', 'DB_PASSWORD', 'passwd', 'secret', 'clientSecret', 'client_secret', 'token',
+    'accessToken', 'refresh_token', 'GITHUB_TOKEN', 'apiKey', 'api-key', 'API_KEY', 'x-api-key', 'apikey',
+    'OPENAI_APIKEY', 'access_key', 'aws_secret_access_key', 'privateKey', 'private_key', 'credential',
+    'credentials', 'Authorization', 'Proxy-Authorization', 'cookie', 'Set-Cookie', 'session_token',
+    'sessionToken', 'spring.datasource.password',
+  ];
+  for (const key of sensitive) t.ok(isSensitiveKey(key), key);
+});
+
+t.test('ordinary keys', async (t) => {
+  const ordinary = [
+    'promptTokens', 'completionTokens', 'totalTokens', 'tokenizer', 'max_tokens', 'maxTokens',
+    'token_count', 'tokens', 'sessionId', 'runId', 'id', 'type', 'key', 'name', 'cwd', 'model',
+    'passwordHint', 'keyboard', '',
+  ];
+  for (const key of ordinary) t.notOk(isSensitiveKey(key), key);
+});
+
+t.test('sensitive query parameters', async (t) => {
+  for (const name of ['token', 'access_token', 'api_key', 'key', 'secret', 'password', 'signature', 'sig', 'X-Amz-Signature']) {
+    t.ok(isSensitiveQueryParam(name), name);
+  }
+  for (const name of ['q', 'page', 'sort', 'id', 'max_tokens']) t.notOk(isSensitiveQueryParam(name), name);
+});

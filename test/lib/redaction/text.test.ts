@@ -1,0 +1,143 @@
+import t from 'tap';
+import fc from 'fast-check';
+import { REDACTED } from '../../../lib/redaction/rule.js';
+import { MIN_SECRET_LENGTH, TEXT_RULES, prepareSecrets, redactText } from '../../../lib/redaction/text.js';
+
+const body = (n: number): string => 'Zq7Wm3Xk9P'.repeat(Math.ceil(n / 10)).slice(0, n);
+
+t.test('ordinary text is returned unchanged', async (t) => {
+  for (const text of [
+    '', 'task-list', 'risk-level', 'the bearer of bad news', 'tokenizer', 'promptTokens: 12',
+    'max_tokens=4096', 'const token = await loadCredential(profile);', 'let password = prompt("Password: ");',
+    'run_20261130053326_ab12cd', 'call_1', 'Use `sessionId` and `runId` to correlate events.',
+    'See https://example.com/docs?page=2#tokens for the tokenizer and password rules.',
+    'I fixed the bug in src/auth/token.ts: the key was read twice.',
+  ]) {
+    t.equal(redactText(text), text, text);
+  }
+});
+
+t.test('rules compose over one text', async (t) => {
+  const key = 'sk-' + 'proj-' + body(40);
+  const text = [
+    `export OPENAI_API_KEY=${key}`,
+    `curl -H "Authorization: Bearer ${body(24)}" "https://api.example.com/v1?api_key=${body(12)}&n=1"`,
+    `password: hunter2hunter2`,
+    `git remote add origin https://me:${body(10)}@git.example.com/r.git`,
+  ].join('\n');
+  t.equal(
+    redactText(text),
+    [
+      `export OPENAI_API_KEY=${REDACTED}`,
+      `curl -H "Authorization: Bearer ${REDACTED}" "https://api.example.com/v1?api_key=${REDACTED}&n=1"`,
+      `password: ${REDACTED}`,
+      `git remote add origin https://me:${REDACTED}@git.example.com/r.git`,
+    ].join('\n'),
+  );
+});
+
+t.test('the secrets option: exact loaded values, longest first', async (t) => {
+  const loaded = 'plainvalue' + '42';
+  t.equal(redactText(`the key is ${loaded}.`, { secrets: [loaded] }), `the key is ${REDACTED}.`);
+  t.equal(redactText(`a ${loaded}${loaded} b`, { secrets: [loaded] }), `a ${REDACTED}${REDACTED} b`);
+  t.equal(
+    redactText(`x ${loaded}-suffix y`, { secrets: [loaded, `${loaded}-suffix`] }),
+    `x ${REDACTED} y`,
+    'the longer secret wins over the one it contains',
+  );
+  t.equal(redactText('pin 1234567 here', { secrets: ['1234567'] }), 'pin 1234567 here', 'under 8 chars ignored');
+  t.equal(redactText('abc', { secrets: [] }), 'abc');
+});
+
+t.test('prepareSecrets filters, dedupes, sorts and caches', async (t) => {
+  const secrets = ['short', 'eightchr', 'a-much-longer-one', 'eightchr'];
+  const prepared = prepareSecrets(secrets);
+  t.same(prepared, ['a-much-longer-one', 'eightchr']);
+  t.equal(prepareSecrets(secrets), prepared, 'cached per array');
+  t.same(prepareSecrets(undefined), []);
+  t.equal(MIN_SECRET_LENGTH, 8);
+});
+
+t.test('rules have unique names and lowercase keywords', async (t) => {
+  const names = TEXT_RULES.map((rule) => rule.name);
+  t.equal(new Set(names).size, names.length);
+  for (const rule of TEXT_RULES) {
+    for (const keyword of rule.keywords) t.equal(keyword, keyword.toLowerCase(), `${rule.name}: ${keyword}`);
+  }
+});
+
+t.test('large ordinary text full of keywords comes out unchanged', async (t) => {
+  const prose = 'The tokenizer splits text; promptTokens: 12, max_tokens=4096, see task-list and key points. ';
+  const text = prose.repeat(20000);
+  t.equal(redactText(text), text);
+});
+
+// --- properties ---
+
+const tokenChar = fc.constantFrom(...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
+const upperChar = fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789');
+const run = (char: fc.Arbitrary<string>, min: number, max: number): fc.Arbitrary<string> =>
+  fc.array(char, { minLength: min, maxLength: max }).map((chars) => chars.join(''));
+
+/** Generated secrets of every self-identifying kind. */
+const secret: fc.Arbitrary<string> = fc.oneof(
+  fc.tuple(fc.constantFrom('sk-', 'sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-ant-api03-'), run(tokenChar, 20, 80)).map(([p, b]) => p + b),
+  fc.tuple(fc.constantFrom('ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'), run(tokenChar, 36, 36)).map(([p, b]) => p + b),
+  run(tokenChar, 40, 82).map((b) => 'github_pat_' + b),
+  run(tokenChar, 20, 30).map((b) => 'glpat-' + b),
+  fc.tuple(fc.constantFrom('xoxb-', 'xoxa-', 'xoxp-', 'xoxr-', 'xoxs-', 'xapp-'), run(tokenChar, 10, 60)).map(([p, b]) => p + b),
+  fc.tuple(fc.constantFrom('AKIA', 'ASIA', 'ABIA', 'ACCA'), run(upperChar, 16, 16)).map(([p, b]) => p + b),
+  run(tokenChar, 35, 35).map((b) => 'AIza' + b),
+  fc.tuple(fc.constantFrom('sk_live_', 'rk_live_', 'sk_test_'), run(tokenChar, 24, 40)).map(([p, b]) => p + b),
+  run(tokenChar, 36, 36).map((b) => 'npm_' + b),
+  run(tokenChar, 34, 34).map((b) => 'hf_' + b),
+  fc.tuple(run(tokenChar, 10, 40), run(tokenChar, 10, 80), run(tokenChar, 20, 43)).map(([a, b, c]) => `eyJ${a}.eyJ${b}.${c}`),
+  run(tokenChar, 8, 40).map((b) => `-----BEGIN PRIVATE KEY-----\n${b}\n-----END PRIVATE KEY-----`),
+);
+
+/** Text that is likely to interact with the rules. */
+const fragment: fc.Arbitrary<string> = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  run(tokenChar, 1, 30),
+  run(tokenChar, 200, 1300),
+  fc.constantFrom(
+    ' ', '\n', '"', "'", '=', ': ', '&', '?', '@', '/', '-', '_', '.', '$', '(', ')', '[', ']', '{', '}', ',', ';',
+    'password', 'token', 'apiKey', 'API_KEY', 'secret', 'Authorization: ', 'Bearer ', 'x-api-key: ', 'https://',
+    'user:', '?token=', '&sig=', 'sk-', 'ghp_', 'AKIA', 'eyJ', 'hf_', '-----BEGIN PRIVATE KEY-----',
+    '-----END PRIVATE KEY-----', REDACTED, 'await ', 'process.env.', 'export ', ' := ', ' => ',
+  ),
+  secret,
+);
+const text = fc.array(fragment, { maxLength: 24, size: 'max' }).map((parts) => parts.join(''));
+
+t.test('property: redacting twice equals redacting once', async (t) => {
+  fc.assert(
+    fc.property(text, (input) => {
+      const once = redactText(input);
+      return redactText(once) === once;
+    }),
+    { numRuns: 3000 },
+  );
+  t.pass();
+});
+
+t.test('property: a generated secret never survives', async (t) => {
+  const separator = fc.constantFrom(' ', '\n', '"', "'", ': ', '=', '(', ', ', '\t');
+  fc.assert(
+    fc.property(text, separator, secret, separator, text, (before, open, key, close, after) => {
+      return !redactText(before + open + key + close + after).includes(key);
+    }),
+    { numRuns: 3000 },
+  );
+  t.pass();
+});
+
+t.test('property: a loaded secret never survives', async (t) => {
+  fc.assert(
+    fc.property(text, run(tokenChar, 8, 40), text, (before, loaded, after) => {
+      return !redactText(before + loaded + after, { secrets: [loaded] }).includes(loaded);
+    }),
+    { numRuns: 1000 },
+  );
+  t.pass();
+});

@@ -1,0 +1,85 @@
+import t from 'tap';
+import { REDACTED } from '../../../lib/redaction/rule.js';
+import { redactEvent, redactValue } from '../../../lib/redaction/value.js';
+
+const key = 'sk-' + 'proj-' + 'Q'.repeat(40);
+
+t.test('redactValue: nested objects and arrays', async (t) => {
+  const input = {
+    provider: 'openai',
+    config: { apiKey: 'anything at all', headers: { Authorization: 'Bearer x', Accept: 'json' } },
+    list: [`token ${key}`, { password: 12345678, note: 'ok' }, [{ client_secret: { nested: true } }]],
+    usage: { promptTokens: 12, max_tokens: 4096, token_count: 3 },
+    empty: { token: null, secret: '', password: false, apiKey: undefined },
+  };
+  const snapshot = JSON.stringify(input);
+  const out = redactValue(input);
+  t.same(out, {
+    provider: 'openai',
+    config: { apiKey: REDACTED, headers: { Authorization: REDACTED, Accept: 'json' } },
+    list: [`token ${REDACTED}`, { password: REDACTED, note: 'ok' }, [{ client_secret: REDACTED }]],
+    usage: { promptTokens: 12, max_tokens: 4096, token_count: 3 },
+    empty: { token: null, secret: '', password: false, apiKey: undefined },
+  });
+  t.equal(JSON.stringify(input), snapshot, 'input not mutated');
+});
+
+t.test('redactValue always deep-copies', async (t) => {
+  const input = { a: { b: ['c'] } };
+  const out = redactValue(input);
+  t.same(out, input);
+  t.not(out, input);
+  t.not(out.a, input.a);
+  t.not(out.a.b, input.a.b);
+});
+
+t.test('redactValue on scalars and special values', async (t) => {
+  t.equal(redactValue(`x ${key}`), `x ${REDACTED}`);
+  t.equal(redactValue(42), 42);
+  t.equal(redactValue(null), null);
+  t.equal(redactValue(true), true);
+  t.equal(redactValue(new Date(0)), '1970-01-01T00:00:00.000Z', 'toJSON like JSON.stringify');
+  const cyclic: Record<string, unknown> = { name: 'loop' };
+  cyclic.self = cyclic;
+  t.same(redactValue(cyclic), { name: 'loop', self: '[Circular]' });
+  const shared = { v: 1 };
+  t.same(redactValue({ a: shared, b: shared }), { a: { v: 1 }, b: { v: 1 } }, 'shared, not cyclic');
+});
+
+t.test('redactValue passes secrets through', async (t) => {
+  t.same(redactValue({ msg: 'loaded plainvalue42' }, { secrets: ['plainvalue42'] }), { msg: `loaded ${REDACTED}` });
+});
+
+t.test('redactEvent: text, tool_call, run_start, usage', async (t) => {
+  t.same(redactEvent({ type: 'text', delta: `use ${key}` }), { type: 'text', delta: `use ${REDACTED}` });
+  const call = {
+    type: 'tool_call', id: 'call_1', name: 'shell',
+    args: { command: `curl -H "Authorization: Bearer ${'abc123'.repeat(4)}" https://x.test`, env: { GITHUB_TOKEN: 'x' } },
+  };
+  t.same(redactEvent(call), {
+    type: 'tool_call', id: 'call_1', name: 'shell',
+    args: { command: `curl -H "Authorization: Bearer ${REDACTED}" https://x.test`, env: { GITHUB_TOKEN: REDACTED } },
+  });
+  t.equal(call.args.env.GITHUB_TOKEN, 'x', 'input not mutated');
+  const start = { schemaVersion: 1, type: 'run_start', runId: 'run_20261130053326_ab12cd', sessionId: 'zero_20261130053326_ab12cd', cwd: '/home/me/secret-project', provider: 'openai', model: 'gpt' };
+  t.equal(redactEvent(start), start, 'nothing to redact: the same object');
+  const usage = { type: 'usage', promptTokens: 12, completionTokens: 3, totalTokens: 15 };
+  t.equal(redactEvent(usage), usage);
+});
+
+t.test('redactEvent never touches structural top-level keys', async (t) => {
+  const loaded = 'run_20261130053326_ab12cd';
+  const event = { type: 'text', runId: loaded, id: loaded, sessionId: loaded, schemaVersion: 1, delta: loaded };
+  t.same(redactEvent(event, { secrets: [loaded] }), { ...event, delta: REDACTED });
+  const nested = { type: 'tool_call', id: 'c', name: 'n', args: { id: loaded } };
+  t.same(redactEvent(nested, { secrets: [loaded] }).args, { id: REDACTED }, 'only at the top level');
+});
+
+t.test('redactEvent reuses unchanged branches', async (t) => {
+  const args = { path: 'a.ts', meta: { lines: [1, 2] } };
+  const event = { type: 'tool_call', id: 'c', name: 'read', args, note: `k ${key}` };
+  const out = redactEvent(event);
+  t.not(out, event);
+  t.equal(out.args, args);
+  t.equal(out.note, `k ${REDACTED}`);
+});
