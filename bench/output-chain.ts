@@ -1,0 +1,145 @@
+/**
+ * Throughput of the output chain (split → parse → validate(output) → redact →
+ * stamp → serialize) against a bare split2 → JSON.parse → JSON.stringify
+ * baseline, over the same synthetic stream-json log, in one process.
+ *
+ *   node dist/bench/output-chain.js [--events 200000] [--reps 5] [--chunk-kib 64] [--seed 42] [--stages]
+ *
+ * Env: BENCH_EVENTS, BENCH_REPS. A report, never a test: nothing is asserted.
+ */
+import { cpus } from 'node:os';
+import { Readable, Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import split2 from 'split2';
+import { parse } from '../transforms/parse.js';
+import { redact } from '../transforms/redact.js';
+import { serialize } from '../transforms/serialize.js';
+import { split } from '../transforms/split.js';
+import { stamp } from '../transforms/stamp.js';
+import { validate } from '../transforms/validate.js';
+import { syntheticLog } from './synthetic-log.js';
+
+const { values: args } = parseArgs({
+  options: {
+    events: { type: 'string', default: process.env.BENCH_EVENTS ?? '200000' },
+    reps: { type: 'string', default: process.env.BENCH_REPS ?? '5' },
+    'chunk-kib': { type: 'string', default: '64' },
+    seed: { type: 'string', default: '42' },
+    stages: { type: 'boolean', default: false },
+  },
+});
+const reps = Math.max(1, Number(args.reps));
+const chunkBytes = Number(args['chunk-kib']) * 1024;
+
+// A full collection before each run, so each heap peak is that run's own.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const log = syntheticLog({ events: Number(args.events), seed: Number(args.seed) });
+const chunks: Buffer[] = [];
+for (let at = 0; at < log.bytes.length; at += chunkBytes) chunks.push(log.bytes.subarray(at, at + chunkBytes));
+
+type Sink = Writable & { chunks: number; bytes: number; redacted: number; heapPeak: number };
+
+/** Discards what it gets; counts chunks and bytes, samples the heap, optionally counts `[REDACTED]`. */
+function nullSink(objectMode: boolean, countRedacted = false): Sink {
+  const sink = new Writable({
+    objectMode,
+    write(chunk: Buffer | object, _encoding, callback) {
+      sink.chunks += 1;
+      if (Buffer.isBuffer(chunk)) {
+        sink.bytes += chunk.length;
+        if (countRedacted) for (let at = chunk.indexOf('[REDACTED]'); at >= 0; at = chunk.indexOf('[REDACTED]', at + 1)) sink.redacted += 1;
+      }
+      if ((sink.chunks & 1023) === 0) sink.heapPeak = Math.max(sink.heapPeak, process.memoryUsage().heapUsed);
+      callback();
+    },
+  }) as Sink;
+  return Object.assign(sink, { chunks: 0, bytes: 0, redacted: 0, heapPeak: 0 });
+}
+
+type Stages = () => Transform[];
+const outputChain: Stages = () => [split({ label: 'bench log' }), parse(), validate('output'), redact(), stamp(), serialize('stream-json')];
+const baseline: Stages = () => [
+  split2(JSON.parse),
+  new Transform({ writableObjectMode: true, transform: (value: unknown, _encoding, callback) => callback(null, `${JSON.stringify(value)}\n`) }),
+];
+
+type Result = { ms: number; heapPeak: number; sink: Sink };
+
+async function runOnce(stages: Stages, objectOut = false, countRedacted = false): Promise<Result> {
+  gc();
+  const sink = nullSink(objectOut, countRedacted);
+  sink.heapPeak = process.memoryUsage().heapUsed;
+  const start = performance.now();
+  await pipeline([Readable.from(chunks, { objectMode: false }), ...stages(), sink]);
+  const ms = performance.now() - start;
+  return { ms, heapPeak: Math.max(sink.heapPeak, process.memoryUsage().heapUsed), sink };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+
+type Row = { name: string; ms: number; heapPeak: number };
+
+/** One warm-up each, then `reps` runs interleaved across the cases; the median time and the largest heap peak. */
+async function measure(cases: Array<{ name: string; stages: Stages; objectOut?: boolean }>): Promise<Row[]> {
+  for (const c of cases) await runOnce(c.stages, c.objectOut);
+  const times = cases.map(() => [] as number[]);
+  const heaps = cases.map(() => 0);
+  for (let rep = 0; rep < reps; rep++) {
+    for (const [i, c] of cases.entries()) {
+      const { ms, heapPeak } = await runOnce(c.stages, c.objectOut);
+      times[i].push(ms);
+      heaps[i] = Math.max(heaps[i], heapPeak);
+    }
+  }
+  return cases.map((c, i) => ({ name: c.name, ms: median(times[i]), heapPeak: heaps[i] }));
+}
+
+function table(rows: Row[], reference: Row): string {
+  const head = ['', 'median ms', 'MB/s', 'events/s', 'heap peak MB', 'vs baseline'];
+  const body = rows.map((r) => [
+    r.name,
+    r.ms.toFixed(0),
+    (log.bytes.length / 1e6 / (r.ms / 1000)).toFixed(1),
+    Math.round(log.events / (r.ms / 1000)).toLocaleString('en-US'),
+    mb(r.heapPeak),
+    `${(reference.ms / r.ms).toFixed(2)}×`,
+  ]);
+  const widths = head.map((_, col) => Math.max(...[head, ...body].map((row) => row[col].length)));
+  return [head, ...body].map((row) => row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]) : cell.padStart(widths[col]))).join('  ')).join('\n');
+}
+
+// An untimed check run: the log is valid (validate would fail the pipeline otherwise) and the planted secrets are redacted.
+const check = await runOnce(outputChain, false, true);
+console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), ${process.platform}/${process.arch}`);
+console.log(
+  `input: ${log.events.toLocaleString('en-US')} events in ${log.runs} runs, ${mb(log.bytes.length)} MB, ${chunks.length} chunks of ${chunkBytes / 1024} KiB; ` +
+    `secrets planted ${log.secrets}, [REDACTED] out ${check.sink.redacted}; output ${check.sink.chunks.toLocaleString('en-US')} lines`,
+);
+gc();
+console.log(
+  `${reps} reps after 1 warm-up, interleaved; median time; MB = 10^6 bytes of input; ` +
+    `heap sampled every 1024 output chunks (${mb(process.memoryUsage().heapUsed)} MB at rest after GC)\n`,
+);
+
+const [base, chain] = await measure([
+  { name: 'baseline (split2 → JSON.parse → JSON.stringify)', stages: baseline },
+  { name: 'output chain (split → … → serialize)', stages: outputChain },
+]);
+console.log(table([base, chain], base));
+console.log(`\noutput chain / baseline throughput: ${(base.ms / chain.ms).toFixed(2)}`);
+
+if (args.stages) {
+  // Cumulative prefixes of the chain, each drained to an object-mode sink: the step between rows is that stage's cost.
+  const names = ['split', '+ parse', '+ validate', '+ redact', '+ stamp', '+ serialize'];
+  const prefixes = names.map((name, n) => ({ name, stages: () => outputChain().slice(0, n + 1), objectOut: n < names.length - 1 }));
+  const rows = await measure(prefixes);
+  console.log(`\nper stage (cumulative prefixes of the output chain):\n${table(rows, base)}`);
+  const steps = rows.slice(1).map((r, i) => `${names[i + 1].slice(2)} ${(r.ms - rows[i].ms).toFixed(0)} ms`);
+  console.log(`step cost (noisy when small): ${steps.join(', ')}`);
+}
