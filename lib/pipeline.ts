@@ -118,8 +118,7 @@ export type ExecChain = Duplex & {
 export function execChain(options: ExecOptions): ExecChain {
   const { input, output = {}, onFailure, stages = [], ...agentOptions } = options;
   const controller = new AbortController();
-  const [head, writable]: [Readable, Writable] =
-    input.format === 'text' ? [Readable.from([{ prompt: input.prompt }]), new Writable({ write: (_chunk, _encoding, callback) => callback() })] : ((chain) => [chain, chain])(inputChain(input));
+  const { head, writable } = promptSource(input);
   const tail = pipeline(head, agent({ ...agentOptions, signal: controller.signal }), () => {});
   const { readable, exitCode } = writeOut(tail, output, onFailure, stages);
   return Object.assign(joinDuplex(writable, readable), {
@@ -128,6 +127,15 @@ export function execChain(options: ExecOptions): ExecChain {
       if (!controller.signal.aborted) controller.abort(new CancelledError(signal));
     },
   });
+}
+
+/** Where the agent's `{ prompt }` comes from, and where the chain's input bytes go (nowhere, for text input). */
+function promptSource(input: ExecInput): { head: Readable; writable: Writable } {
+  if (input.format === 'text') {
+    return { head: Readable.from([{ prompt: input.prompt }]), writable: new Writable({ write: (_chunk, _encoding, callback) => callback() }) };
+  }
+  const chain = inputChain(input);
+  return { head: chain, writable: chain };
 }
 
 /**

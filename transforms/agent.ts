@@ -18,6 +18,10 @@ export type AgentOptions = {
 
 export const DEFAULT_MAX_TURNS = 12;
 
+function runStart({ provider, cwd, sessionId }: AgentOptions): Event {
+  return { type: 'run_start', ...(sessionId ? { sessionId } : {}), cwd, provider: provider.name, model: provider.model, ...(provider.apiModel ? { apiModel: provider.apiModel } : {}) };
+}
+
 /**
  * `{ prompt }` → unstamped output events: run_start, warnings, then the agent
  * loop's events. The readable side holds at most one event: each push waits
@@ -52,9 +56,8 @@ export function agent(options: AgentOptions): Duplex {
     write({ prompt }: PromptRequest, _encoding, callback) {
       started = true;
       const { provider, cwd } = options;
-      const start: Event = { type: 'run_start', ...(options.sessionId ? { sessionId: options.sessionId } : {}), cwd, provider: provider.name, model: provider.model, ...(provider.apiModel ? { apiModel: provider.apiModel } : {}) };
       (async () => {
-        await emit(start);
+        await emit(runStart(options));
         for (const message of options.warnings ?? []) await emit({ type: 'warning', message });
         await runAgent({ prompt, provider, toolbox, cwd, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit });
       })().then(

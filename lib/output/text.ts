@@ -36,7 +36,7 @@ export function createTextRenderer() {
         turnBreak = wroteText;
         return { stderr: `[tool] ${event.name}\n` };
       case 'tool_result':
-        return { stderr: `[result] ${oneLine(event.output, RESULT_PREVIEW_CHARS)}\n` };
+        return { stderr: `${['[result]', oneLine(event.output, RESULT_PREVIEW_CHARS)].filter(Boolean).join(' ')}\n` };
       case 'warning':
         return { stderr: `[zero] WARNING: ${event.message}\n` };
       case 'error':

@@ -127,3 +127,7 @@ t.test('property: stdout is the text deltas, in order, plus a newline if the tex
   );
   t.pass('property held');
 });
+
+t.test('an empty tool output is a bare [result] line, with no trailing space', async (t) => {
+  t.same(render([toolResult('')]).each, [{ stderr: '[result]\n' }]);
+});
