@@ -30,9 +30,11 @@ async function* streamTurn(run: AgentRun, messages: ChatMessage[]): AsyncGenerat
 }
 
 async function runTool(run: AgentRun, call: ToolCallRequest): Promise<ChatMessage> {
-  const { id, name, args } = call;
+  const { id, name, args, argsError } = call;
   await run.emit({ type: 'tool_call', id, name, ...(isPlainObject(args) ? { args } : {}), sideEffect: run.toolbox.sideEffectOf(name) });
-  const outcome = await run.toolbox.run({ id, name, args }, { cwd: run.cwd, signal: run.signal });
+  const outcome = argsError
+    ? { status: 'error' as const, output: argsError, truncated: false }
+    : await run.toolbox.run({ id, name, args }, { cwd: run.cwd, signal: run.signal });
   await run.emit({ type: 'tool_result', id, ...outcome });
   return { role: 'tool', toolCallId: id, name, content: outcome.output, isError: outcome.status === 'error' };
 }
@@ -57,7 +59,8 @@ export async function runAgent(run: AgentRun): Promise<void> {
         text += chunk.delta;
         await run.emit({ type: 'text', delta: chunk.delta });
       } else if (chunk.type === 'tool_call') {
-        calls.push({ id: chunk.id, name: chunk.name, args: chunk.args });
+        const { type: _type, ...call } = chunk;
+        calls.push(call);
       } else {
         const { type: _type, ...counts } = chunk;
         const totalTokens = (counts.promptTokens ?? 0) + (counts.completionTokens ?? 0);

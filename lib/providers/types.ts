@@ -1,6 +1,12 @@
 import type { ToolDefinition } from '../tools/types.js';
 
-export type ToolCallRequest = { id: string; name: string; args: unknown };
+export type ToolCallRequest = {
+  id: string;
+  name: string;
+  args: unknown;
+  /** Set when the model's arguments could not be parsed: the call is answered with this as an error result, not run. */
+  argsError?: string;
+};
 
 /** The conversation as every provider receives it; each provider maps it to its own wire format. */
 export type ChatMessage =
@@ -30,3 +36,23 @@ export interface Provider {
    */
   turn(request: TurnRequest, signal: AbortSignal): AsyncIterable<ProviderChunk>;
 }
+
+/** What the CLI (flags, environment, config files) hands to a network provider's factory. */
+export type ProviderOptions = {
+  /** The model the user asked for; each provider has a default. */
+  model?: string;
+  apiKey?: string;
+  baseURL?: string;
+  /** Retries of a refused call (429, 5xx, connection failures), with backoff honouring Retry-After. Default 2. */
+  maxRetries?: number;
+  /** Limit for one whole model call, streaming included. */
+  timeoutMs?: number;
+  /** Limit on the silence between two stream chunks. */
+  idleTimeoutMs?: number;
+  /** As run_start.provider reports it (e.g. "openai-compatible" for a local server). */
+  label?: string;
+};
+
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_TIMEOUT_MS = 600_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;

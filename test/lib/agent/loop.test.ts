@@ -106,3 +106,17 @@ t.test('an abort ends the run with its reason after the running tool is answered
   t.same(events.map((event) => event.type), []);
   t.match(error, { code: 'cancelled', exitCode: 130 });
 });
+
+t.test('arguments the provider could not parse go back to the model as an error result', async (t) => {
+  const p = provider([
+    () => [{ type: 'tool_call', id: 'c1', name: 'read_file', args: undefined, argsError: 'The tool arguments are not valid JSON: {"path":' }],
+    () => [{ type: 'text', delta: 'Sorry, retrying.' }],
+  ]);
+  const { events, error } = await run(p, t.testdir({}));
+  t.equal(error, undefined);
+  t.same(events.slice(0, 2), [
+    { type: 'tool_call', id: 'c1', name: 'read_file', sideEffect: 'read' },
+    { type: 'tool_result', id: 'c1', status: 'error', output: 'The tool arguments are not valid JSON: {"path":', truncated: false },
+  ]);
+  t.same(p.seen[1]?.at(-1), { role: 'tool', toolCallId: 'c1', name: 'read_file', content: 'The tool arguments are not valid JSON: {"path":', isError: true });
+});
