@@ -4,8 +4,10 @@ import type { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { execChain, reportFailure, type ExecInput } from '../pipeline.js';
 import { NO_INPUT } from '../protocol/combine.js';
-import { createProvider, credentialsInUse } from '../providers/index.js';
-import { debugReporter, deliver, type CliIO } from './process.js';
+import { loadConfig } from '../providers/config.js';
+import { chooseProvider, createProvider, credentialsInUse } from '../providers/index.js';
+import { DEFAULT_MAX_TURNS } from '../../transforms/agent.js';
+import { captureConsole, debugReporter, deliver, type CliIO } from './process.js';
 import { execSettings, outputFormatFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
 
 export const NO_PROMPT_TEXT = 'No prompt given. Pass it as arguments or with --file (stdin is read only with --input-format stream-json).';
@@ -44,14 +46,20 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
   const secrets = credentialsInUse(io.env);
   const format = outputFormatFromArgv(['-o', raw.outputFormat ?? 'text']);
   const debug = debugReporter(io, Boolean(raw.debug) || io.env.ZERO_DEBUG === '1', secrets);
+  captureConsole(debug.log);
   try {
     const settings = execSettings(words, raw);
-    const provider = await createProvider({ name: settings.provider, model: settings.model, script: settings.script, cwd: settings.cwd, env: io.env });
+    const config = await loadConfig(settings.cwd, io.env);
+    const { maxRetries, timeoutMs, idleTimeoutMs } = settings;
+    const choice = chooseProvider({ name: settings.provider, model: settings.model, script: settings.script, cwd: settings.cwd, env: io.env, config, limits: { maxRetries, timeoutMs, idleTimeoutMs } });
+    // A key the chosen profile read from a config file is a credential in use too: redacted from here on.
+    secrets.splice(0, secrets.length, ...credentialsInUse(io.env, choice));
+    const provider = await createProvider(choice);
     const { input, source } = await execInput(settings, io);
     const chain = execChain({
       provider,
       cwd: settings.cwd,
-      maxTurns: settings.maxTurns,
+      maxTurns: settings.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
       input,
       output: { format: settings.outputFormat, secrets, stderr: io.stderr },
       onFailure: debug.failure,

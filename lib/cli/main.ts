@@ -12,6 +12,7 @@ Examples:
   $ zero exec --provider scripted --script examples/readme-demo.jsonl "What is this repo?"
   $ zero exec -i stream-json -o stream-json < turns.jsonl | jq -c .
   $ zero exec -o json -f prompt.md -C ../other-repo
+  $ OPENAI_BASE_URL=http://localhost:11434/v1 zero exec -m llama3.2 "Explain lib/"
 
 Exit codes: 0 success, 1 internal error, 2 usage, 3 provider, 4 turn limit, 130/143 cancelled.`;
 
@@ -33,8 +34,11 @@ function program(io: CliIO): Command {
     .option('--provider <name>', 'model provider (else $ZERO_PROVIDER); "scripted" plays --script offline')
     .option('--script <path>', 'the scripted provider\'s JSONL script (else $ZERO_SCRIPT)')
     .option('-C, --cwd <dir>', 'working directory; relative paths, --file included, resolve after it')
-    .option('--max-turns <n>', 'model turns before the run stops (exit 4)', '12')
+    .option('--max-turns <n>', 'model turns before the run stops (exit 4; default 12, or maxTurns from the config files)')
     .option('--max-line-bytes <n>', 'longest accepted input line', String(16 * 1024 * 1024))
+    .option('--max-retries <n>', 'retries of a model call refused with 429 or 5xx, with backoff honouring Retry-After (default 2)')
+    .option('--timeout <seconds>', 'limit for one whole model call (default 600)')
+    .option('--idle-timeout <seconds>', 'limit on the silence between two stream chunks (default 120)')
     .option('--debug', 'diagnostics and stack traces on stderr (also ZERO_DEBUG=1)')
     .addHelpText('after', EXEC_EXAMPLES)
     .exitOverride()

@@ -17,6 +17,9 @@ export type RawExecOptions = {
   cwd?: string;
   maxTurns?: string;
   maxLineBytes?: string;
+  maxRetries?: string;
+  timeout?: string;
+  idleTimeout?: string;
   debug?: boolean;
 };
 
@@ -32,6 +35,9 @@ export type ExecSettings = {
   script?: string;
   maxTurns?: number;
   maxLineBytes?: number;
+  maxRetries?: number;
+  timeoutMs?: number;
+  idleTimeoutMs?: number;
 };
 
 function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -46,6 +52,22 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
     throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a positive integer.`);
   }
   return Number(value);
+}
+
+function nonNegativeInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value))) {
+    throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a whole number (0 or more).`);
+  }
+  return Number(value);
+}
+
+/** Seconds as given on the command line, in milliseconds. */
+function seconds(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!/^\s*\d*\.?\d+\s*$/.test(value) || !(number > 0)) throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a positive number of seconds.`);
+  return Math.round(number * 1000);
 }
 
 function directory(value: string): string {
@@ -86,5 +108,8 @@ export function execSettings(words: string[], raw: RawExecOptions): ExecSettings
     script: raw.script,
     maxTurns: positiveInteger('--max-turns', raw.maxTurns),
     maxLineBytes: positiveInteger('--max-line-bytes', raw.maxLineBytes),
+    maxRetries: nonNegativeInteger('--max-retries', raw.maxRetries),
+    timeoutMs: seconds('--timeout', raw.timeout),
+    idleTimeoutMs: seconds('--idle-timeout', raw.idleTimeout),
   };
 }

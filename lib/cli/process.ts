@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { format } from 'node:util';
 import type { CancelSignal } from '../errors.js';
 import { redactText } from '../redaction/index.js';
 
@@ -17,6 +18,17 @@ export const processIO = (): CliIO => ({
   env: process.env,
   exit: (code) => process.exit(code),
 });
+
+/**
+ * What libraries print with console.* (an SDK's deprecation notice, say) must
+ * not reach stdout, which carries only protocol lines, nor a quiet stderr: it
+ * goes to the --debug log, redacted.
+ */
+export function captureConsole(log: (text: string) => void): void {
+  for (const method of ['log', 'info', 'warn', 'error', 'debug', 'trace'] as const) {
+    console[method] = (...args: unknown[]) => log(format(...args));
+  }
+}
 
 /** The exit status when the reader of stdout has gone away (as if killed by SIGPIPE). */
 export const EXIT_STDOUT_CLOSED = 141;

@@ -24,10 +24,24 @@ export function providerFailure(error: unknown, provider: string): ZeroError {
   }
   if (status === 429) return new ProviderError(`${provider} rate limit (HTTP 429) persisted after the retries: ${detail(sdk)}`, { cause: error });
   if (status !== undefined) return new ProviderError(`${provider} request failed (HTTP ${status}): ${detail(sdk)}`, { cause: error });
+  if (sdk?.error !== null && typeof sdk?.error === 'object') {
+    // An error event inside the stream: both SDKs raise it as an APIError without a status.
+    const body = sdk.error as { type?: unknown; error?: { type?: unknown } };
+    const kind = body.error?.type ?? body.type;
+    return new ProviderError(`${provider} reported an error in the stream${typeof kind === 'string' ? ` (${kind})` : ''}: ${detail(sdk)}`, { cause: error });
+  }
   if (error instanceof SyntaxError) return new ProviderError(`${provider} sent a malformed stream chunk: ${error.message}`, { cause: error });
-  const message = error instanceof Error ? error.message : String(error);
-  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-  return new ProviderError(`${provider} connection failed: ${message}${cause}`, { cause: error });
+  return new ProviderError(`${provider} connection failed: ${causes(error)}`, { cause: error });
+}
+
+/** "fetch failed: connect ECONNREFUSED 127.0.0.1:11434": the messages down the cause chain, which name what really failed. */
+function causes(error: unknown): string {
+  const messages: string[] = [];
+  for (let current = error, depth = 0; current !== undefined && depth < 4; depth++) {
+    messages.push(current instanceof Error ? current.message : String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return messages.filter(Boolean).join(': ');
 }
 
 export type Deadlines = {

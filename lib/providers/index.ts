@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import { ProviderError, UsageError } from '../errors.js';
-import type { Provider } from './types.js';
+import { PROFILE_KINDS, type Profile, type ProfileKind, type ZeroConfig } from './config.js';
+import type { Provider, ProviderOptions } from './types.js';
 
 export type ProviderSettings = {
-  /** --provider; else ZERO_PROVIDER. */
+  /** --provider; else ZERO_PROVIDER. A provider kind, `scripted`, or a profile name from the config files. */
   name?: string;
   /** --model */
   model?: string;
@@ -11,37 +12,94 @@ export type ProviderSettings = {
   script?: string;
   cwd: string;
   env?: NodeJS.ProcessEnv;
+  config?: ZeroConfig;
+  /** --max-retries, --timeout, --idle-timeout */
+  limits?: Pick<ProviderOptions, 'maxRetries' | 'timeoutMs' | 'idleTimeoutMs'>;
 };
 
-// Each provider loads only when it runs, so `zero --help` never pays for an SDK.
-const loaders: Record<string, (settings: ProviderSettings, env: NodeJS.ProcessEnv) => Promise<Provider>> = {
-  async scripted(settings, env) {
-    const script = settings.script ?? env.ZERO_SCRIPT;
-    if (!script) throw new UsageError('The scripted provider needs a script: pass --script PATH or set ZERO_SCRIPT=PATH.');
-    const { createScriptedProvider } = await import('./scripted.js');
-    return createScriptedProvider({ script: resolve(settings.cwd, script), model: settings.model });
-  },
-};
+export type ProviderChoice = { kind: 'scripted'; script: string; model?: string } | { kind: ProfileKind; options: ProviderOptions };
 
-export const PROVIDER_NAMES = Object.keys(loaders);
+export const PROVIDER_NAMES = ['scripted', ...PROFILE_KINDS];
 
 export const NO_PROVIDER_MESSAGE =
-  'No model provider is configured. Choose one with --provider NAME (or ZERO_PROVIDER=NAME); ' +
-  'for the offline scripted provider use --provider scripted --script PATH (or ZERO_SCRIPT=PATH).';
+  'No model provider is configured. Set OPENAI_API_KEY or ANTHROPIC_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server ' +
+  '(Ollama, LM Studio, vLLM, llama.cpp); or choose one with --provider NAME (or ZERO_PROVIDER=NAME) or an activeProvider in ~/.config/zero/config.json. ' +
+  'For the offline scripted provider use --provider scripted --script PATH (or ZERO_SCRIPT=PATH).';
 
-/** The provider the settings ask for: --provider, else ZERO_PROVIDER. */
-export async function createProvider(settings: ProviderSettings): Promise<Provider> {
+const DEFAULT_MODELS = { openai: 'gpt-4.1', 'openai-compatible': 'gpt-4.1', anthropic: 'claude-sonnet-4-6' } as const;
+
+/**
+ * The options of a network provider. A key from the environment is never sent
+ * to a base URL that came from a profile: a local server does not get your
+ * OpenAI key.
+ */
+function networkOptions(kind: ProfileKind, settings: ProviderSettings, env: NodeJS.ProcessEnv, profile?: Profile): ProviderOptions {
+  const prefix = kind === 'anthropic' ? 'ANTHROPIC' : 'OPENAI';
+  const baseURL = profile?.baseURL ?? env[`${prefix}_BASE_URL`] ?? undefined;
+  const apiKey = profile?.apiKey ?? (profile?.baseURL ? undefined : env[`${prefix}_API_KEY`]) ?? undefined;
+  const model = settings.model ?? profile?.model ?? env[`${prefix}_MODEL`] ?? DEFAULT_MODELS[kind];
+  const where = profile ? `profile "${profile.name}" in ${profile.file}` : 'the environment';
+  if (kind === 'openai-compatible' && !baseURL) throw new ProviderError(`The openai-compatible provider needs a base URL: set OPENAI_BASE_URL or baseURL in ${where}.`);
+  if (!apiKey && !baseURL) throw new ProviderError(`The ${kind} provider needs an API key: set ${prefix}_API_KEY${profile ? ` or apiKey in ${where}` : ''}.`);
+  if (kind === 'anthropic' && !apiKey) throw new ProviderError(`The anthropic provider needs an API key: set ANTHROPIC_API_KEY${profile ? ` or apiKey in ${where}` : ''}.`);
+  return { ...settings.limits, model, apiKey, baseURL, label: kind };
+}
+
+function scripted(settings: ProviderSettings, env: NodeJS.ProcessEnv): ProviderChoice {
+  const script = settings.script ?? env.ZERO_SCRIPT;
+  if (!script) throw new UsageError('The scripted provider needs a script: pass --script PATH or set ZERO_SCRIPT=PATH.');
+  return { kind: 'scripted', script: resolve(settings.cwd, script), model: settings.model };
+}
+
+function fromProfile(profile: Profile, settings: ProviderSettings, env: NodeJS.ProcessEnv): ProviderChoice {
+  return { kind: profile.provider, options: networkOptions(profile.provider, settings, env, profile) };
+}
+
+/** Which provider runs: --provider > ZERO_PROVIDER > the config files' activeProvider > whichever key is set. */
+export function chooseProvider(settings: ProviderSettings): ProviderChoice {
   const env = settings.env ?? process.env;
-  const name = (settings.name ?? env.ZERO_PROVIDER)?.trim().toLowerCase();
-  if (!name) throw new ProviderError(NO_PROVIDER_MESSAGE);
-  const load = loaders[name];
-  if (!load) throw new UsageError(`Unknown provider "${name}". Available providers: ${PROVIDER_NAMES.join(', ')}.`);
-  return load(settings, env);
+  const profiles = settings.config?.profiles ?? new Map<string, Profile>();
+  const asked = (settings.name ?? env.ZERO_PROVIDER)?.trim();
+  if (asked) {
+    const profile = profiles.get(asked);
+    if (profile) return fromProfile(profile, settings, env);
+    const kind = asked.toLowerCase();
+    if (kind === 'scripted') return scripted(settings, env);
+    if ((PROFILE_KINDS as readonly string[]).includes(kind)) return { kind: kind as ProfileKind, options: networkOptions(kind as ProfileKind, settings, env) };
+    const known = [...PROVIDER_NAMES, ...profiles.keys()];
+    throw new UsageError(`Unknown provider "${asked}". Available providers: ${known.join(', ')}.`);
+  }
+  const active = settings.config?.activeProvider;
+  if (active) return fromProfile(profiles.get(active.name)!, settings, env);
+  if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return { kind: 'openai', options: networkOptions('openai', settings, env) };
+  if (env.ANTHROPIC_API_KEY) return { kind: 'anthropic', options: networkOptions('anthropic', settings, env) };
+  throw new ProviderError(NO_PROVIDER_MESSAGE);
+}
+
+/** The chosen provider, its code loaded only now, so `zero --help` never pays for an SDK. */
+export async function createProvider(choice: ProviderChoice): Promise<Provider> {
+  switch (choice.kind) {
+    case 'scripted': {
+      const { createScriptedProvider } = await import('./scripted.js');
+      return createScriptedProvider(choice);
+    }
+    case 'anthropic': {
+      const { createAnthropicProvider } = await import('./anthropic.js');
+      return createAnthropicProvider(choice.options);
+    }
+    default: {
+      const { createOpenAIProvider } = await import('./openai.js');
+      return createOpenAIProvider(choice.options);
+    }
+  }
 }
 
 /** Environment variables that hold credentials a provider may load; their values are redacted everywhere. */
 export const CREDENTIAL_ENV_VARS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'ZERO_API_KEY'];
 
-export function credentialsInUse(env: NodeJS.ProcessEnv = process.env): string[] {
-  return CREDENTIAL_ENV_VARS.map((name) => env[name]?.trim() ?? '').filter((value) => value.length >= 8);
+/** The credentials in use: keys in the environment, and a key the chosen profile read from a config file. */
+export function credentialsInUse(env: NodeJS.ProcessEnv = process.env, choice?: ProviderChoice): string[] {
+  const fromEnv = CREDENTIAL_ENV_VARS.map((name) => env[name]?.trim() ?? '');
+  const fromChoice = choice && choice.kind !== 'scripted' ? [choice.options.apiKey ?? ''] : [];
+  return [...new Set([...fromEnv, ...fromChoice])].filter((value) => value.length >= 8);
 }

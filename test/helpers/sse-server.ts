@@ -22,15 +22,23 @@ export const data = (value: unknown) => `data: ${typeof value === 'string' ? val
 /** `event: <name>\ndata: <json>\n\n` (Anthropic's framing) */
 export const event = (name: string, value: unknown) => `event: ${name}\ndata: ${JSON.stringify(value)}\n\n`;
 
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Cuts the connection once what was written has had time to reach the client. */
+async function drop(res: ServerResponse) {
+  await pause(50);
+  res.socket?.destroy();
+}
+
 async function stream(res: ServerResponse, reply: Extract<Reply, { sse: string[] }>) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...reply.headers });
   for (const [index, frame] of reply.sse.entries()) {
-    if (reply.drop === index) return res.socket?.destroy();
+    if (reply.drop === index) return drop(res);
     if (reply.stall === index) return; // keep the connection open, say nothing more
-    if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
-    res.write(frame);
+    if (reply.delayMs) await pause(reply.delayMs);
+    await new Promise((resolve) => res.write(frame, resolve));
   }
-  if (reply.drop === reply.sse.length) return res.socket?.destroy();
+  if (reply.drop === reply.sse.length) return drop(res);
   if (reply.stall === reply.sse.length) return;
   res.end();
 }

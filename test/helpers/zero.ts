@@ -7,11 +7,11 @@ export const ZERO = fileURLToPath(new URL('../../bin/zero', import.meta.url));
 
 export type Result = { stdout: string; stderr: string; code: number | null; signal: NodeJS.Signals | null };
 
-/** An environment with no provider settings leaking in from the machine running the tests. */
+/** An environment with no provider settings leaking in from the machine running the tests (variables or a user config file). */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of Object.keys(env)) if (/^(ZERO_|OPENAI_|ANTHROPIC_)/.test(name)) delete env[name];
-  return { ...env, ...extra };
+  return { ...env, XDG_CONFIG_HOME: '/nonexistent/zero-test-config', ...extra };
 }
 
 export type ZeroOptions = { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string; onSpawn?: (child: ChildProcess) => void };

@@ -21,7 +21,7 @@ t.test('zero --help lists the commands', async (t) => {
 t.test('zero exec --help lists every flag, with an example', async (t) => {
   const result = await zero(['exec', '--help']);
   t.equal(result.code, 0);
-  for (const flag of ['--input-format', '--output-format', '--file', '--model', '--provider', '--script', '--cwd', '--max-turns', '--max-line-bytes', '--debug', '-i,', '-o,', '-f,', '-m,', '-C,']) {
+  for (const flag of ['--input-format', '--output-format', '--file', '--model', '--provider', '--script', '--cwd', '--max-turns', '--max-line-bytes', '--max-retries', '--timeout', '--idle-timeout', '--debug', '-i,', '-o,', '-f,', '-m,', '-C,']) {
     t.match(result.stdout, flag);
   }
   t.match(result.stdout, /Examples:\n\s+\$ zero exec/);
@@ -34,13 +34,16 @@ const usageErrors: [string, string[], RegExp, NodeJS.ProcessEnv?][] = [
   ['--max-turns abc', ['-o', 'stream-json', '--max-turns', 'abc', 'hi'], /Invalid value for --max-turns: "abc"\. Expected a positive integer\./],
   ['--max-turns 0', ['-o', 'stream-json', '--max-turns', '0', 'hi'], /--max-turns: "0"/],
   ['--max-line-bytes -5', ['-o', 'stream-json', '--max-line-bytes=-5', 'hi'], /--max-line-bytes/],
+  ['--max-retries -1', ['-o', 'stream-json', '--max-retries=-1', 'hi'], /Invalid value for --max-retries: "-1"\. Expected a whole number/],
+  ['--timeout soon', ['-o', 'stream-json', '--timeout', 'soon', 'hi'], /Invalid value for --timeout: "soon"\. Expected a positive number of seconds\./],
+  ['--idle-timeout 0', ['-o', 'stream-json', '--idle-timeout', '0', 'hi'], /Invalid value for --idle-timeout: "0"/],
   ['a missing --cwd', ['-o', 'stream-json', '-C', '/no/such/dir', 'hi'], /Working directory not found: \/no\/such\/dir/],
   ['a missing --file', ['-o', 'stream-json', '--file', 'nope.md'], /Cannot read --file .*nope\.md: ENOENT/],
   ['an unknown flag', ['--output-format=stream-json', '--frobnicate', 'hi'], /Unknown option '--frobnicate'/],
   ['a flag without its value', ['-o', 'stream-json', 'hi', '--model'], /argument missing/],
   ['no prompt at all', ['-o', 'stream-json'], /No prompt given/],
   ['stream-json input with positional text', ['-o', 'stream-json', '-i', 'stream-json', 'hi'], /^Stream-json input does not accept positional prompt text\. Pipe JSONL or use --file\.$/],
-  ['an unknown provider', ['-o', 'stream-json', '--provider', 'nonesuch', 'hi'], /Unknown provider "nonesuch"\. Available providers: scripted\./],
+  ['an unknown provider', ['-o', 'stream-json', '--provider', 'nonesuch', 'hi'], /Unknown provider "nonesuch"\. Available providers: scripted, openai, anthropic, openai-compatible\./],
   ['the scripted provider without a script', ['-o', 'stream-json', '--provider', 'scripted', 'hi'], /needs a script: pass --script PATH or set ZERO_SCRIPT=PATH/, cleanEnv()],
   ['a missing script', ['-o', 'stream-json', '--provider', 'scripted', '--script', 'missing.jsonl', 'hi'], /Cannot read the script .*missing\.jsonl: ENOENT/],
 ];
@@ -117,7 +120,7 @@ t.test('no provider configured: provider_error, exit 3, saying how to configure 
     const result = await zero(['exec', '-o', format, 'hi']);
     t.equal(result.code, 3);
     const message = format === 'text' ? result.stderr : String(jsonLines(result.stdout)[0]?.message);
-    t.match(message, /No model provider is configured.*--provider scripted --script PATH/);
+    t.match(message, /No model provider is configured\. Set OPENAI_API_KEY or ANTHROPIC_API_KEY.*--provider scripted --script PATH/);
     if (format === 'stream-json') t.match(jsonLines(result.stdout), [{ type: 'error', code: 'provider_error', recoverable: false }, { type: 'run_end', exitCode: 3 }]);
   }
 });

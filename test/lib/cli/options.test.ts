@@ -28,6 +28,13 @@ t.test('bad values are usage errors', async (t) => {
   t.match(execSettings([], { maxTurns: '3', maxLineBytes: '1024' }), { maxTurns: 3, maxLineBytes: 1024 });
 });
 
+t.test('provider limits: retries may be 0; timeouts are seconds, fractions allowed', async (t) => {
+  t.match(execSettings([], { maxRetries: '0', timeout: '30', idleTimeout: '0.5' }), { maxRetries: 0, timeoutMs: 30_000, idleTimeoutMs: 500 });
+  t.throws(() => execSettings([], { maxRetries: 'two' }), { message: /--max-retries: "two"/ });
+  t.throws(() => execSettings([], { timeout: '-3' }), { message: /--timeout: "-3"/ });
+  t.throws(() => execSettings([], { idleTimeout: '1e3' }), { message: /--idle-timeout: "1e3"/ });
+});
+
 t.test('outputFormatFromArgv finds the format even in a broken command line', async (t) => {
   t.equal(outputFormatFromArgv(['exec', '--bogus', '-o', 'stream-json']), 'stream-json');
   t.equal(outputFormatFromArgv(['exec', '--output-format=JSON']), 'json');

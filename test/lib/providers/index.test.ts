@@ -1,28 +1,75 @@
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createProvider, credentialsInUse, PROVIDER_NAMES } from '../../../lib/providers/index.js';
+import { chooseProvider, createProvider, credentialsInUse, PROVIDER_NAMES, type ProviderChoice } from '../../../lib/providers/index.js';
 import { ScriptedProvider } from '../../../lib/providers/scripted.js';
+import type { Profile, ZeroConfig } from '../../../lib/providers/config.js';
 
-t.test('nothing configured: a provider_error that says how to configure one', async (t) => {
-  await t.rejects(createProvider({ cwd: '.', env: {} }), { code: 'provider_error', exitCode: 3, message: /No model provider is configured.*--provider scripted --script PATH/ });
+const config = (profiles: Omit<Profile, 'file'>[], activeProvider?: string): ZeroConfig => ({
+  profiles: new Map(profiles.map((profile) => [profile.name, { ...profile, file: '/home/u/.config/zero/config.json' }])),
+  ...(activeProvider ? { activeProvider: { name: activeProvider, file: '/home/u/.config/zero/config.json' } } : {}),
 });
 
-t.test('--provider wins over ZERO_PROVIDER; names are case-insensitive', async (t) => {
-  const dir = t.testdir({ 's.jsonl': '{"text":"x"}\n' });
-  const provider = await createProvider({ name: 'Scripted', script: 's.jsonl', cwd: dir, env: { ZERO_PROVIDER: 'elsewhere' } });
-  t.ok(provider instanceof ScriptedProvider);
-  await t.rejects(createProvider({ cwd: dir, env: { ZERO_PROVIDER: 'elsewhere' } }), { code: 'usage_error', message: `Unknown provider "elsewhere". Available providers: ${PROVIDER_NAMES.join(', ')}.` });
+const options = (choice: ProviderChoice) => (choice.kind === 'scripted' ? undefined : choice.options);
+
+t.test('nothing configured: a provider_error that names the variables to set', async (t) => {
+  t.throws(() => chooseProvider({ cwd: '.', env: {} }), { code: 'provider_error', exitCode: 3, message: /Set OPENAI_API_KEY or ANTHROPIC_API_KEY, or OPENAI_BASE_URL/ });
 });
 
-t.test('the script path resolves against the working directory; ZERO_SCRIPT works too', async (t) => {
+t.test('a key in the environment picks its provider, with the model variables and defaults', async (t) => {
+  t.same(options(chooseProvider({ cwd: '.', env: { OPENAI_API_KEY: 'sk-test-1234567890' } })), { model: 'gpt-4.1', apiKey: 'sk-test-1234567890', baseURL: undefined, label: 'openai' });
+  t.same(options(chooseProvider({ cwd: '.', env: { ANTHROPIC_API_KEY: 'sk-ant-k', ANTHROPIC_MODEL: 'claude-x' } })), { model: 'claude-x', apiKey: 'sk-ant-k', baseURL: undefined, label: 'anthropic' });
+  t.match(chooseProvider({ cwd: '.', env: { OPENAI_API_KEY: 'a', ANTHROPIC_API_KEY: 'b' } }), { kind: 'openai' }, 'OpenAI first when both are set');
+});
+
+t.test('OPENAI_BASE_URL alone is a local server: no key needed', async (t) => {
+  t.match(options(chooseProvider({ cwd: '.', env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' }, model: 'llama3.2' })), { baseURL: 'http://localhost:11434/v1', model: 'llama3.2', apiKey: undefined });
+});
+
+t.test('--provider > ZERO_PROVIDER > activeProvider > keys', async (t) => {
+  const files = config([{ name: 'local', provider: 'openai-compatible', baseURL: 'http://localhost:1234/v1', model: 'qwen' }], 'local');
+  const env = { OPENAI_API_KEY: 'sk-env-0123456789', ANTHROPIC_API_KEY: 'sk-ant-env-0123456789' };
+  t.match(chooseProvider({ cwd: '.', env, config: files }), { kind: 'openai-compatible', options: { baseURL: 'http://localhost:1234/v1', model: 'qwen' } });
+  t.match(chooseProvider({ cwd: '.', env: { ...env, ZERO_PROVIDER: 'anthropic' }, config: files }), { kind: 'anthropic' });
+  t.match(chooseProvider({ cwd: '.', name: 'openai', env: { ...env, ZERO_PROVIDER: 'anthropic' }, config: files }), { kind: 'openai' });
+  t.match(chooseProvider({ cwd: '.', name: 'local', env, config: files }), { kind: 'openai-compatible' }, '--provider may name a profile');
+});
+
+t.test('a key from the environment never goes to a base URL from a profile', async (t) => {
+  const files = config([{ name: 'local', provider: 'openai-compatible', baseURL: 'http://localhost:1234/v1' }], 'local');
+  t.equal(options(chooseProvider({ cwd: '.', env: { OPENAI_API_KEY: 'sk-env-0123456789' }, config: files }))?.apiKey, undefined);
+  const keyed = config([{ name: 'proxy', provider: 'anthropic', baseURL: 'http://proxy.local', apiKey: 'file-key-0123456789' }], 'proxy');
+  t.equal(options(chooseProvider({ cwd: '.', env: {}, config: keyed }))?.apiKey, 'file-key-0123456789');
+});
+
+t.test('--model wins over the profile and the environment; limits pass through', async (t) => {
+  const files = config([{ name: 'p', provider: 'openai', model: 'from-file', apiKey: 'k-0123456789' }], 'p');
+  t.match(options(chooseProvider({ cwd: '.', env: { OPENAI_MODEL: 'from-env' }, config: files, model: 'from-flag', limits: { maxRetries: 0, timeoutMs: 5000 } })), {
+    model: 'from-flag',
+    maxRetries: 0,
+    timeoutMs: 5000,
+  });
+});
+
+t.test('missing keys and unknown names', async (t) => {
+  t.throws(() => chooseProvider({ cwd: '.', name: 'anthropic', env: {} }), { code: 'provider_error', message: /needs an API key: set ANTHROPIC_API_KEY/ });
+  t.throws(() => chooseProvider({ cwd: '.', name: 'openai-compatible', env: {} }), { code: 'provider_error', message: /needs a base URL/ });
+  t.throws(() => chooseProvider({ cwd: '.', name: 'nonesuch', env: {} }), { code: 'usage_error', message: `Unknown provider "nonesuch". Available providers: ${PROVIDER_NAMES.join(', ')}.` });
+});
+
+t.test('scripted: the script resolves against the working directory; ZERO_SCRIPT works too', async (t) => {
   const dir = t.testdir({});
   writeFileSync(join(dir, 'turns.jsonl'), '{"text":"from env"}\n');
-  const provider = await createProvider({ model: 'm1', cwd: dir, env: { ZERO_PROVIDER: 'scripted', ZERO_SCRIPT: 'turns.jsonl' } });
+  const choice = chooseProvider({ model: 'm1', cwd: dir, env: { ZERO_PROVIDER: 'Scripted', ZERO_SCRIPT: 'turns.jsonl' } });
+  t.same(choice, { kind: 'scripted', script: join(dir, 'turns.jsonl'), model: 'm1' });
+  const provider = await createProvider(choice);
+  t.ok(provider instanceof ScriptedProvider);
   t.equal(provider.model, 'm1');
-  await t.rejects(createProvider({ name: 'scripted', cwd: dir, env: {} }), { code: 'usage_error', message: /needs a script/ });
+  t.throws(() => chooseProvider({ name: 'scripted', cwd: dir, env: {} }), { code: 'usage_error', message: /needs a script/ });
 });
 
-t.test('credentialsInUse: the loaded keys, long enough to be worth redacting', async (t) => {
+t.test('credentialsInUse: keys in the environment and the chosen profile key, long enough to be worth redacting', async (t) => {
   t.same(credentialsInUse({ OPENAI_API_KEY: 'sk-local-0123456789', ANTHROPIC_API_KEY: 'short', HOME: '/root' }), ['sk-local-0123456789']);
+  const choice = chooseProvider({ cwd: '.', env: {}, config: config([{ name: 'p', provider: 'openai', apiKey: 'file-key-0123456789' }], 'p') });
+  t.same(credentialsInUse({}, choice), ['file-key-0123456789']);
 });

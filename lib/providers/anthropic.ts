@@ -1,0 +1,138 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { ProviderError } from '../errors.js';
+import { typeOf } from '../protocol/validate.js';
+import type { ToolDefinition } from '../tools/types.js';
+import { deadlines, parseToolArguments, providerFailure } from './faults.js';
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type ChatMessage,
+  type Provider,
+  type ProviderChunk,
+  type ProviderOptions,
+  type TurnRequest,
+} from './types.js';
+
+const DEFAULT_MODEL = 'claude-sonnet-4-6';
+const MAX_TOKENS = 8192;
+
+type ToolResultParam = Anthropic.ToolResultBlockParam;
+
+/** The conversation in the Messages API's shape; consecutive tool results share one user message. */
+function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] {
+  const result: Anthropic.MessageParam[] = [];
+  let toolResults: ToolResultParam[] | undefined;
+  for (const message of messages) {
+    if (message.role === 'tool') {
+      const block: ToolResultParam = { type: 'tool_result', tool_use_id: message.toolCallId, content: message.content, is_error: message.isError };
+      if (toolResults) toolResults.push(block);
+      else result.push({ role: 'user', content: (toolResults = [block]) });
+      continue;
+    }
+    toolResults = undefined;
+    if (message.role === 'user') {
+      result.push({ role: 'user', content: message.content });
+    } else {
+      const text: Anthropic.TextBlockParam[] = message.content ? [{ type: 'text', text: message.content }] : [];
+      const calls = message.toolCalls.map((call): Anthropic.ToolUseBlockParam => ({ type: 'tool_use', id: call.id, name: call.name, input: typeOf(call.args) === 'object' ? (call.args as Record<string, unknown>) : {} }));
+      result.push({ role: 'assistant', content: [...text, ...calls] });
+    }
+  }
+  return result;
+}
+
+function toAnthropicTools(tools: ToolDefinition[]): Anthropic.Tool[] {
+  return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters as Anthropic.Tool.InputSchema }));
+}
+
+type ToolBlock = { id: string; name: string; json: string };
+
+class AnthropicProvider implements Provider {
+  readonly name: string;
+  readonly model: string;
+  apiModel?: string;
+  private readonly client: Anthropic;
+
+  constructor(private readonly options: ProviderOptions) {
+    this.name = options.label ?? 'anthropic';
+    this.model = options.model ?? DEFAULT_MODEL;
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      timeout: Math.max(1, Math.ceil(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)),
+      // stderr stays quiet (PROTOCOL): failures reach the user as our own errors.
+      logLevel: 'off',
+    });
+  }
+
+  async *turn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<ProviderChunk> {
+    const label = this.name;
+    const deadline = deadlines(signal, label, {
+      timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    });
+    const toolBlocks = new Map<number, ToolBlock>();
+    const calls: ToolBlock[] = [];
+    let promptTokens: number | undefined;
+    let completionTokens: number | undefined;
+    let stopped = false;
+    try {
+      const tools = toAnthropicTools(request.tools);
+      const stream = await this.client.messages.create(
+        { model: this.model, max_tokens: MAX_TOKENS, messages: toAnthropicMessages(request.messages), ...(tools.length ? { tools } : {}), stream: true },
+        { signal: deadline.signal },
+      );
+      for await (const event of stream) {
+        deadline.touch();
+        switch (event.type) {
+          case 'message_start':
+            this.apiModel = event.message.model;
+            promptTokens = event.message.usage.input_tokens;
+            break;
+          case 'content_block_start':
+            if (event.content_block.type === 'tool_use') toolBlocks.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
+            break;
+          case 'content_block_delta':
+            if (event.delta.type === 'text_delta') yield { type: 'text', delta: event.delta.text };
+            else if (event.delta.type === 'input_json_delta') {
+              const block = toolBlocks.get(event.index);
+              if (block) block.json += event.delta.partial_json;
+            }
+            break;
+          case 'content_block_stop': {
+            const block = toolBlocks.get(event.index);
+            if (block) calls.push(block);
+            break;
+          }
+          case 'message_delta':
+            promptTokens = event.usage.input_tokens ?? promptTokens;
+            completionTokens = event.usage.output_tokens;
+            break;
+          case 'message_stop':
+            stopped = true;
+            break;
+        }
+      }
+      // The SDK ends the stream quietly when its request is aborted: say why.
+      if (deadline.signal.aborted) throw deadline.reason();
+      if (!stopped) throw new ProviderError(`${label} stream ended before message_stop: the response is incomplete.`);
+    } catch (error) {
+      if (deadline.signal.aborted) throw deadline.reason();
+      throw providerFailure(error, label);
+    } finally {
+      deadline.dispose();
+    }
+    for (const call of calls) yield { type: 'tool_call', id: call.id, name: call.name, ...parseToolArguments(call.json) };
+    yield {
+      type: 'usage',
+      ...(promptTokens === undefined ? {} : { promptTokens }),
+      ...(completionTokens === undefined ? {} : { completionTokens }),
+    };
+  }
+}
+
+export function createAnthropicProvider(options: ProviderOptions): Provider {
+  return new AnthropicProvider(options);
+}

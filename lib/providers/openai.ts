@@ -1,0 +1,132 @@
+import OpenAI from 'openai';
+import { ProviderError } from '../errors.js';
+import type { ToolDefinition } from '../tools/types.js';
+import { deadlines, parseToolArguments, providerFailure } from './faults.js';
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type ChatMessage,
+  type Provider,
+  type ProviderChunk,
+  type ProviderOptions,
+  type TurnRequest,
+} from './types.js';
+
+export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
+
+type WireMessage = OpenAI.Chat.ChatCompletionMessageParam;
+type WireTool = OpenAI.Chat.ChatCompletionFunctionTool;
+/** One tool call as its fragments arrive: id and name in the first, the arguments in pieces. */
+type PartialCall = { id: string; name: string; arguments: string };
+
+export function toOpenAIMessages(messages: ChatMessage[]): WireMessage[] {
+  return messages.map((message): WireMessage => {
+    if (message.role === 'user') return { role: 'user', content: message.content };
+    if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
+    if (message.toolCalls.length === 0) return { role: 'assistant', content: message.content };
+    return {
+      role: 'assistant',
+      content: message.content || null,
+      tool_calls: message.toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
+      })),
+    };
+  });
+}
+
+export function toOpenAITools(tools: ToolDefinition[]): WireTool[] {
+  return tools.map(({ name, description, parameters }) => ({ type: 'function', function: { name, description, parameters } }));
+}
+
+/**
+ * Resolves or rejects with the SDK's promise, or rejects as soon as the signal
+ * aborts: the SDK sleeps out a Retry-After without watching the signal.
+ */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+class OpenAIProvider implements Provider {
+  readonly name: string;
+  readonly model: string;
+  apiModel?: string;
+  private readonly client: OpenAI;
+  private turns = 0;
+
+  constructor(private readonly options: ProviderOptions) {
+    this.name = options.label ?? 'openai';
+    this.model = options.model ?? DEFAULT_OPENAI_MODEL;
+    if (!options.apiKey && !options.baseURL) {
+      throw new ProviderError(`The ${this.name} provider needs an API key: set OPENAI_API_KEY (or OPENAI_BASE_URL for a server that needs none).`);
+    }
+    this.client = new OpenAI({
+      // A local server (Ollama, LM Studio, vLLM) needs no key, but the SDK insists on one.
+      apiKey: options.apiKey || 'not-needed',
+      // null, not undefined: the SDK would otherwise read OPENAI_BASE_URL itself; the registry decides.
+      baseURL: options.baseURL ?? null,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      // Per attempt, until the headers arrive; our own deadlines cover the whole call.
+      timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      // The SDK would print unparseable chunks to the console; our ProviderError reports them.
+      logLevel: 'off',
+    });
+  }
+
+  async *turn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<ProviderChunk> {
+    const turn = ++this.turns;
+    const limits = deadlines(signal, this.name, {
+      timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    });
+    const calls = new Map<number, PartialCall>();
+    try {
+      const body: OpenAI.Chat.ChatCompletionCreateParamsStreaming = {
+        model: this.model,
+        messages: toOpenAIMessages(request.messages),
+        ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
+        stream: true,
+        stream_options: { include_usage: true },
+      };
+      const stream = await unlessAborted(this.client.chat.completions.create(body, { signal: limits.signal }), limits.signal);
+      for await (const chunk of stream) {
+        // After an abort the SDK still hands out chunks it had already received.
+        limits.signal.throwIfAborted();
+        limits.touch();
+        if (chunk.model) this.apiModel ??= chunk.model;
+        const delta = chunk.choices[0]?.delta;
+        if (delta?.content) yield { type: 'text', delta: delta.content };
+        for (const fragment of delta?.tool_calls ?? []) {
+          const call = calls.get(fragment.index) ?? { id: '', name: '', arguments: '' };
+          calls.set(fragment.index, call);
+          call.id ||= fragment.id ?? '';
+          call.name ||= fragment.function?.name ?? '';
+          call.arguments += fragment.function?.arguments ?? '';
+        }
+        if (chunk.usage) yield { type: 'usage', promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+      }
+      // On an abort the SDK ends the stream quietly instead of throwing.
+      limits.signal.throwIfAborted();
+      for (const [index, call] of [...calls].sort(([a], [b]) => a - b)) {
+        // Some compatible servers send no id; the model only needs it to match the result.
+        const id = call.id || `call_${turn}_${index}`;
+        yield { type: 'tool_call', id, name: call.name, ...parseToolArguments(call.arguments) };
+      }
+    } catch (error) {
+      if (limits.signal.aborted) throw limits.reason();
+      throw providerFailure(error, this.name);
+    } finally {
+      limits.dispose();
+    }
+  }
+}
+
+export function createOpenAIProvider(options: ProviderOptions): Provider {
+  return new OpenAIProvider(options);
+}

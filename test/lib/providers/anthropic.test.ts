@@ -1,0 +1,236 @@
+import t, { type Test } from 'tap';
+import { CancelledError } from '../../../lib/errors.js';
+import { createAnthropicProvider } from '../../../lib/providers/anthropic.js';
+import type { ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
+import { event, fakeApi, type Reply } from '../../helpers/sse-server.js';
+
+const KEY = 'sk-ant-test-0123456789abcdef';
+const hello: TurnRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };
+
+// Anthropic's SSE, frame by frame, as the Messages API streams it.
+const messageStart = (input_tokens = 25) =>
+  event('message_start', {
+    type: 'message_start',
+    message: { id: 'msg_01XFDUDYJgAACzvnptvVoYEL', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5-20250929', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens, output_tokens: 1 } },
+  });
+const ping = event('ping', { type: 'ping' });
+const textStart = (index: number) => event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
+const textDelta = (index: number, text: string) => event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'text_delta', text } });
+const toolStart = (index: number, id: string, name: string) => event('content_block_start', { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } });
+const jsonDelta = (index: number, partial_json: string) => event('content_block_delta', { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
+const blockStop = (index: number) => event('content_block_stop', { type: 'content_block_stop', index });
+const messageDelta = (stop_reason: string, output_tokens: number) => event('message_delta', { type: 'message_delta', delta: { stop_reason, stop_sequence: null }, usage: { output_tokens } });
+const messageStop = event('message_stop', { type: 'message_stop' });
+const textReply = (...deltas: string[]) => [messageStart(), textStart(0), ping, ...deltas.map((delta) => textDelta(0, delta)), blockStop(0), messageDelta('end_turn', 15), messageStop];
+const apiError = (type: string, message: string) => ({ type: 'error', error: { type, message } });
+
+async function setup(t: Test, replies: Reply[], options: ProviderOptions = {}) {
+  const api = await fakeApi(replies);
+  t.teardown(() => api.close());
+  const provider = createAnthropicProvider({ apiKey: KEY, baseURL: api.url, model: 'claude-test-1', ...options });
+  return { api, provider };
+}
+
+/** Pulls the turn to its end; the chunks read so far and the error it ended with, if any. */
+async function drain(turn: AsyncIterable<ProviderChunk>) {
+  const chunks: ProviderChunk[] = [];
+  try {
+    for await (const chunk of turn) chunks.push(chunk);
+    return { chunks, error: undefined };
+  } catch (error) {
+    return { chunks, error: error as Error & { code?: string; exitCode?: number } };
+  }
+}
+
+const run = () => new AbortController().signal;
+
+t.test('text deltas stream as they come, then usage; apiModel is what the API answered', async (t) => {
+  const { provider } = await setup(t, [{ sse: textReply('Hel', 'lo', '!') }], { model: undefined });
+  t.equal(provider.name, 'anthropic');
+  t.equal(provider.model, 'claude-sonnet-4-6');
+  t.equal(provider.apiModel, undefined);
+  const { chunks, error } = await drain(provider.turn(hello, run()));
+  t.equal(error, undefined);
+  t.same(chunks, [
+    { type: 'text', delta: 'Hel' },
+    { type: 'text', delta: 'lo' },
+    { type: 'text', delta: '!' },
+    { type: 'usage', promptTokens: 25, completionTokens: 15 },
+  ]);
+  t.equal(provider.apiModel, 'claude-sonnet-4-5-20250929');
+});
+
+t.test('tool_use blocks: input_json_delta fragments assembled, calls in block order after the text', async (t) => {
+  const sse = [
+    messageStart(472), textStart(0), textDelta(0, 'Let me look.'), blockStop(0),
+    toolStart(1, 'toolu_01A', 'read_file'), jsonDelta(1, ''), jsonDelta(1, '{"pa'), ping, jsonDelta(1, 'th": "src/'), jsonDelta(1, 'index.ts"}'), blockStop(1),
+    toolStart(2, 'toolu_01B', 'list_files'), jsonDelta(2, '{"dir":'), jsonDelta(2, '"."}'), blockStop(2),
+    messageDelta('tool_use', 89), messageStop,
+  ];
+  const { provider } = await setup(t, [{ sse }], { label: 'claude', model: 'claude-opus-4-1' });
+  t.equal(provider.name, 'claude');
+  t.equal(provider.model, 'claude-opus-4-1');
+  const { chunks, error } = await drain(provider.turn(hello, run()));
+  t.equal(error, undefined);
+  t.same(chunks, [
+    { type: 'text', delta: 'Let me look.' },
+    { type: 'tool_call', id: 'toolu_01A', name: 'read_file', args: { path: 'src/index.ts' } },
+    { type: 'tool_call', id: 'toolu_01B', name: 'list_files', args: { dir: '.' } },
+    { type: 'usage', promptTokens: 472, completionTokens: 89 },
+  ]);
+});
+
+t.test('a tool_use without input deltas has {} args; invalid JSON gives argsError, not a throw', async (t) => {
+  const sse = [
+    messageStart(), toolStart(0, 'toolu_1', 'list_files'), blockStop(0),
+    toolStart(1, 'toolu_2', 'read_file'), jsonDelta(1, '{"path": '), jsonDelta(1, '"a.ts"'), blockStop(1),
+    messageDelta('tool_use', 20), messageStop,
+  ];
+  const { provider } = await setup(t, [{ sse }]);
+  const { chunks, error } = await drain(provider.turn(hello, run()));
+  t.equal(error, undefined);
+  t.same(chunks[0], { type: 'tool_call', id: 'toolu_1', name: 'list_files', args: {} });
+  t.match(chunks[1], { type: 'tool_call', id: 'toolu_2', name: 'read_file', args: undefined, argsError: /not valid JSON.*\{"path": "a\.ts"/ });
+  t.equal(chunks.length, 3);
+});
+
+t.test('the request: model, stream, max_tokens, earlier tool turns, tools, auth and version headers', async (t) => {
+  const { api, provider } = await setup(t, [{ sse: textReply('done') }]);
+  const schema = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] };
+  const request: TurnRequest = {
+    messages: [
+      { role: 'user', content: 'Read two files' },
+      { role: 'assistant', content: 'Reading.', toolCalls: [{ id: 'toolu_1', name: 'read_file', args: { path: 'a' } }, { id: 'toolu_2', name: 'read_file', args: undefined, argsError: 'bad' }] },
+      { role: 'tool', toolCallId: 'toolu_1', name: 'read_file', content: 'A', isError: false },
+      { role: 'tool', toolCallId: 'toolu_2', name: 'read_file', content: 'bad', isError: true },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'toolu_3', name: 'read_file', args: { path: 'b' } }] },
+      { role: 'tool', toolCallId: 'toolu_3', name: 'read_file', content: 'no such file', isError: true },
+    ],
+    tools: [{ name: 'read_file', description: 'Read a file.', parameters: schema }],
+  };
+  await drain(provider.turn(request, run()));
+  t.equal(api.received.length, 1);
+  const [received] = api.received;
+  t.equal(received.method, 'POST');
+  t.equal(received.url, '/v1/messages');
+  // SDK 1.x sends the API key as a bearer token (no x-api-key) and its own API version.
+  t.equal(received.headers.authorization, `Bearer ${KEY}`);
+  t.match(received.headers['anthropic-version'], /^\d{4}-\d{2}-\d{2}$/);
+  t.match(received.body, { model: 'claude-test-1', max_tokens: 8192, stream: true });
+  t.same(received.body.messages, [
+    { role: 'user', content: 'Read two files' },
+    { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }, { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'a' } }, { type: 'tool_use', id: 'toolu_2', name: 'read_file', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'A', is_error: false }, { type: 'tool_result', tool_use_id: 'toolu_2', content: 'bad', is_error: true }] },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_3', name: 'read_file', input: { path: 'b' } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_3', content: 'no such file', is_error: true }] },
+  ]);
+  t.same(received.body.tools, [{ name: 'read_file', description: 'Read a file.', input_schema: schema }]);
+});
+
+t.test('no tools: the field is left out', async (t) => {
+  const { api, provider } = await setup(t, [{ sse: textReply('x') }]);
+  await drain(provider.turn(hello, run()));
+  t.notOk('tools' in api.received[0].body);
+});
+
+t.test('429 with Retry-After, then a good stream: the SDK retries and the turn succeeds', async (t) => {
+  const { api, provider } = await setup(t, [{ status: 429, headers: { 'retry-after': '0' }, json: apiError('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit') }, { sse: textReply('ok') }]);
+  const { chunks, error } = await drain(provider.turn(hello, run()));
+  t.equal(error, undefined);
+  t.same(chunks[0], { type: 'text', delta: 'ok' });
+  t.equal(api.received.length, 2);
+});
+
+for (const status of [529, 500]) {
+  t.test(`${status} beyond maxRetries: provider_error, exit 3, after 1 + maxRetries requests`, async (t) => {
+    const json = status === 529 ? apiError('overloaded_error', 'Overloaded') : apiError('api_error', 'Internal server error');
+    const { api, provider } = await setup(t, [{ status, headers: { 'retry-after-ms': '5' }, json }], { maxRetries: 1 });
+    const { chunks, error } = await drain(provider.turn(hello, run()));
+    t.same(chunks, []);
+    t.match(error, { code: 'provider_error', exitCode: 3, message: new RegExp(`HTTP ${status}.*${status === 529 ? 'Overloaded' : 'Internal server error'}`) });
+    t.equal(api.received.length, 2);
+  });
+}
+
+t.test('401: fails at once, says the key was refused, never shows the key', async (t) => {
+  const { api, provider } = await setup(t, [{ status: 401, json: apiError('authentication_error', 'invalid x-api-key') }]);
+  const { error } = await drain(provider.turn(hello, run()));
+  t.match(error, { code: 'provider_error', exitCode: 3, message: /anthropic refused the API key \(HTTP 401\): invalid x-api-key/ });
+  t.notMatch(error!.message, KEY);
+  t.equal(api.received.length, 1);
+});
+
+t.test('connection dropped mid-stream: the deltas already read, then provider_error', async (t) => {
+  // The server cuts the socket right after the ping, which may be lost with it.
+  const sse = [messageStart(), textStart(0), textDelta(0, 'one'), textDelta(0, 'two'), ping, textDelta(0, 'three'), blockStop(0), messageDelta('end_turn', 3), messageStop];
+  const { provider } = await setup(t, [{ sse, drop: 5, delayMs: 5 }]);
+  const { chunks, error } = await drain(provider.turn(hello, run()));
+  t.same(chunks, [{ type: 'text', delta: 'one' }, { type: 'text', delta: 'two' }]);
+  t.match(error, { code: 'provider_error', exitCode: 3, message: /anthropic connection failed/ });
+});
+
+t.test('a stream that ends cleanly before message_stop: provider_error', async (t) => {
+  const { provider } = await setup(t, [{ sse: textReply('one').slice(0, 4) }]);
+  const { chunks, error } = await drain(provider.turn(hello, run()));
+  t.same(chunks, [{ type: 'text', delta: 'one' }]);
+  t.match(error, { code: 'provider_error', exitCode: 3, message: /ended before message_stop/ });
+});
+
+t.test('a malformed SSE chunk: provider_error after the deltas before it', async (t) => {
+  const sse = [messageStart(), textStart(0), textDelta(0, 'fine'), 'event: content_block_delta\ndata: {oops\n\n', messageStop];
+  const { provider } = await setup(t, [{ sse }]);
+  const { chunks, error } = await drain(provider.turn(hello, run()));
+  t.same(chunks, [{ type: 'text', delta: 'fine' }]);
+  t.match(error, { code: 'provider_error', exitCode: 3, message: /anthropic sent a malformed stream chunk/ });
+});
+
+t.test('an error event inside the stream: provider_error naming it', async (t) => {
+  const sse = [messageStart(), textStart(0), textDelta(0, 'par'), event('error', apiError('overloaded_error', 'Overloaded')), messageStop];
+  const { api, provider } = await setup(t, [{ sse }]);
+  const { chunks, error } = await drain(provider.turn(hello, run()));
+  t.same(chunks, [{ type: 'text', delta: 'par' }]);
+  t.match(error, { code: 'provider_error', exitCode: 3, message: 'anthropic reported an error in the stream (overloaded_error): Overloaded' });
+  t.equal(api.received.length, 1, 'a stream already under way is not retried');
+});
+
+t.test('a stalled stream ends at the idle timeout, quickly', async (t) => {
+  const { provider } = await setup(t, [{ sse: textReply('before'), stall: 4 }], { idleTimeoutMs: 200 });
+  const started = Date.now();
+  const { chunks, error } = await drain(provider.turn(hello, run()));
+  t.same(chunks, [{ type: 'text', delta: 'before' }]);
+  t.match(error, { code: 'provider_error', exitCode: 3, message: /stalled: no data for 0.2 s \(--idle-timeout\)/ });
+  t.ok(Date.now() - started < 2000, 'no hang');
+});
+
+t.test('the whole-call timeout ends a slow stream', async (t) => {
+  const { provider } = await setup(t, [{ sse: textReply('a', 'b', 'c', 'd', 'e'), delayMs: 80 }], { timeoutMs: 300, idleTimeoutMs: 5000 });
+  const { chunks, error } = await drain(provider.turn(hello, run()));
+  t.ok(chunks.length < 5);
+  t.match(error, { code: 'provider_error', exitCode: 3, message: /timed out after 0.3 s \(--timeout\)/ });
+});
+
+t.test('the run cancelled mid-stream: its CancelledError is thrown', async (t) => {
+  const { provider } = await setup(t, [{ sse: textReply('a', 'b'), stall: 4 }]);
+  const controller = new AbortController();
+  const reason = new CancelledError('SIGINT');
+  const chunks: ProviderChunk[] = [];
+  let thrown: unknown;
+  try {
+    for await (const chunk of provider.turn(hello, controller.signal)) {
+      chunks.push(chunk);
+      controller.abort(reason);
+    }
+  } catch (error) {
+    thrown = error;
+  }
+  t.equal(thrown, reason);
+  t.same(chunks, [{ type: 'text', delta: 'a' }]);
+});
+
+t.test('a run already cancelled: no request is made', async (t) => {
+  const { api, provider } = await setup(t, [{ sse: textReply('a') }]);
+  const reason = new CancelledError('SIGTERM');
+  const { error } = await drain(provider.turn(hello, AbortSignal.abort(reason)));
+  t.equal(error, reason);
+  t.equal(api.received.length, 0);
+});

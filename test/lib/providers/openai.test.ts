@@ -1,0 +1,280 @@
+import t, { type Test } from 'tap';
+import { CancelledError, ProviderError } from '../../../lib/errors.js';
+import { createOpenAIProvider } from '../../../lib/providers/openai.js';
+import type { ChatMessage, Provider, ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
+import { data, fakeApi, type Reply } from '../../helpers/sse-server.js';
+
+const KEY = 'sk-test-0123456789abcdefghij';
+const API_MODEL = 'gpt-4.1-2025-04-14';
+
+/** One `chat.completion.chunk` frame exactly as OpenAI streams it. */
+function frame(delta: Record<string, unknown>, finishReason: string | null = null) {
+  return data({
+    id: 'chatcmpl-BxQ7dzS1Jm0f3nTq',
+    object: 'chat.completion.chunk',
+    created: 1767225600,
+    model: API_MODEL,
+    service_tier: 'default',
+    system_fingerprint: 'fp_b3f1157249',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+    usage: null,
+  });
+}
+const usageFrame = (prompt: number, completion: number) =>
+  data({
+    id: 'chatcmpl-BxQ7dzS1Jm0f3nTq',
+    object: 'chat.completion.chunk',
+    created: 1767225600,
+    model: API_MODEL,
+    service_tier: 'default',
+    system_fingerprint: 'fp_b3f1157249',
+    choices: [],
+    usage: { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion },
+  });
+const DONE = data('[DONE]');
+const role = frame({ role: 'assistant', content: '', refusal: null });
+const text = (content: string) => frame({ content });
+const toolStart = (index: number, id: string, name: string) =>
+  frame({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: '' } }] });
+const toolArgs = (index: number, piece: string) => frame({ tool_calls: [{ index, function: { arguments: piece } }] });
+const helloStream = [role, text('Hel'), text('lo'), frame({}, 'stop'), usageFrame(12, 2), DONE];
+
+const prompt: TurnRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };
+
+async function serve(t: Test, replies: Reply[]) {
+  const api = await fakeApi(replies);
+  t.teardown(() => api.close());
+  return api;
+}
+
+function provider(url: string, options: ProviderOptions = {}): Provider {
+  return createOpenAIProvider({ apiKey: KEY, baseURL: `${url}/v1`, maxRetries: 0, ...options });
+}
+
+/** Every chunk the turn yields, and what it threw (if anything). */
+async function run(p: Provider, request = prompt, signal = new AbortController().signal, onChunk?: (chunk: ProviderChunk) => void) {
+  const chunks: ProviderChunk[] = [];
+  try {
+    for await (const chunk of p.turn(request, signal)) {
+      chunks.push(chunk);
+      onChunk?.(chunk);
+    }
+    return { chunks, error: undefined };
+  } catch (error) {
+    return { chunks, error };
+  }
+}
+
+t.test('text deltas as they arrive, then usage; apiModel from the stream', async (t) => {
+  const api = await serve(t, [{ sse: helloStream }]);
+  const p = provider(api.url);
+  t.equal(p.name, 'openai');
+  t.equal(p.model, 'gpt-4.1');
+  t.equal(p.apiModel, undefined);
+  const { chunks, error } = await run(p);
+  t.equal(error, undefined);
+  t.same(chunks, [
+    { type: 'text', delta: 'Hel' },
+    { type: 'text', delta: 'lo' },
+    { type: 'usage', promptTokens: 12, completionTokens: 2 },
+  ]);
+  t.equal(p.apiModel, API_MODEL);
+  t.equal(createOpenAIProvider({ apiKey: KEY, model: 'gpt-5', label: 'openai-compatible' }).name, 'openai-compatible');
+  t.equal(createOpenAIProvider({ apiKey: KEY, model: 'gpt-5' }).model, 'gpt-5');
+});
+
+t.test('tool-call fragments are assembled by index and yielded whole, in index order, at the end', async (t) => {
+  const api = await serve(t, [
+    {
+      sse: [
+        frame({ role: 'assistant', content: null, refusal: null }),
+        toolStart(0, 'call_Rk1', 'read_file'),
+        toolArgs(0, '{"pa'),
+        toolArgs(0, 'th": "src/'),
+        toolStart(1, 'call_Gp2', 'grep'),
+        toolArgs(1, '{"pattern":'),
+        toolArgs(0, 'index.ts"}'),
+        toolArgs(1, ' "TODO", "path"'),
+        toolArgs(1, ': "."}'),
+        frame({}, 'tool_calls'),
+        usageFrame(80, 41),
+        DONE,
+      ],
+    },
+  ]);
+  const { chunks, error } = await run(provider(api.url));
+  t.equal(error, undefined);
+  t.same(chunks, [
+    { type: 'usage', promptTokens: 80, completionTokens: 41 },
+    { type: 'tool_call', id: 'call_Rk1', name: 'read_file', args: { path: 'src/index.ts' } },
+    { type: 'tool_call', id: 'call_Gp2', name: 'grep', args: { pattern: 'TODO', path: '.' } },
+  ]);
+});
+
+t.test('invalid JSON arguments give argsError, not a failure; missing arguments are {}', async (t) => {
+  const api = await serve(t, [
+    { sse: [toolStart(0, 'call_Bad', 'read_file'), toolArgs(0, '{"path": "a'), toolStart(1, 'call_Empty', 'list'), frame({}, 'tool_calls'), DONE] },
+  ]);
+  const { chunks, error } = await run(provider(api.url));
+  t.equal(error, undefined);
+  t.equal(chunks.length, 2);
+  t.match(chunks[0], { type: 'tool_call', id: 'call_Bad', name: 'read_file', args: undefined, argsError: /not valid JSON.*\{"path": "a/ });
+  t.same(chunks[1], { type: 'tool_call', id: 'call_Empty', name: 'list', args: {} });
+});
+
+t.test('a call sent whole in one fragment without an id (some local servers) still gets an id', async (t) => {
+  const api = await serve(t, [{ sse: [frame({ tool_calls: [{ index: 0, function: { name: 'list', arguments: '{"path":"."}' } }] }), frame({}, 'tool_calls'), DONE] }]);
+  const { chunks, error } = await run(provider(api.url));
+  t.equal(error, undefined);
+  t.same(chunks, [{ type: 'tool_call', id: 'call_1_0', name: 'list', args: { path: '.' } }]);
+});
+
+t.test('the request: model, stream with usage, earlier tool calls and results, tool schemas, bearer key', async (t) => {
+  const api = await serve(t, [{ sse: helloStream }]);
+  const parameters = { type: 'object', properties: { path: { type: 'string' } }, required: ['path'], additionalProperties: false };
+  const messages: ChatMessage[] = [
+    { role: 'user', content: 'fix it' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'call_1', name: 'read_file', args: { path: 'a.ts' } }, { id: 'call_2', name: 'list', args: undefined }] },
+    { role: 'tool', toolCallId: 'call_1', name: 'read_file', content: 'const a = 1;', isError: false },
+    { role: 'tool', toolCallId: 'call_2', name: 'list', content: 'No such directory', isError: true },
+    { role: 'assistant', content: 'Done reading.', toolCalls: [] },
+    { role: 'user', content: 'thanks' },
+  ];
+  const { error } = await run(provider(api.url, { model: 'gpt-4.1-mini' }), { messages, tools: [{ name: 'read_file', description: 'Reads a file.', parameters }] });
+  t.equal(error, undefined);
+  t.equal(api.received.length, 1);
+  const [request] = api.received;
+  t.equal(request.method, 'POST');
+  t.equal(request.url, '/v1/chat/completions');
+  t.equal(request.headers.authorization, `Bearer ${KEY}`);
+  t.same(request.body, {
+    model: 'gpt-4.1-mini',
+    messages: [
+      { role: 'user', content: 'fix it' },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a.ts"}' } },
+          { id: 'call_2', type: 'function', function: { name: 'list', arguments: '{}' } },
+        ],
+      },
+      { role: 'tool', tool_call_id: 'call_1', content: 'const a = 1;' },
+      { role: 'tool', tool_call_id: 'call_2', content: 'No such directory' },
+      { role: 'assistant', content: 'Done reading.' },
+      { role: 'user', content: 'thanks' },
+    ],
+    tools: [{ type: 'function', function: { name: 'read_file', description: 'Reads a file.', parameters } }],
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+});
+
+t.test('no tools: no tools field; a local server needs no key', async (t) => {
+  const api = await serve(t, [{ sse: helloStream }]);
+  const { error } = await run(createOpenAIProvider({ baseURL: `${api.url}/v1`, model: 'llama3.2', label: 'openai-compatible' }));
+  t.equal(error, undefined);
+  t.notOk('tools' in api.received[0].body);
+  t.equal(api.received[0].body.model, 'llama3.2');
+  t.equal(api.received[0].headers.authorization, 'Bearer not-needed');
+  t.throws(() => createOpenAIProvider({}), { code: 'provider_error', message: /OPENAI_API_KEY/ });
+});
+
+const rateLimited = { error: { message: 'Rate limit reached for gpt-4.1 on tokens per min (TPM).', type: 'tokens', param: null, code: 'rate_limit_exceeded' } };
+
+t.test('429 with Retry-After is retried by the SDK, then succeeds', async (t) => {
+  const api = await serve(t, [{ status: 429, headers: { 'retry-after': '0' }, json: rateLimited }, { sse: helloStream }]);
+  const { chunks, error } = await run(provider(api.url, { maxRetries: 2 }));
+  t.equal(error, undefined);
+  t.equal(chunks.length, 3);
+  t.equal(api.received.length, 2);
+});
+
+t.test('5xx beyond --max-retries: ProviderError after backoff, exit 3', async (t) => {
+  const api = await serve(t, [{ status: 500, json: { error: { message: 'The server had an error', type: 'server_error' } } }]);
+  const started = Date.now();
+  const { error } = await run(provider(api.url, { maxRetries: 1 }));
+  t.ok(error instanceof ProviderError);
+  t.match(error, { code: 'provider_error', exitCode: 3, message: /HTTP 500.*The server had an error/ });
+  t.equal(api.received.length, 2);
+  // No Retry-After: the SDK's own backoff, 0.5 s minus up to 25 % jitter.
+  t.ok(Date.now() - started >= 370, 'waited before the retry');
+});
+
+t.test('429 still refused after the retries says so', async (t) => {
+  const api = await serve(t, [{ status: 429, headers: { 'retry-after-ms': '5' }, json: rateLimited }]);
+  const { error } = await run(provider(api.url, { maxRetries: 2 }));
+  t.match(error, { code: 'provider_error', message: /rate limit \(HTTP 429\) persisted/ });
+  t.equal(api.received.length, 3);
+});
+
+t.test('401/403 fail at once, saying the key was refused, without the key', async (t) => {
+  for (const status of [401, 403]) {
+    const api = await serve(t, [
+      { status, json: { error: { message: 'Incorrect API key provided: sk-test-***********ghij.', type: 'invalid_request_error', param: null, code: 'invalid_api_key' } } },
+    ]);
+    const { error } = await run(provider(api.url, { maxRetries: 2 }));
+    t.match(error, { code: 'provider_error', exitCode: 3, message: new RegExp(`refused the API key \\(HTTP ${status}\\)`) });
+    t.notMatch((error as Error).message, KEY);
+    t.equal(api.received.length, 1, `${status} is not retried`);
+  }
+});
+
+t.test('a connection dropped mid-stream: the deltas so far, then ProviderError', async (t) => {
+  // Dropped before the usage frame; the delay lets earlier frames flush (the helper's drop discards unsent ones).
+  const api = await serve(t, [{ sse: helloStream, drop: 4, delayMs: 20 }]);
+  const { chunks, error } = await run(provider(api.url, { maxRetries: 2 }));
+  t.same(chunks, [{ type: 'text', delta: 'Hel' }, { type: 'text', delta: 'lo' }]);
+  t.ok(error instanceof ProviderError);
+  t.match(error, { code: 'provider_error', exitCode: 3, message: /^openai connection failed: terminated/ });
+  t.equal(api.received.length, 1, 'a stream already under way is not retried');
+});
+
+t.test('a malformed SSE chunk: ProviderError after the deltas so far', async (t) => {
+  const api = await serve(t, [{ sse: [role, text('Hel'), data('{not json'), text('lo'), DONE] }]);
+  const { chunks, error } = await run(provider(api.url));
+  t.same(chunks, [{ type: 'text', delta: 'Hel' }]);
+  t.match(error, { code: 'provider_error', exitCode: 3, message: /malformed stream chunk/ });
+});
+
+t.test('an error object inside the stream: ProviderError with its message', async (t) => {
+  const api = await serve(t, [{ sse: [role, text('Hel'), data({ error: { message: 'overloaded', type: 'server_error' } }), DONE] }]);
+  const { chunks, error } = await run(provider(api.url));
+  t.same(chunks, [{ type: 'text', delta: 'Hel' }]);
+  t.match(error, { code: 'provider_error', exitCode: 3, message: /overloaded/ });
+});
+
+t.test('a stalled stream ends at the idle timeout, not in a hang', async (t) => {
+  const api = await serve(t, [{ sse: helloStream, stall: 2 }]);
+  const started = Date.now();
+  const { chunks, error } = await run(provider(api.url, { idleTimeoutMs: 200 }));
+  t.same(chunks, [{ type: 'text', delta: 'Hel' }]);
+  t.match(error, { code: 'provider_error', exitCode: 3, message: 'openai stream stalled: no data for 0.2 s (--idle-timeout).' });
+  t.ok(Date.now() - started < 2000);
+});
+
+t.test('the whole-call timeout, while streaming and while waiting out a Retry-After', async (t) => {
+  const slow = await serve(t, [{ sse: [role, ...Array.from({ length: 20 }, () => text('.')), DONE], delayMs: 50 }]);
+  const streaming = await run(provider(slow.url, { timeoutMs: 300, idleTimeoutMs: 1000 }));
+  t.ok(streaming.chunks.length > 0 && streaming.chunks.length < 20);
+  t.match(streaming.error, { code: 'provider_error', exitCode: 3, message: 'openai call timed out after 0.3 s (--timeout).' });
+
+  const waiting = await serve(t, [{ status: 429, headers: { 'retry-after-ms': '1500' }, json: rateLimited }, { sse: helloStream }]);
+  const started = Date.now();
+  const retrying = await run(provider(waiting.url, { maxRetries: 2, timeoutMs: 300 }));
+  t.match(retrying.error, { code: 'provider_error', message: /timed out after 0.3 s/ });
+  t.ok(Date.now() - started < 2000, 'did not sleep out the Retry-After');
+});
+
+t.test('the run cancelled mid-stream: its CancelledError is thrown', async (t) => {
+  const api = await serve(t, [{ sse: helloStream, stall: 3 }]);
+  const controller = new AbortController();
+  const cancelled = new CancelledError('SIGINT');
+  const { chunks, error } = await run(provider(api.url), prompt, controller.signal, () => controller.abort(cancelled));
+  t.same(chunks, [{ type: 'text', delta: 'Hel' }]);
+  t.equal(error, cancelled);
+
+  const before = new AbortController();
+  before.abort(new CancelledError('SIGTERM'));
+  t.equal((await run(provider(api.url), prompt, before.signal)).error, before.signal.reason);
+});
