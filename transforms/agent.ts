@@ -24,7 +24,7 @@ function runStart({ provider, cwd, sessionId }: AgentOptions): Event {
 
 /**
  * `{ prompt }` → unstamped output events: run_start, warnings, then the agent
- * loop's events. The readable side holds at most one event: each push waits
+ * loop's events (run_start comes with the first of them, or with the failure). The readable side holds at most one event: each push waits
  * until the reader has taken the previous one, so the loop (and the provider
  * behind it) stops while downstream is full, and a failure never drops an event
  * that was already produced: the stage errors only once its buffer is empty.
@@ -43,8 +43,22 @@ export function agent(options: AgentOptions): Duplex {
   const readerTookAll = () => new Promise<void>((resolve) => (wakeReader = resolve));
 
   // Once cancelled, events are no longer held back: the loop is winding down and must reach its end.
-  const emit = async (event: Event) => {
+  const push = async (event: Event) => {
     if (!stream.push(event) && !signal.aborted) await readerTookAll();
+  };
+
+  // run_start waits for the run's first event, so it can name the model the API answered with.
+  let announced = false;
+  const announce = async () => {
+    if (announced) return;
+    announced = true;
+    await push(runStart(options));
+    for (const message of options.warnings ?? []) await push({ type: 'warning', message });
+  };
+
+  const emit = async (event: Event) => {
+    await announce();
+    await push(event);
   };
 
   const stream = new Duplex({
@@ -56,13 +70,10 @@ export function agent(options: AgentOptions): Duplex {
     write({ prompt }: PromptRequest, _encoding, callback) {
       started = true;
       const { provider, cwd } = options;
-      (async () => {
-        await emit(runStart(options));
-        for (const message of options.warnings ?? []) await emit({ type: 'warning', message });
-        await runAgent({ prompt, provider, toolbox, cwd, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit });
-      })().then(
+      runAgent({ prompt, provider, toolbox, cwd, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit }).then(
         () => callback(),
         async (error: Error) => {
+          await announce();
           while (stream.readableLength > 0 && !stream.destroyed) await readerTookAll();
           callback(error);
         },
