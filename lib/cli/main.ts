@@ -31,7 +31,7 @@ function program(io: CliIO): Command {
     .addOption(new Option('-o, --output-format <format>', 'text | json | stream-json').default('text'))
     .option('-f, --file <path>', 'prompt file (with -i stream-json: the JSONL input)')
     .option('-m, --model <name>', 'model name')
-    .option('--provider <name>', 'model provider (else $ZERO_PROVIDER); "scripted" plays --script offline')
+    .option('--provider <name>', 'openai | anthropic | openai-compatible | scripted | a profile from the config files (else $ZERO_PROVIDER)')
     .option('--script <path>', 'the scripted provider\'s JSONL script (else $ZERO_SCRIPT)')
     .option('-C, --cwd <dir>', 'working directory; relative paths, --file included, resolve after it')
     .option('--max-turns <n>', 'model turns before the run stops (exit 4; default 12, or maxTurns from the config files)')
