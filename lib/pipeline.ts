@@ -61,7 +61,7 @@ export type Outcome = { readable: Readable; exitCode: Promise<number> };
  * Writes the settled events through an output chain. If a stage of that chain
  * fails, run_end never got out, so a fresh chain writes the crash instead.
  */
-function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFailure?: FailureHook, extraStages: Transform[] = []): Outcome {
+function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFailure?: FailureHook): Outcome {
   const runId = output.runId ?? newRunId();
   const out = new PassThrough();
   let exitCode = 1;
@@ -74,12 +74,18 @@ function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFa
   const exitCodeKnown = new Promise<number>((resolve) => out.on('end', () => resolve(exitCode)).on('close', () => resolve(exitCode)));
   const source = Readable.from(observed(), { objectMode: true, highWaterMark: 1 });
   const chain = outputChain({ ...output, runId });
-  pipeline([source, ...extraStages, chain], (error) => {
+  pipeline(source, chain, (error) => {
     if (!error) return;
     onFailure?.(error);
     const crash = toZeroError(error);
     exitCode = crash.exitCode;
-    Readable.from(failureEvents(crash)).pipe(outputChain({ ...output, runId })).pipe(out);
+    const fallback = outputChain({ ...output, runId });
+    // Should the fresh chain fail too, the output still ends: a reader never waits forever.
+    fallback.on('error', (fallbackError) => {
+      onFailure?.(fallbackError);
+      out.end();
+    });
+    Readable.from(failureEvents(crash)).pipe(fallback).pipe(out);
   });
   // Not part of the pipeline above: a failing chain must not take `out` down with it.
   chain.pipe(out);
@@ -119,8 +125,8 @@ export function execChain(options: ExecOptions): ExecChain {
   const { input, output = {}, onFailure, stages = [], ...agentOptions } = options;
   const controller = new AbortController();
   const { head, writable } = promptSource(input);
-  const tail = pipeline(head, agent({ ...agentOptions, signal: controller.signal }), () => {});
-  const { readable, exitCode } = writeOut(tail, output, onFailure, stages);
+  const tail = pipeline([head, agent({ ...agentOptions, signal: controller.signal }), ...stages], () => {}) as unknown as Readable;
+  const { readable, exitCode } = writeOut(tail, output, onFailure);
   return Object.assign(joinDuplex(writable, readable), {
     exitCode,
     cancel(signal: CancelSignal) {

@@ -29,11 +29,11 @@ t.test('inputChain: JSONL bytes in, one prompt out', async (t) => {
 
 t.test('outputChain: redacts, stamps and serializes', async (t) => {
   const key = `sk-proj-${'A1b2C3d4'.repeat(5)}`;
-  const out = (await through(outputChain(streamJson), [{ type: 'text', delta: `key ${key}` }])).join('');
-  const [event] = events(out);
-  t.notMatch(out, key);
-  t.equal(event?.type === 'text' && event.delta, 'key [REDACTED]');
-  t.ok(checkAgainstSchema('output', event).ok);
+  const out = (await through(outputChain(streamJson), [{ type: 'text', delta: `key ${key.slice(0, 12)}` }, { type: 'text', delta: key.slice(12) }])).join('');
+  const texts = events(out);
+  t.notMatch(out, key.slice(8, 16));
+  t.equal(texts.map((event) => (event.type === 'text' ? event.delta : '')).join(''), 'key [REDACTED]', 'a key split across deltas is redacted whole');
+  for (const event of texts) t.ok(checkAgainstSchema('output', event).ok);
 });
 
 t.test('execChain, text input: the whole run, ending in run_end success', async (t) => {
@@ -55,13 +55,13 @@ t.test('execChain, stream-json input: bad input is error + run_end with no run_s
   t.equal(await chain.exitCode, 2);
 });
 
-t.test('a stage that throws anywhere yields error + run_end, keeping what came before', async (t) => {
-  let seen = 0;
+// What the failing stage itself had buffered goes down with it (a Node stream that fails drops its buffer);
+// what the agent produced is never lost (see the provider-error tests).
+t.test('a stage that throws yields error + run_end through the same output chain', async (t) => {
   const throwing = new Transform({
     objectMode: true,
-    transform(event, _encoding, callback) {
-      if (++seen === 3) return callback(new Error('stage exploded'));
-      callback(null, event);
+    transform(_event, _encoding, callback) {
+      callback(new Error('stage exploded'));
     },
   });
   const failures: unknown[] = [];
@@ -74,12 +74,32 @@ t.test('a stage that throws anywhere yields error + run_end, keeping what came b
     onFailure: (error) => failures.push(error),
   });
   const out = events(await readAll(chain));
-  t.same(out.map((e) => e.type), ['run_start', 'text', 'error', 'run_end']);
-  t.match(out[2], { code: 'crash', message: 'Internal error: stage exploded', recoverable: false });
-  t.match(out[3], { status: 'error', exitCode: 1 });
+  t.same(out.map((e) => e.type), ['error', 'run_end']);
+  t.match(out[0], { code: 'crash', message: 'Internal error: stage exploded', recoverable: false });
+  t.match(out[1], { status: 'error', exitCode: 1 });
   t.equal(new Set(out.map((e) => e.runId)).size, 1, 'one run id throughout');
   t.equal(await chain.exitCode, 1);
   t.equal(failures.length, 1, 'the failure hook saw it (for --debug)');
+});
+
+t.test('an output stage that fails: a fresh output chain reports the crash', async (t) => {
+  let writes = 0;
+  const progress: string[] = [];
+  const stderr = {
+    write(line: string) {
+      if (++writes === 1) throw new Error('stderr is broken');
+      progress.push(line);
+    },
+  };
+  const chain = execChain({
+    provider: scripted([{ toolCalls: [{ name: 'list_directory', args: {} }] }, { text: 'never shown' }]),
+    cwd: t.testdir({}),
+    input: { format: 'text', prompt: 'go' },
+    output: { format: 'text', stderr },
+  });
+  t.equal(await readAll(chain), '');
+  t.equal(await chain.exitCode, 1);
+  t.same(progress, ['[zero] Internal error: stderr is broken\n']);
 });
 
 t.test('cancel: error cancelled and run_end 130', async (t) => {

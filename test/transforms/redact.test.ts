@@ -1,18 +1,56 @@
 import t from 'tap';
 import { redact } from '../../transforms/redact.js';
 import { through } from '../helpers/streams.js';
+import type { Event } from '../../lib/protocol/types.js';
 
 const openaiKey = ['sk-proj-', 'Qm7Xt2Lp9Rv4Nc8Hb3Wd6Kf1Zs5Yg0Ja'].join('');
+const text = (events: Event[]) => events.map((event) => (event.type === 'text' ? event.delta : '')).join('');
 
 t.test('secret-looking text inside any event is replaced', async (t) => {
-  const out = await through(redact(), [
+  const out = await through<Event>(redact(), [
     { type: 'text', delta: `use ${openaiKey} here` },
     { type: 'tool_result', id: 'call_1', status: 'ok', output: `OPENAI_API_KEY=${openaiKey}\n`, truncated: false },
   ]);
-  t.same(out, [
-    { type: 'text', delta: 'use [REDACTED] here' },
-    { type: 'tool_result', id: 'call_1', status: 'ok', output: 'OPENAI_API_KEY=[REDACTED]\n', truncated: false },
+  t.equal(text(out), 'use [REDACTED] here');
+  t.same(out.at(-1), { type: 'tool_result', id: 'call_1', status: 'ok', output: 'OPENAI_API_KEY=[REDACTED]\n', truncated: false });
+});
+
+t.test('a key split across text deltas is redacted whole', async (t) => {
+  const out = await through<Event>(redact(), [
+    { type: 'text', delta: 'The key is sk-pro' },
+    { type: 'text', delta: openaiKey.slice(6, 20) },
+    { type: 'text', delta: `${openaiKey.slice(20)} — keep it safe.` },
+    { type: 'final', text: `The key is ${openaiKey} — keep it safe.` },
   ]);
+  t.equal(text(out), 'The key is [REDACTED] — keep it safe.');
+  t.notMatch(JSON.stringify(out), openaiKey.slice(8, 16));
+  t.same(out.at(-1), { type: 'final', text: 'The key is [REDACTED] — keep it safe.' }, 'final.text is the redaction of the whole text');
+  t.ok(out.every((event) => event.type !== 'text' || event.delta.length > 0), 'no empty text events');
+});
+
+t.test('held-back text is released before the next non-text event, in order', async (t) => {
+  const out = await through<Event>(redact(), [
+    { type: 'text', delta: 'Reading token' },
+    { type: 'tool_call', id: 'c1', name: 'read_file', args: { path: 'a' } },
+  ]);
+  t.same(out, [
+    { type: 'text', delta: 'Reading ' },
+    { type: 'text', delta: 'token' },
+    { type: 'tool_call', id: 'c1', name: 'read_file', args: { path: 'a' } },
+  ]);
+});
+
+t.test('ordinary text is never held for more than one delta', async (t) => {
+  const stage = redact();
+  const seen: Event[] = [];
+  stage.on('data', (event: Event) => seen.push(event));
+  stage.write({ type: 'text', delta: 'Hello there, ' });
+  stage.write({ type: 'text', delta: 'this is plain prose.' });
+  await new Promise((resolve) => setImmediate(resolve));
+  t.equal(text(seen), 'Hello there, this is plain ', 'everything but the last, perhaps unfinished, word is out');
+  stage.end();
+  await new Promise((resolve) => stage.on('end', resolve));
+  t.equal(text(seen), 'Hello there, this is plain prose.');
 });
 
 t.test('values under sensitive keys in tool arguments are replaced; counts and ids are not', async (t) => {
@@ -30,6 +68,6 @@ t.test('the credentials in use are redacted even when they match no pattern', as
 });
 
 t.test('ordinary words pass untouched', async (t) => {
-  const text = 'The task-list names the risk-level; the tokenizer counts promptTokens.';
-  t.same(await through(redact(), [{ type: 'text', delta: text }]), [{ type: 'text', delta: text }]);
+  const prose = 'The task-list names the risk-level; the tokenizer counts promptTokens.';
+  t.equal(text(await through<Event>(redact(), [{ type: 'text', delta: prose }])), prose);
 });

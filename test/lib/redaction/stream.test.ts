@@ -1,0 +1,84 @@
+import t from 'tap';
+import fc from 'fast-check';
+import { createStreamRedactor, holdFrom, MAX_RUN_HOLD } from '../../../lib/redaction/stream.js';
+import { redactText } from '../../../lib/redaction/text.js';
+
+const key = ['sk-proj-', 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z'].join('');
+const pemBody = 'MIIEowIBAAKCAQEA7x' + 'Qk9'.repeat(20);
+
+/** Texts with a secret in them, in the contexts a model's answer puts them. */
+export const samples: { text: string; secret: string }[] = [
+  { text: `Here is the key ${key} and more text.`, secret: key },
+  { text: `curl -H "Authorization: Bearer abcdef0123456789abcdef" https://api.example.com/x`, secret: 'abcdef0123456789abcdef' },
+  { text: `{"apiKey": "Zq8nR2vT6yU1iO5pL9kJ3hG7"}`, secret: 'Zq8nR2vT6yU1iO5pL9kJ3hG7' },
+  { text: `export DB_PASSWORD=correcthorsebattery42\nnext line`, secret: 'correcthorsebattery42' },
+  { text: `password: hunter2hunter2 ok`, secret: 'hunter2hunter2' },
+  { text: `Cookie: session=abcdef0123456789abcdef; theme=dark\n`, secret: 'abcdef0123456789abcdef' },
+  { text: `-----BEGIN RSA PRIVATE KEY-----\n${pemBody}\n-----END RSA PRIVATE KEY-----\nafter`, secret: pemBody },
+  { text: `postgres://admin:s3cretPassw0rd99@db.internal:5432/app`, secret: 's3cretPassw0rd99' },
+  { text: `git config http.extraheader "Authorization: token ${'ghp_'}a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"`, secret: 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8' },
+];
+
+/** Feeds the pieces one by one, then flushes: the concatenation of what came out. */
+function stream(pieces: string[], secrets?: string[]): { out: string; each: string[] } {
+  const redactor = createStreamRedactor({ secrets });
+  const each = [...pieces.map((piece) => redactor.push(piece)), redactor.flush()];
+  return { out: each.join(''), each };
+}
+
+const fragments = (secret: string) => Array.from({ length: secret.length - 7 }, (_, at) => secret.slice(at, at + 8));
+
+t.test('every two-way split of every sample gives redactText of the whole', async (t) => {
+  for (const { text, secret } of samples) {
+    const whole = redactText(text);
+    let failures = 0;
+    for (let at = 0; at <= text.length; at++) {
+      const { out } = stream([text.slice(0, at), text.slice(at)]);
+      if (out !== whole || fragments(secret).some((fragment) => out.includes(fragment))) failures++;
+    }
+    t.equal(failures, 0, JSON.stringify(text.slice(0, 30)));
+  }
+});
+
+t.test('random multi-way splits (property): the invariant holds and no 8-character fragment leaks', async (t) => {
+  await fc.assert(
+    fc.property(fc.constantFrom(...samples), fc.array(fc.nat(), { maxLength: 12 }), ({ text, secret }, cuts) => {
+      const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+      const pieces = [...points, text.length].map((end, i, all) => text.slice(i === 0 ? 0 : all[i - 1], end));
+      const { out } = stream(pieces);
+      return out === redactText(text) && !fragments(secret).some((fragment) => out.includes(fragment));
+    }),
+    { numRuns: 2000 },
+  );
+  t.pass('held');
+});
+
+t.test('a credential in use split across pieces is redacted', async (t) => {
+  const credential = 'plain-looking-credential-42';
+  t.equal(stream(['it was plain-look', 'ing-credential-42!'], [credential]).out, 'it was [REDACTED]!');
+});
+
+t.test('ordinary text goes out at once, but for its last word', async (t) => {
+  const { each } = stream(['The tokenizer counts ', 'promptTokens in the task-list.']);
+  t.same(each, ['The tokenizer counts ', 'promptTokens in the ', 'task-list.']);
+});
+
+t.test('holdFrom: what could still grow into a secret', async (t) => {
+  t.equal(holdFrom('plain words and sk-pro'), 'plain words and '.length, 'the trailing run');
+  t.equal(holdFrom('ends with a space '), 'ends with a space '.length, 'nothing to hold');
+  t.equal(holdFrom('set password = '), 'set '.length, 'a sensitive key waiting for its value');
+  t.equal(holdFrom('-H "Authorization: Bearer '), '-H "'.length, 'a header and its scheme');
+  t.equal(holdFrom('{"apiKey": "Zq8'), '{"'.length);
+  t.equal(holdFrom('the token is'), 'the token '.length, 'a key without an assignment is just a word');
+  t.equal(holdFrom('x\n-----BEGIN RSA PRIVATE KEY-----\nMIIE abc'), 2, 'an open PEM block');
+  t.equal(holdFrom('Cookie: a=1; b=2; '), 0, 'a cookie header line');
+  const long = 'z'.repeat(MAX_RUN_HOLD + 1);
+  t.equal(holdFrom(`a ${long}`), long.length + 2, 'a run past the cap is released');
+});
+
+t.test('flush releases everything, and a new run starts clean', async (t) => {
+  const redactor = createStreamRedactor();
+  t.equal(redactor.push('ghp_'), '');
+  t.equal(redactor.flush(), 'ghp_');
+  t.equal(redactor.push('hello '), 'hello ');
+});
