@@ -40,3 +40,21 @@ export function jsonLines(stdout: string): Record<string, unknown>[] {
   return stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
+
+/**
+ * The event types in order, consecutive `text` events counted as one: redaction may
+ * hold back and re-split deltas, and only their concatenation is promised.
+ */
+export function eventTypes(events: Record<string, unknown>[]): unknown[] {
+  return events.map((event) => event.type).filter((type, index, all) => !(type === 'text' && all[index - 1] === 'text'));
+}
+
+/** The concatenated text of the `text` events. */
+export function streamedText(events: Record<string, unknown>[]): string {
+  return events.filter((event) => event.type === 'text').map((event) => event.delta).join('');
+}
+
+/** The n-th event of a type. */
+export function nth(events: Record<string, unknown>[], type: string, n = 0): Record<string, unknown> | undefined {
+  return events.filter((event) => event.type === type)[n];
+}

@@ -2,11 +2,10 @@ import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkAgainstSchema } from '../../../lib/protocol/validate.js';
-import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
+import { cleanEnv, eventTypes, jsonLines, nth, streamedText, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: bin/zero is spawned with the scripted provider; stdout, stderr and the exit code are what a user sees.
 
-const types = (events: Record<string, unknown>[]) => events.map((event) => event.type);
 
 async function exec(t: Test, turns: unknown[], args: string[] = [], files: Record<string, string> = {}) {
   const dir = t.testdir(files);
@@ -27,11 +26,12 @@ async function exec(t: Test, turns: unknown[], args: string[] = [], files: Recor
 t.test('a plain answer', async (t) => {
   const { events, code, dir } = await exec(t, [{ chunks: ['Hello', ', world.'], usage: { promptTokens: 5, completionTokens: 3 } }], ['Say hello']);
   t.equal(code, 0);
-  t.same(types(events), ['run_start', 'text', 'text', 'usage', 'final', 'run_end']);
+  t.same(eventTypes(events), ['run_start', 'text', 'usage', 'final', 'run_end']);
   t.match(events[0], { schemaVersion: 1, cwd: dir, provider: 'scripted', model: 'scripted' });
-  t.match(events[3], { promptTokens: 5, completionTokens: 3, totalTokens: 8 });
-  t.match(events[4], { text: 'Hello, world.' });
-  t.match(events[5], { status: 'success', exitCode: 0 });
+  t.match(nth(events, 'usage'), { promptTokens: 5, completionTokens: 3, totalTokens: 8 });
+  t.match(nth(events, 'final'), { text: 'Hello, world.' });
+  t.equal(streamedText(events), 'Hello, world.');
+  t.match(events.at(-1), { status: 'success', exitCode: 0 });
 });
 
 t.test('--model is reported in run_start', async (t) => {
@@ -50,34 +50,35 @@ t.test('a tool round trip: the result reaches the model', async (t) => {
     { 'notes.txt': 'the launch moves to Friday\n' },
   );
   t.equal(code, 0);
-  t.same(types(events), ['run_start', 'text', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
-  t.match(events[2], { id: 'call_1', name: 'read_file', args: { path: 'notes.txt' }, sideEffect: 'read' });
-  t.match(events[3], { id: 'call_1', status: 'ok', output: '     1\tthe launch moves to Friday', truncated: false });
+  t.same(eventTypes(events), ['run_start', 'text', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
+  t.match(nth(events, 'tool_call'), { id: 'call_1', name: 'read_file', args: { path: 'notes.txt' }, sideEffect: 'read' });
+  t.match(nth(events, 'tool_result'), { id: 'call_1', status: 'ok', output: '     1\tthe launch moves to Friday', truncated: false });
 });
 
 t.test('a tool error: reported as a result, and the run goes on', async (t) => {
   const { events, code } = await exec(t, [{ toolCalls: [{ id: 'c1', name: 'read_file', args: { path: '/etc/passwd' } }] }, { expect: { contains: ['outside the working directory'] }, text: 'Not allowed.' }], ['read it']);
   t.equal(code, 0);
-  t.same(types(events), ['run_start', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
-  t.match(events[2], { status: 'error', output: /outside the working directory/ });
+  t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
+  t.match(nth(events, 'tool_result'), { status: 'error', output: /outside the working directory/ });
 });
 
 t.test('a provider error mid-stream keeps the deltas before it', async (t) => {
   const { events, code } = await exec(t, [{ chunks: ['Half ', 'an answer'], error: { message: 'upstream overloaded', status: 529 } }], ['go']);
   t.equal(code, 3);
-  t.same(types(events), ['run_start', 'text', 'text', 'error', 'run_end']);
-  t.match(events[3], { code: 'provider_error', recoverable: false, message: /upstream overloaded/ });
-  t.match(events[4], { status: 'error', exitCode: 3 });
+  t.same(eventTypes(events), ['run_start', 'text', 'error', 'run_end']);
+  t.match(nth(events, 'error'), { code: 'provider_error', recoverable: false, message: /upstream overloaded/ });
+  t.equal(streamedText(events), 'Half an answer');
+  t.match(events.at(-1), { status: 'error', exitCode: 3 });
 });
 
 t.test('the turn limit', async (t) => {
   const again = { text: 'Still working.', toolCalls: [{ name: 'list_directory', args: {} }] };
   const { events, code } = await exec(t, [again, again, again], ['--max-turns', '2', 'go']);
   t.equal(code, 4);
-  t.same(types(events), ['run_start', 'text', 'tool_call', 'tool_result', 'text', 'tool_call', 'tool_result', 'final', 'error', 'run_end']);
-  t.match(events[7], { text: 'Still working.' });
-  t.match(events[8], { code: 'max_turns', recoverable: true });
-  t.match(events[9], { status: 'error', exitCode: 4 });
+  t.same(eventTypes(events), ['run_start', 'text', 'tool_call', 'tool_result', 'text', 'tool_call', 'tool_result', 'final', 'error', 'run_end']);
+  t.match(nth(events, 'final'), { text: 'Still working.' });
+  t.match(nth(events, 'error'), { code: 'max_turns', recoverable: true });
+  t.match(events.at(-1), { status: 'error', exitCode: 4 });
 });
 
 t.test('running out of script is a provider error naming the turn', async (t) => {
@@ -100,7 +101,7 @@ t.test('stream-json input from stdin and from --file', async (t) => {
   const common = ['exec', '-i', 'STREAM-JSON', '-o', 'Stream-Json', '--provider', 'scripted', '--script', script];
   const piped = await zero(common, { stdin: jsonl });
   t.equal(piped.code, 0, piped.stdout);
-  t.same(types(jsonLines(piped.stdout)), ['run_start', 'text', 'final', 'run_end']);
+  t.same(eventTypes(jsonLines(piped.stdout)), ['run_start', 'text', 'final', 'run_end']);
   const fromFile = await zero([...common, '-C', dir, '--file', 'turns.jsonl'], { stdin: 'ignored: --file wins' });
   t.equal(fromFile.code, 0, fromFile.stdout);
 });
@@ -135,15 +136,16 @@ t.test('the three output formats of one run', async (t) => {
 
   const json = await run('json');
   const lines = jsonLines(json.stdout);
-  t.same(types(lines), ['run_start', 'text', 'usage', 'tool_call', 'tool_result', 'text', 'final', 'done']);
+  t.same(eventTypes(lines), ['run_start', 'text', 'usage', 'tool_call', 'tool_result', 'text', 'final', 'done']);
   t.match(lines[0], { cwd: dir, provider: 'scripted', model: 'scripted', run_id: /^run_/ });
-  t.match(lines[3], { id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' });
-  t.match(lines[4], { tool_call_id: 'c1', result: '     1\talpha' });
-  t.same(lines[7], { type: 'done', exit_code: 0 });
+  t.match(nth(lines, 'tool_call'), { id: 'c1', name: 'read_file', arguments: '{"path":"a.txt"}' });
+  t.match(nth(lines, 'tool_result'), { tool_call_id: 'c1', result: '     1\talpha' });
+  t.equal(streamedText(lines), 'Reading.It says alpha.');
+  t.same(lines.at(-1), { type: 'done', exit_code: 0 });
   t.equal(json.stderr, '');
 
   const streamJson = await run('stream-json');
-  t.same(types(jsonLines(streamJson.stdout)), ['run_start', 'text', 'usage', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
+  t.same(eventTypes(jsonLines(streamJson.stdout)), ['run_start', 'text', 'usage', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
 });
 
 t.test('text format: errors go to stderr and the exit code still tells', async (t) => {

@@ -1,5 +1,8 @@
 import t from 'tap';
-import { isSensitiveKey, isSensitiveQueryParam, normaliseKey } from '../../../lib/redaction/keys.js';
+import {
+  QUERY_PARAM_KEYWORDS, SENSITIVE_KEY_KEYWORDS, SENSITIVE_QUERY_PARAMS, SENSITIVE_SUFFIXES, isSensitiveKey,
+  isSensitiveQueryParam, normaliseKey,
+} from '../../../lib/redaction/keys.js';
 
 t.test('normaliseKey folds camelCase, acronyms and separators', async (t) => {
   for (const key of ['apiKey', 'api-key', 'API_KEY', 'APIKey', 'api.key', ' api  key ', 'Api_Key']) {
@@ -35,4 +38,18 @@ t.test('sensitive query parameters', async (t) => {
     t.ok(isSensitiveQueryParam(name), name);
   }
   for (const name of ['q', 'page', 'sort', 'id', 'max_tokens']) t.notOk(isSensitiveQueryParam(name), name);
+});
+
+t.test('answers are cached, and stay right', async (t) => {
+  for (let round = 0; round < 2; round++) {
+    t.ok(isSensitiveKey('githubToken'));
+    t.notOk(isSensitiveKey('promptTokens'));
+  }
+  for (let n = 0; n < 5000; n++) isSensitiveKey(`field${n}`);
+  t.ok(isSensitiveKey('DB_PASSWORD'), 'still right after the cache is cleared');
+});
+
+t.test('every sensitive name contains a prefilter keyword', async (t) => {
+  for (const suffix of SENSITIVE_SUFFIXES) t.ok(SENSITIVE_KEY_KEYWORDS.some((k) => suffix.includes(k)), suffix);
+  for (const name of SENSITIVE_QUERY_PARAMS) t.ok(QUERY_PARAM_KEYWORDS.some((k) => name.includes(k)), name);
 });

@@ -19,6 +19,17 @@ const examples: Record<string, string> = {
   githubRefresh: 'ghr' + '_' + alnum(36),
   githubFineGrained: 'github' + '_pat_' + alnum(22) + '_' + alnum(59),
   gitlab: 'glpat' + '-' + alnum(20),
+  gitlabPipelineTrigger: 'glptt' + '-' + alnum(40),
+  gitlabDeploy: 'gldt' + '-' + alnum(20),
+  gitlabRunner: 'glrt' + '-' + alnum(20),
+  gitlabCiJob: 'glcbt' + '-' + '64_' + alnum(20),
+  gitlabScim: 'glsoat' + '-' + alnum(20),
+  gitlabFeatureFlag: 'glffct' + '-' + alnum(20),
+  gitlabOauthApp: 'gloas' + '-' + alnum(64),
+  gitlabIncomingMail: 'glimt' + '-' + alnum(25),
+  gitlabAgent: 'glagent' + '-' + alnum(50),
+  gitlabWorkspace: 'glwt' + '-' + alnum(20),
+  gitlabFeed: 'glft' + '-' + alnum(20),
   slackBot: 'xox' + 'b-' + '1234567890-' + '1234567890123-' + alnum(24),
   slackUser: 'xox' + 'p-' + '1234567890-' + alnum(24),
   slackApp: 'xapp' + '-1-' + 'A0123BCDE-' + '1234567890-' + alnum(24),
@@ -30,6 +41,8 @@ const examples: Record<string, string> = {
   stripeTest: 'sk' + '_test_' + alnum(24),
   npm: 'npm' + '_' + alnum(36),
   huggingFace: 'hf' + '_' + alnum(34),
+  groq: 'gsk' + '_' + alnum(52),
+  sendgrid: 'SG' + '.' + alnum(20) + '-_' + '.' + alnum(41) + '_-',
   jwt: 'eyJ' + 'hbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9' + '.' + 'eyJ' + 'zdWIiOiIxMjM0NTY3ODkwIn0' + '.' + alnum(43),
 };
 
@@ -46,6 +59,7 @@ t.test('ordinary text is untouched', async (t) => {
     'task-list', 'risk-level', 'desk-lamp-with-a-very-long-hyphenated-name', 'tokenizer',
     'run_20261130053326_ab12cd', 'call_1', 'sk-short', 'ghp_short', 'AKIA1234', 'AKIA' + 'X'.repeat(17),
     'eyJ-not-a-jwt', 'hf_model_loader_config', 'npm_config_registry', 'xoxb-', 'askAIzaQuestion',
+    'gsk_short', 'msg.' + alnum(22) + '.' + alnum(43), 'SG.short.key', 'glpat-short', 'global-settings-provider-x',
     '-----BEGIN PUBLIC KEY-----\nMIIB\n-----END PUBLIC KEY-----', '-----BEGIN CERTIFICATE-----',
   ]) {
     t.equal(run(text), text, text);

@@ -1,7 +1,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { REDACTED } from '../../../lib/redaction/rule.js';
-import { MIN_SECRET_LENGTH, TEXT_RULES, prepareSecrets, redactText } from '../../../lib/redaction/text.js';
+import { MIN_SECRET_LENGTH, TEXT_RULES, mayContainSecret, prepareSecrets, redactText } from '../../../lib/redaction/text.js';
 
 const body = (n: number): string => 'Zq7Wm3Xk9P'.repeat(Math.ceil(n / 10)).slice(0, n);
 
@@ -17,6 +17,41 @@ t.test('ordinary text is returned unchanged', async (t) => {
   }
 });
 
+t.test('code and prose that merely mention keys come out byte-identical', async (t) => {
+  for (const text of [
+    'task-list', 'risk-level', 'the bearer of bad news', 'promptTokens', 'tokenizer', 'max_tokens', 'token_count',
+    'const token = await loadCredential(profile);', 'let password = prompt("Password: ");',
+    'TOKEN=$TOKEN', 'export API_KEY=${X}', 'const apiKey = process.env.X;', 'password: ${X}', 'token = $TOKEN',
+    '{"promptTokens": 12, "max_tokens": 4096, "token_count": 3}', 'Set the AWS secret access key first.',
+    'the Cookie: header', 'const msg = `${user}`; msg.content', 'Trade with Asia grew.',
+  ]) {
+    t.equal(redactText(text), text, text);
+  }
+});
+
+t.test('mayContainSecret: the combined prefilter, plus loaded credentials', async (t) => {
+  t.notOk(mayContainSecret('The stream stops when the buffer is full.'));
+  t.notOk(mayContainSecret(''));
+  t.ok(mayContainSecret('see sk-'));
+  t.ok(mayContainSecret('Authorization'));
+  t.ok(mayContainSecret('PASSWORD'));
+  const loaded = 'plainvalue' + '42';
+  t.notOk(mayContainSecret(`x ${loaded} y`));
+  t.ok(mayContainSecret(`x ${loaded} y`, { secrets: [loaded] }));
+  for (const text of ['hello world', `my ${loaded}`, 'a\nb\tc', 'sk- only']) {
+    if (!mayContainSecret(text, { secrets: [loaded] })) t.equal(redactText(text, { secrets: [loaded] }), text);
+  }
+});
+
+t.test('no keyword can appear by writing the marker', async (t) => {
+  const marker = REDACTED.toLowerCase();
+  for (const rule of TEXT_RULES) {
+    for (const keyword of rule.keywords) {
+      t.notOk(/[[\]]/.test(keyword) || marker.includes(keyword), `${rule.name}: ${keyword}`);
+    }
+  }
+});
+
 t.test('rules compose over one text', async (t) => {
   const key = 'sk-' + 'proj-' + body(40);
   const text = [
@@ -24,6 +59,7 @@ t.test('rules compose over one text', async (t) => {
     `curl -H "Authorization: Bearer ${body(24)}" "https://api.example.com/v1?api_key=${body(12)}&n=1"`,
     `password: hunter2hunter2`,
     `git remote add origin https://me:${body(10)}@git.example.com/r.git`,
+    `Cookie: sid=${body(12)}; theme=dark`,
   ].join('\n');
   t.equal(
     redactText(text),
@@ -32,6 +68,7 @@ t.test('rules compose over one text', async (t) => {
       `curl -H "Authorization: Bearer ${REDACTED}" "https://api.example.com/v1?api_key=${REDACTED}&n=1"`,
       `password: ${REDACTED}`,
       `git remote add origin https://me:${REDACTED}@git.example.com/r.git`,
+      `Cookie: sid=${REDACTED}; theme=${REDACTED}`,
     ].join('\n'),
   );
 });
@@ -87,6 +124,9 @@ const secret: fc.Arbitrary<string> = fc.oneof(
   run(tokenChar, 20, 30).map((b) => 'glpat-' + b),
   fc.tuple(fc.constantFrom('xoxb-', 'xoxa-', 'xoxp-', 'xoxr-', 'xoxs-', 'xapp-'), run(tokenChar, 10, 60)).map(([p, b]) => p + b),
   fc.tuple(fc.constantFrom('AKIA', 'ASIA', 'ABIA', 'ACCA'), run(upperChar, 16, 16)).map(([p, b]) => p + b),
+  fc.tuple(fc.constantFrom('glptt-', 'gldt-', 'glrt-', 'gloas-', 'glagent-'), run(tokenChar, 20, 64)).map(([p, b]) => p + b),
+  run(tokenChar, 52, 52).map((b) => 'gsk_' + b),
+  fc.tuple(run(tokenChar, 22, 22), run(tokenChar, 43, 43)).map(([a, b]) => `SG.${a}.${b}`),
   run(tokenChar, 35, 35).map((b) => 'AIza' + b),
   fc.tuple(fc.constantFrom('sk_live_', 'rk_live_', 'sk_test_'), run(tokenChar, 24, 40)).map(([p, b]) => p + b),
   run(tokenChar, 36, 36).map((b) => 'npm_' + b),
@@ -104,6 +144,7 @@ const fragment: fc.Arbitrary<string> = fc.oneof(
     ' ', '\n', '"', "'", '=', ': ', '&', '?', '@', '/', '-', '_', '.', '$', '(', ')', '[', ']', '{', '}', ',', ';',
     'password', 'token', 'apiKey', 'API_KEY', 'secret', 'Authorization: ', 'Bearer ', 'x-api-key: ', 'https://',
     'user:', '?token=', '&sig=', 'sk-', 'ghp_', 'AKIA', 'eyJ', 'hf_', '-----BEGIN PRIVATE KEY-----',
+    'Cookie: ', 'Set-Cookie: ', '; Path=/', 'sid=', 'aws_secret_access_key = ', 'gsk_', 'SG.', 'glrt-',
     '-----END PRIVATE KEY-----', REDACTED, 'await ', 'process.env.', 'export ', ' := ', ' => ',
   ),
   secret,

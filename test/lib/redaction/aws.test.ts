@@ -1,0 +1,45 @@
+import t from 'tap';
+import { AWS_SECRET_RULE } from '../../../lib/redaction/aws.js';
+import { REDACTED } from '../../../lib/redaction/rule.js';
+
+const run = (text: string): string => AWS_SECRET_RULE.apply(text);
+// 40 base64 characters, built from pieces (AWS's documented example shape, not a real key)
+const key = 'wJalrXUtnFEMI/K7MDENG' + '/bPxRfiCYZXAMPLEKEY';
+
+t.test('a 40-character secret next to an AWS key name', async (t) => {
+  for (const [text, expected] of [
+    [`aws_secret_access_key = ${key}`, `aws_secret_access_key = ${REDACTED}`],
+    [`AWS_SECRET_ACCESS_KEY=${key}\nAWS_REGION=eu-west-1`, `AWS_SECRET_ACCESS_KEY=${REDACTED}\nAWS_REGION=eu-west-1`],
+    [`{"SecretAccessKey": "${key}", "AccessKeyId": "x"}`, `{"SecretAccessKey": "${REDACTED}", "AccessKeyId": "x"}`],
+    [`secretAccessKey: '${key}',`, `secretAccessKey: '${REDACTED}',`],
+    [`AWS Secret Access Key [None]: ${key}`, `AWS Secret Access Key [None]: ${REDACTED}`],
+    [`| aws-secret-access-key | ${key} |`, `| aws-secret-access-key | ${REDACTED} |`],
+  ]) {
+    t.equal(run(text), expected, text);
+  }
+});
+
+t.test('no secret: not 40 characters, too far, another line, or no name', async (t) => {
+  for (const text of [
+    `aws_secret_access_key = ${key}x`,
+    `aws_secret_access_key = ${key.slice(1)}`,
+    `aws_secret_access_key = see the docs, the value goes on the next line\n${key}`,
+    `aws_secret_access_key is read from the environment by the SDK, then ${key}`,
+    `access_key = ${key}`,
+    'aws_secret_access_key = $AWS_SECRET_ACCESS_KEY',
+    'Set the AWS secret access key in ~/.aws/credentials before running the deploy script.',
+  ]) {
+    t.equal(run(text), text, text);
+  }
+});
+
+t.test('idempotent: a second pass does not reach past the marker', async (t) => {
+  const once = run(`SecretAccessKey: ${key} ${key}`);
+  t.equal(once, `SecretAccessKey: ${REDACTED} ${key}`);
+  t.equal(run(once), once);
+});
+
+t.test('long adversarial input finishes', async (t) => {
+  const input = ('secret access key ' + 'a'.repeat(39) + ' ').repeat(5000);
+  t.equal(run(input), input);
+});

@@ -1,0 +1,50 @@
+import t from 'tap';
+import { COOKIE_RULE } from '../../../lib/redaction/cookies.js';
+import { REDACTED } from '../../../lib/redaction/rule.js';
+
+const run = (text: string): string => COOKIE_RULE.apply(text);
+const sid = 's%3A' + 'Zq7Wm3Xk9P' + '.xY4';
+
+t.test('Cookie: every value goes, names stay', async (t) => {
+  t.equal(run(`Cookie: sid=${sid}; theme=dark`), `Cookie: sid=${REDACTED}; theme=${REDACTED}`);
+  t.equal(run(`cookie:sid=${sid}`), `cookie:sid=${REDACTED}`);
+  t.equal(run(`curl -H "Cookie: sid=${sid}; a=b" https://h/x`), `curl -H "Cookie: sid=${REDACTED}; a=${REDACTED}" https://h/x`);
+  t.equal(run(`curl --cookie 'sid=${sid}' https://h/x`), `curl --cookie 'sid=${REDACTED}' https://h/x`);
+  t.equal(run(`{"Cookie": "sid=${sid}", "Accept": "*/*"}`), `{"Cookie": "sid=${REDACTED}", "Accept": "*/*"}`);
+});
+
+t.test('Set-Cookie: the value goes, the attributes stay', async (t) => {
+  t.equal(
+    run(`Set-Cookie: session=${sid}; Path=/; Domain=example.com; Max-Age=3600; HttpOnly; Secure; SameSite=Lax`),
+    `Set-Cookie: session=${REDACTED}; Path=/; Domain=example.com; Max-Age=3600; HttpOnly; Secure; SameSite=Lax`,
+  );
+  t.equal(
+    run(`set-cookie: id=${sid}; Expires=Wed, 21 Oct 2015 07:28:00 GMT; Secure`),
+    `set-cookie: id=${REDACTED}; Expires=Wed, 21 Oct 2015 07:28:00 GMT; Secure`,
+  );
+});
+
+t.test('several headers, multi-line text', async (t) => {
+  t.equal(
+    run(`HTTP/1.1 200 OK\nSet-Cookie: a=${sid}\nSet-Cookie: b=${sid}; Path=/\nContent-Type: text/html`),
+    `HTTP/1.1 200 OK\nSet-Cookie: a=${REDACTED}\nSet-Cookie: b=${REDACTED}; Path=/\nContent-Type: text/html`,
+  );
+});
+
+t.test('prose, references and other names stay', async (t) => {
+  for (const text of [
+    'the Cookie: header carries state', 'Cookie:', 'Set-Cookie: HttpOnly', 'cookies: 3', 'cookie jar',
+    'Cookie: sid=$SESSION_ID', 'Cookie: sid=${SID}', 'fortune-cookie: yes=', 'X-Cookie-Policy: none',
+  ]) {
+    t.equal(run(text), text, text);
+  }
+});
+
+t.test('idempotent', async (t) => {
+  const once = run(`Cookie: a=${sid}; b=${sid}\nSet-Cookie: c=${sid}; Path=/`);
+  t.equal(run(once), once);
+});
+
+t.test('a long cookie value goes whole', async (t) => {
+  t.equal(run(`Cookie: big=${'x9'.repeat(5000)}; n=1`), `Cookie: big=${REDACTED}; n=${REDACTED}`);
+});

@@ -1,0 +1,47 @@
+import t from 'tap';
+import { buildPrefilter } from '../../../lib/redaction/prefilter.js';
+import { wholeMatchRule } from '../../../lib/redaction/rule.js';
+
+const rule = (name: string, keywords: string[]) => wholeMatchRule(name, keywords, /x^/g);
+const a = rule('a', ['sk-']);
+const b = rule('b', ['sk-ant-']);
+const c = rule('c', ['key', 'token']);
+const d = rule('d', ['api-key']);
+const e = rule('e', ['ab']);
+const f = rule('f', ['bc']);
+const names = (rules: readonly { name: string }[]) => rules.map((r) => r.name);
+
+t.test('test: one case-insensitive pass over all keywords', async (t) => {
+  const prefilter = buildPrefilter([a, b, c, d]);
+  t.notOk(prefilter.test('plain words, nothing else'));
+  t.ok(prefilter.test('an SK-thing'));
+  t.ok(prefilter.test('TOKEN'));
+  t.notOk(prefilter.test(''));
+});
+
+t.test('select: the rules whose keywords occur, in rule order', async (t) => {
+  const prefilter = buildPrefilter([a, b, c, d, e, f]);
+  t.same(names(prefilter.select('nothing here')), []);
+  t.same(names(prefilter.select('Token')), ['c']);
+  t.same(names(prefilter.select('x sk-ant-y')), ['a', 'b'], 'a longer keyword credits the keywords it contains');
+  t.same(names(prefilter.select('X-API-KEY')), ['c', 'd'], 'a keyword inside a longer one');
+  t.same(names(prefilter.select('abc')), ['e', 'f'], 'overlapping keywords are both seen');
+  t.same(names(prefilter.select('key key key sk-')), ['a', 'c']);
+});
+
+t.test('rules without keywords always run', async (t) => {
+  const always = rule('always', []);
+  const prefilter = buildPrefilter([a, always]);
+  t.ok(prefilter.test('anything'));
+  t.same(names(prefilter.select('anything')), ['always']);
+  t.same(names(prefilter.select('sk-')), ['a', 'always']);
+  t.ok(buildPrefilter([always]).test('x'));
+  t.notOk(buildPrefilter([]).test('x'));
+});
+
+t.test('keywords with regex syntax are literal', async (t) => {
+  const prefilter = buildPrefilter([rule('dot', ['sg.']), rule('q', ['?x'])]);
+  t.notOk(prefilter.test('sgx'));
+  t.ok(prefilter.test('SG.'));
+  t.ok(prefilter.test('a?x'));
+});
