@@ -4,6 +4,8 @@ export type ToolContext = {
   /** The working directory; every path a tool touches must resolve inside it. */
   cwd: string;
   signal: AbortSignal;
+  /** More directories write tools may change (--add-dir), besides cwd. Absolute. */
+  extraRoots?: string[];
 };
 
 export type ToolOutcome = { status: 'ok' | 'error'; output: string; truncated: boolean };
