@@ -10,6 +10,8 @@ export type AgentOptions = {
   maxTurns?: number;
   toolbox?: Toolbox;
   sessionId?: string;
+  /** More directories write tools may change (--add-dir), besides cwd. */
+  extraRoots?: string[];
   /** Emitted as `warning` events right after `run_start`. */
   warnings?: string[];
   /** Aborting ends the run: the reason (a ZeroError such as CancelledError) becomes the stage's error. */
@@ -70,7 +72,7 @@ export function agent(options: AgentOptions): Duplex {
     write({ prompt }: PromptRequest, _encoding, callback) {
       started = true;
       const { provider, cwd } = options;
-      runAgent({ prompt, provider, toolbox, cwd, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit }).then(
+      runAgent({ prompt, provider, toolbox, cwd, extraRoots: options.extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit }).then(
         () => callback(),
         async (error: Error) => {
           await announce();

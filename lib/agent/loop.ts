@@ -8,6 +8,7 @@ export type AgentRun = {
   provider: Provider;
   toolbox: Toolbox;
   cwd: string;
+  extraRoots?: string[];
   maxTurns: number;
   signal: AbortSignal;
   /** Resolves when the event has been taken downstream: this is how backpressure reaches the provider. */
@@ -34,7 +35,7 @@ async function runTool(run: AgentRun, call: ToolCallRequest): Promise<ChatMessag
   await run.emit({ type: 'tool_call', id, name, ...(isPlainObject(args) ? { args } : {}), sideEffect: run.toolbox.sideEffectOf(name) });
   const outcome = argsError
     ? { status: 'error' as const, output: argsError, truncated: false }
-    : await run.toolbox.run({ id, name, args }, { cwd: run.cwd, signal: run.signal });
+    : await run.toolbox.run({ id, name, args }, { cwd: run.cwd, extraRoots: run.extraRoots, signal: run.signal });
   await run.emit({ type: 'tool_result', id, ...outcome });
   return { role: 'tool', toolCallId: id, name, content: outcome.output, isError: outcome.status === 'error' };
 }

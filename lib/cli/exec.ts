@@ -7,6 +7,9 @@ import { NO_INPUT } from '../protocol/combine.js';
 import { loadConfig } from '../providers/config.js';
 import { chooseProvider, createProvider, credentialsInUse } from '../providers/index.js';
 import { DEFAULT_MAX_TURNS } from '../../transforms/agent.js';
+import { planTools } from '../tools/permissions.js';
+import { allTools, createToolbox } from '../tools/registry.js';
+import { formatToolListing } from './list-tools.js';
 import { captureConsole, debugReporter, deliver, type CliIO } from './process.js';
 import { execSettings, outputFormatFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
 
@@ -49,6 +52,11 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
   captureConsole(debug.log);
   try {
     const settings = execSettings(words, raw);
+    const tools = planTools(allTools, settings.permissions);
+    if (settings.listTools) {
+      io.stdout.write(formatToolListing(tools.listing, settings.outputFormat));
+      return io.exit(0);
+    }
     const config = await loadConfig(settings.cwd, io.env);
     const { maxRetries, timeoutMs, idleTimeoutMs } = settings;
     const choice = chooseProvider({ name: settings.provider, model: settings.model, script: settings.script, cwd: settings.cwd, env: io.env, config, limits: { maxRetries, timeoutMs, idleTimeoutMs } });
@@ -60,6 +68,9 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       provider,
       cwd: settings.cwd,
       maxTurns: settings.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
+      toolbox: createToolbox(tools.advertised, { refusals: tools.refusals, known: allTools }),
+      warnings: tools.warnings,
+      extraRoots: settings.extraRoots,
       input,
       output: { format: settings.outputFormat, secrets, stderr: io.stderr },
       onFailure: debug.failure,

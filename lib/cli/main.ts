@@ -12,9 +12,14 @@ Examples:
   $ zero exec --provider scripted --script examples/readme-demo.jsonl "What is this repo?"
   $ zero exec -i stream-json -o stream-json < turns.jsonl | jq -c .
   $ zero exec -o json -f prompt.md -C ../other-repo
+  $ zero exec --auto high --disabled-tools bash "Fix the failing test"
+  $ zero exec --list-tools --skip-permissions-unsafe
   $ OPENAI_BASE_URL=http://localhost:11434/v1 zero exec -m llama3.2 "Explain lib/"
 
 Exit codes: 0 success, 1 internal error, 2 usage, 3 provider, 4 turn limit, 130/143 cancelled.`;
+
+/** Repeatable flags gather their values. */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 function program(io: CliIO): Command {
   const zero = new Command('zero')
@@ -39,6 +44,13 @@ function program(io: CliIO): Command {
     .option('--max-retries <n>', 'retries of a model call refused with 429 or 5xx, with backoff honouring Retry-After (default 2)')
     .option('--timeout <seconds>', 'limit for one whole model call (default 600)')
     .option('--idle-timeout <seconds>', 'limit on the silence between two stream chunks (default 120)')
+    .option('--auto <level>', 'low | medium (only read-only tools, the default) | high (also tools that write and run commands)')
+    .option('--skip-permissions-unsafe', 'let the model write files and run shell commands without asking (as --auto high)')
+    .option('--enabled-tools <names>', 'only these tools (comma or space separated; repeatable)', collect)
+    .option('--disabled-tools <names>', 'never these tools (comma or space separated; repeatable)', collect)
+    .option('--add-dir <dir>', 'another directory write tools may change (repeatable)', collect)
+    .option('--list-tools', 'print the tools the model would see with these flags, and exit')
+    .option('--no-notify', 'accepted for wrappers that pass it: a headless run has nothing to notify')
     .option('--debug', 'diagnostics and stack traces on stderr (also ZERO_DEBUG=1)')
     .addHelpText('after', EXEC_EXAMPLES)
     .exitOverride()

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../transforms/serialize.js';
+import { AUTO_LEVELS, parseToolNames, type PermissionSettings } from '../tools/permissions.js';
 
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -21,6 +22,14 @@ export type RawExecOptions = {
   timeout?: string;
   idleTimeout?: string;
   debug?: boolean;
+  auto?: string;
+  skipPermissionsUnsafe?: boolean;
+  enabledTools?: string[];
+  disabledTools?: string[];
+  addDir?: string[];
+  listTools?: boolean;
+  /** --no-notify: accepted for wrappers that pass it; headless runs have nothing to notify. */
+  notify?: boolean;
 };
 
 export type ExecSettings = {
@@ -38,6 +47,10 @@ export type ExecSettings = {
   maxRetries?: number;
   timeoutMs?: number;
   idleTimeoutMs?: number;
+  permissions: PermissionSettings;
+  /** --add-dir: absolute, existing directories write tools may also change. */
+  extraRoots: string[];
+  listTools: boolean;
 };
 
 function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -70,15 +83,15 @@ function seconds(flag: string, value: string | undefined): number | undefined {
   return Math.round(number * 1000);
 }
 
-function directory(value: string): string {
-  const dir = resolve(value);
+function directory(value: string, what = 'Working directory', base = '.'): string {
+  const dir = resolve(base, value);
   let isDirectory = false;
   try {
     isDirectory = statSync(dir).isDirectory();
   } catch {
-    throw new UsageError(`Working directory not found: ${value}`);
+    throw new UsageError(`${what} not found: ${value}`);
   }
-  if (!isDirectory) throw new UsageError(`Working directory is not a directory: ${value}`);
+  if (!isDirectory) throw new UsageError(`${what} is not a directory: ${value}`);
   return dir;
 }
 
@@ -111,5 +124,13 @@ export function execSettings(words: string[], raw: RawExecOptions): ExecSettings
     maxRetries: nonNegativeInteger('--max-retries', raw.maxRetries),
     timeoutMs: seconds('--timeout', raw.timeout),
     idleTimeoutMs: seconds('--idle-timeout', raw.idleTimeout),
+    permissions: {
+      auto: raw.auto === undefined ? undefined : choice('--auto', raw.auto, AUTO_LEVELS),
+      skipPermissionsUnsafe: Boolean(raw.skipPermissionsUnsafe),
+      enabled: parseToolNames('--enabled-tools', raw.enabledTools),
+      disabled: parseToolNames('--disabled-tools', raw.disabledTools),
+    },
+    extraRoots: (raw.addDir ?? []).map((dir) => directory(dir, '--add-dir directory', cwd)),
+    listTools: Boolean(raw.listTools),
   };
 }

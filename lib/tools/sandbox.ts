@@ -1,6 +1,7 @@
 import type { Stats } from 'node:fs';
 import { readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { ToolContext } from './types.js';
 
 /**
  * Resolves `path` (relative to `root`, or absolute) to its real absolute path, following symlinks,
@@ -13,6 +14,20 @@ export async function resolveInside(root: string, path: string): Promise<string>
   const target = await realpathAllowingMissing(resolve(realRoot, path));
   if (!isInside(realRoot, target)) throw new Error(`Path "${path}" is outside the working directory.`);
   return target;
+}
+
+/**
+ * Resolves `path` (relative to context.cwd, or absolute) for a tool that changes files: like resolveInside,
+ * but the real path may lie inside context.cwd or inside any of context.extraRoots (the --add-dir directories).
+ */
+export async function resolveWritable(context: ToolContext, path: string): Promise<string> {
+  const realCwd = await realpath(context.cwd);
+  const target = await realpathAllowingMissing(resolve(realCwd, path));
+  if (isInside(realCwd, target)) return target;
+  for (const root of context.extraRoots ?? []) {
+    if (isInside(await realpathAllowingMissing(resolve(root)), target)) return target;
+  }
+  throw new Error(`Path "${path}" is outside the working directory and the --add-dir directories.`);
 }
 
 /** Like resolveInside, for a path that must already exist: also returns what it is. */

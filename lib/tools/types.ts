@@ -10,7 +10,10 @@ export type ToolContext = {
 
 export type ToolOutcome = { status: 'ok' | 'error'; output: string; truncated: boolean };
 
-export interface Tool<Args = Record<string, unknown>> {
+/** The output text, or `{ output, truncated: true }` from a tool that had to cut it itself. */
+export type ToolRunResult = string | { output: string; truncated: boolean };
+
+export interface Tool<Args = Record<string, unknown>, Result extends ToolRunResult = string> {
   name: string;
   /** One line, sent to the model as the tool's description. */
   description: string;
@@ -18,8 +21,11 @@ export interface Tool<Args = Record<string, unknown>> {
   parameters: Record<string, unknown>;
   sideEffect: SideEffect;
   permission: 'allow' | 'prompt';
-  /** Returns the output text; throws (any Error) for an error result whose output is the error's message. */
-  run(args: Args, context: ToolContext): Promise<string>;
+  /**
+   * Returns the output (the toolbox still caps it at 64 KiB); throws (any Error)
+   * for an error result whose output is the error's message.
+   */
+  run(args: Args, context: ToolContext): Promise<Result>;
 }
 
 /** What a provider sends to the model for each advertised tool. */

@@ -1,8 +1,8 @@
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
-import { createToolbox, readOnlyTools } from '../../../lib/tools/registry.js';
+import { allTools, createToolbox, readOnlyTools } from '../../../lib/tools/registry.js';
 import type { Tool } from '../../../lib/tools/types.js';
 
 const context = (cwd: string) => ({ cwd, signal: new AbortController().signal });
@@ -113,4 +113,17 @@ t.test('output over 64 KiB is cut and flagged as truncated', async (t) => {
 
 t.test('two tools with the same name are refused', async (t) => {
   t.throws(() => createToolbox([readOnlyTools[0], readOnlyTools[0]]), { message: `Two tools are named "${readOnlyTools[0].name}".` });
+});
+
+t.test('a refused tool is not advertised and not run; its call gets the reason', async (t) => {
+  const dir = t.testdir({ 'a.txt': 'keep\n' });
+  const box = createToolbox(allTools.filter((tool) => tool.permission === 'allow'), { refusals: new Map([['write_file', 'Permission required: not in this run.']]), known: allTools });
+  t.notOk(box.definitions().some((definition) => definition.name === 'write_file'));
+  t.equal(box.sideEffectOf('write_file'), 'write', 'its side effect is still known for the tool_call event');
+  t.same(await box.run({ id: 'c', name: 'write_file', args: { path: 'a.txt', content: 'gone' } }, { cwd: dir, signal: new AbortController().signal }), {
+    status: 'error',
+    output: 'Permission required: not in this run.',
+    truncated: false,
+  });
+  t.equal(readFileSync(join(dir, 'a.txt'), 'utf8'), 'keep\n');
 });

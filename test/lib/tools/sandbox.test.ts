@@ -2,7 +2,7 @@ import { symlinkSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { displayPath, isInside, resolveExisting, resolveInside } from '../../../lib/tools/sandbox.js';
+import { displayPath, isInside, resolveExisting, resolveInside, resolveWritable } from '../../../lib/tools/sandbox.js';
 
 type WithTestdir = { testdir: typeof t.testdir };
 
@@ -96,4 +96,25 @@ t.test('isInside compares whole path segments', async (t) => {
 t.test('displayPath shows paths relative to the root', async (t) => {
   t.equal(displayPath('/work/ab', '/work/ab/src/x.ts'), 'src/x.ts');
   t.equal(displayPath('/work/ab', '/work/ab'), '.');
+});
+
+t.test('resolveWritable: inside the working directory, or inside an extra root', async (t) => {
+  const { dir, root } = fixture(t);
+  const context = { cwd: root, signal: new AbortController().signal, extraRoots: [join(dir, 'rootling')] };
+  t.equal(await resolveWritable(context, 'new/file.txt'), join(await realpath(root), 'new/file.txt'));
+  t.equal(await resolveWritable(context, '../rootling/c.txt'), join(await realpath(dir), 'rootling/c.txt'));
+  t.equal(await resolveWritable(context, join(dir, 'rootling/new.txt')), join(await realpath(dir), 'rootling/new.txt'));
+  symlinkSync('../rootling/c.txt', join(root, 'to-extra'));
+  t.equal(await resolveWritable(context, 'to-extra'), join(await realpath(dir), 'rootling/c.txt'), 'a symlink into an extra root');
+});
+
+t.test('resolveWritable refuses everything else, symlinks judged by their target', async (t) => {
+  const { dir, root } = fixture(t);
+  const context = { cwd: root, signal: new AbortController().signal, extraRoots: [join(dir, 'rootling')] };
+  symlinkSync('../outside/secret.txt', join(root, 'file-out'));
+  symlinkSync('../outside/later.txt', join(root, 'dangling-out'));
+  for (const path of ['../outside/secret.txt', join(dir, 'outside'), '..', 'file-out', 'dangling-out', '/etc/passwd']) {
+    await t.rejects(resolveWritable(context, path), { message: `Path "${path}" is outside the working directory and the --add-dir directories.` });
+  }
+  await t.rejects(resolveWritable({ ...context, extraRoots: undefined }, '../rootling/c.txt'), { message: /outside the working directory/ });
 });

@@ -1,0 +1,53 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const POLL_MS = 25;
+/** How long to wait, after SIGKILL, for the group to be gone before giving up on it. */
+const KILL_WAIT_MS = 5000;
+
+/**
+ * Ends every process in the group `pgid` (a child spawned with `detached: true` leads its own group):
+ * SIGTERM, then SIGKILL for whatever still runs after `graceMs`. Resolves once none of them runs.
+ */
+export async function killProcessGroup(pgid: number, graceMs: number): Promise<void> {
+  signalGroup(pgid, 'SIGTERM');
+  if (await waitUntilGone(pgid, graceMs)) return;
+  signalGroup(pgid, 'SIGKILL');
+  await waitUntilGone(pgid, KILL_WAIT_MS);
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
+}
+
+async function waitUntilGone(pgid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (await groupIsRunning(pgid)) {
+    if (Date.now() >= deadline) return false;
+    await sleep(POLL_MS);
+  }
+  return true;
+}
+
+async function groupIsRunning(pgid: number): Promise<boolean> {
+  try {
+    process.kill(-pgid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  // kill() also finds zombies: processes already dead that wait for their parent to collect them. Orphans are
+  // collected by init, which in some containers does so only every few seconds; on Linux, /proc tells them apart.
+  if (process.platform !== 'linux') return true;
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(group) === pgid && state !== 'Z' && state !== 'X') return true;
+  }
+  return false;
+}

@@ -1,0 +1,105 @@
+import t, { type Test } from 'tap';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fakeApi } from '../../helpers/sse-server.js';
+import { openaiStream } from '../../helpers/wire.js';
+import { cleanEnv, eventTypes, jsonLines, nth, writeScript, zero } from '../../helpers/zero.js';
+
+// Write tools and permissions, end to end: what the model is offered, what runs, what the disk shows.
+
+const editNotes = { id: 'c1', name: 'edit_file', args: { path: 'notes.txt', old_string: 'draft', new_string: 'final' } };
+
+async function exec(t: Test, turns: unknown[], args: string[], files: Record<string, string> = { 'notes.txt': 'a draft note\n' }) {
+  const dir = t.testdir(files);
+  const script = writeScript(dir, turns, '.script.jsonl');
+  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args, 'go']);
+  return { ...result, events: jsonLines(result.stdout), dir };
+}
+
+t.test('default mode: write tools are not offered to the model', async (t) => {
+  const api = await fakeApi([{ sse: openaiStream({ text: ['ok'] }) }]);
+  t.teardown(() => api.close());
+  const result = await zero(['exec', '-o', 'stream-json', 'hi'], { env: cleanEnv({ OPENAI_BASE_URL: `${api.url}/v1` }) });
+  t.equal(result.code, 0);
+  const offered = (api.received[0]?.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
+  t.same(offered, ['read_file', 'list_directory', 'glob', 'grep']);
+});
+
+t.test('default mode: a write tool the model calls anyway is not run, and the file is untouched', async (t) => {
+  const { events, code, dir } = await exec(t, [{ toolCalls: [editNotes] }, { expect: { contains: ['Permission required'] }, text: 'I may not edit.' }], []);
+  t.equal(code, 0);
+  t.match(nth(events, 'tool_call'), { name: 'edit_file', sideEffect: 'write' });
+  t.match(nth(events, 'tool_result'), { status: 'error', output: /^Permission required: edit_file changes files.*--auto high or --skip-permissions-unsafe/ });
+  t.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'a draft note\n');
+});
+
+for (const flag of [['--skip-permissions-unsafe'], ['--auto', 'high']]) {
+  t.test(`${flag.join(' ')}: the edit runs, the disk shows it, and a warning follows run_start`, async (t) => {
+    const { events, code, dir } = await exec(t, [{ toolCalls: [editNotes] }, { text: 'Edited.' }], flag);
+    t.equal(code, 0);
+    t.same(eventTypes(events), ['run_start', 'warning', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
+    t.match(events[1], { message: /^Unsafe permissions are active/ });
+    t.match(nth(events, 'tool_result'), { status: 'ok', output: 'Replaced 1 occurrence in "notes.txt".' });
+    t.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'a final note\n');
+  });
+}
+
+t.test('--add-dir lets write tools change a second directory; others stay out of reach', async (t) => {
+  const outside = t.testdir({ 'other.txt': 'x' });
+  const write = (path: string, id: string) => ({ id, name: 'write_file', args: { path, content: 'written\n' } });
+  const { events, code, dir } = await exec(t, [{ toolCalls: [write(join(outside, 'new.txt'), 'w1'), write('../escape.txt', 'w2')] }, { text: 'done' }], ['--auto', 'high', '--add-dir', outside]);
+  t.equal(code, 0);
+  t.equal(readFileSync(join(outside, 'new.txt'), 'utf8'), 'written\n');
+  t.match(nth(events, 'tool_result', 1), { status: 'error', output: /outside the working directory and the --add-dir directories/ });
+  t.notOk(existsSync(join(dir, '..', 'escape.txt')));
+});
+
+t.test('unknown tool names are skipped with a warning; the run goes on', async (t) => {
+  const { events, code } = await exec(t, [{ text: 'fine' }], ['--enabled-tools', 'read_file,web_search', '--no-notify']);
+  t.equal(code, 0);
+  t.same(eventTypes(events), ['run_start', 'warning', 'text', 'final', 'run_end']);
+  t.match(events[1], { message: /^Unknown tool "web_search" in --enabled-tools skipped/ });
+});
+
+const usageErrors: [string, string[], RegExp][] = [
+  ['an invalid --auto', ['--auto', 'max'], /Invalid value for --auto: "max"\. Expected one of: low, medium, high\./],
+  ['a malformed tool name', ['--disabled-tools', 'bash;rm'], /Invalid tool name in --disabled-tools: "bash;rm"/],
+  ['a tool both enabled and disabled', ['--enabled-tools', 'grep', '--disabled-tools', 'grep,bash'], /Tool "grep" is both in --enabled-tools and in --disabled-tools\./],
+  ['a missing --add-dir', ['--add-dir', 'nowhere'], /--add-dir directory not found: nowhere/],
+];
+for (const [what, args, message] of usageErrors) {
+  t.test(`usage error: ${what}`, async (t) => {
+    const { events, code } = await exec(t, [{ text: 'unused' }], args);
+    t.equal(code, 2);
+    t.match(events, [{ type: 'error', code: 'usage_error', message }, { type: 'run_end', exitCode: 2 }]);
+  });
+}
+
+t.test('SIGTERM while bash runs: the whole process group is killed before run_end', async (t) => {
+  const dir = t.testdir({});
+  const script = writeScript(dir, [{ toolCalls: [{ id: 'b1', name: 'bash', args: { command: 'sleep 60 & echo $! > child.pid; wait' } }] }, { text: 'unreachable' }], '.script.jsonl');
+  const result = await zero(['exec', '-o', 'stream-json', '--skip-permissions-unsafe', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], {
+    onSpawn: (child) => {
+      void (async () => {
+        while (!existsSync(join(dir, 'child.pid')) || readFileSync(join(dir, 'child.pid'), 'utf8').trim() === '') await sleep(20);
+        child.kill('SIGTERM');
+      })();
+    },
+  });
+  t.equal(result.code, 143);
+  const events = jsonLines(result.stdout);
+  t.same(eventTypes(events), ['run_start', 'warning', 'tool_call', 'tool_result', 'error', 'run_end']);
+  t.match(nth(events, 'tool_result'), { status: 'error', output: /cancelled/ });
+  t.match(events.at(-2), { code: 'cancelled' });
+  const pid = Number(readFileSync(join(dir, 'child.pid'), 'utf8'));
+  const alive = (() => {
+    try {
+      process.kill(pid, 0);
+      return !/^\d+ \(.*\) [ZX] /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  })();
+  t.notOk(alive, 'the background child died with its group');
+});

@@ -1,0 +1,144 @@
+import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { applyPatch } from '../../../lib/tools/apply_patch.js';
+
+const context = (cwd: string, extraRoots?: string[]) => ({ cwd, signal: new AbortController().signal, extraRoots });
+const read = (dir: string, path: string) => readFileSync(join(dir, path), 'utf8');
+const lines = (count: number) => Array.from({ length: count }, (_, i) => `line ${i + 1}\n`).join('');
+
+const modifyOneCreateNewDeleteGone = `diff --git a/one.txt b/one.txt
+--- a/one.txt
++++ b/one.txt
+@@ -1,3 +1,3 @@
+ a
+-b
++B
+ c
+--- /dev/null
++++ b/sub/new.txt
+@@ -0,0 +1,2 @@
++hello
++world
+--- a/gone.txt
++++ /dev/null
+@@ -1,2 +0,0 @@
+-x
+-y
+`;
+
+t.test('modifies, creates and deletes files, and says what it did', async (t) => {
+  const dir = t.testdir({ 'one.txt': 'a\nb\nc\n', 'gone.txt': 'x\ny\n' });
+  t.equal(
+    await applyPatch.run({ patch: modifyOneCreateNewDeleteGone }, context(dir)),
+    'modified one.txt (+1 -1)\ncreated sub/new.txt (+2 -0)\ndeleted gone.txt (+0 -2)',
+  );
+  t.equal(read(dir, 'one.txt'), 'a\nB\nc\n');
+  t.equal(read(dir, 'sub/new.txt'), 'hello\nworld\n');
+  t.notOk(existsSync(join(dir, 'gone.txt')));
+});
+
+t.test('applies several hunks, found even when the file has shifted, and names without a/ b/', async (t) => {
+  const dir = t.testdir({ 'f.txt': `new first line\n${lines(20)}` });
+  const patch = '--- f.txt\n+++ f.txt\n@@ -2,3 +2,3 @@\n line 2\n-line 3\n+LINE 3\n line 4\n@@ -15,3 +15,4 @@\n line 15\n line 16\n+inserted\n line 17\n';
+  t.equal(await applyPatch.run({ patch }, context(dir)), 'modified f.txt (+2 -1)');
+  t.equal(read(dir, 'f.txt'), `new first line\n${lines(20).replace('line 3\n', 'LINE 3\n').replace('line 16\n', 'line 16\ninserted\n')}`);
+});
+
+t.test('all or nothing: a hunk that does not apply changes no file and is named', async (t) => {
+  const dir = t.testdir({ 'first.txt': 'a\nb\nc\n', 'second.txt': lines(10) });
+  const patch = `--- a/first.txt
++++ b/first.txt
+@@ -1,3 +1,3 @@
+ a
+-b
++B
+ c
+--- a/second.txt
++++ b/second.txt
+@@ -1,2 +1,2 @@
+-line 1
++LINE 1
+ line 2
+@@ -7,3 +7,3 @@
+ line 7
+-line eight
++LINE 8
+ line 9
+`;
+  await t.rejects(applyPatch.run({ patch }, context(dir)), {
+    message: 'Hunk 2 of "second.txt" (@@ -7,3 +7,3 @@) does not apply: its context and removed lines do not match the file. No file was changed.',
+  });
+  t.same(readFileSync(join(dir, 'first.txt')), Buffer.from('a\nb\nc\n'), 'the first file is byte-identical');
+  t.equal(read(dir, 'second.txt'), lines(10));
+});
+
+t.test('fails, changing nothing, when a file to create exists, a file to change or delete is missing, or a deletion leaves content', async (t) => {
+  const dir = t.testdir({ 'one.txt': 'a\nb\nc\n', 'gone.txt': 'x\ny\nz\n', 'sub': { 'new.txt': 'already here' } });
+  await t.rejects(applyPatch.run({ patch: modifyOneCreateNewDeleteGone }, context(dir)), {
+    message: 'The patch creates "sub/new.txt", which already exists. No file was changed.',
+  });
+  await t.rejects(applyPatch.run({ patch: '--- a/missing.txt\n+++ b/missing.txt\n@@ -1 +1 @@\n-a\n+b\n' }, context(dir)), {
+    message: 'Path "missing.txt" does not exist. No file was changed.',
+  });
+  await t.rejects(applyPatch.run({ patch: '--- a/gone.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-x\n-y\n' }, context(dir)), {
+    message: 'The patch deletes "gone.txt", but its hunks do not remove all of the file. No file was changed.',
+  });
+  t.equal(read(dir, 'one.txt'), 'a\nb\nc\n');
+  t.equal(read(dir, 'gone.txt'), 'x\ny\nz\n');
+  t.equal(read(dir, 'sub/new.txt'), 'already here');
+});
+
+t.test('fails for a patch that cannot be parsed, changes no file, or renames', async (t) => {
+  const dir = t.testdir({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+  await t.rejects(applyPatch.run({ patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n-a\n+b\n' }, context(dir)), { message: /^The patch could not be parsed: / });
+  await t.rejects(applyPatch.run({ patch: 'please change a.txt\n' }, context(dir)), { message: /^The patch changes no file/ });
+  await t.rejects(applyPatch.run({ patch: '@@ -1 +1 @@\n-a\n+b\n' }, context(dir)), { message: /has no `--- a\/path` \/ `\+\+\+ b\/path` headers/ });
+  await t.rejects(applyPatch.run({ patch: '--- a/a.txt\n+++ b/c.txt\n@@ -1 +1 @@\n-a\n+c\n' }, context(dir)), {
+    message: 'The patch renames "a.txt" to "c.txt"; apply_patch does not rename files (use bash for that).',
+  });
+  t.same(readdirSync(dir).sort(), ['a.txt', 'b.txt']);
+  t.equal(read(dir, 'a.txt'), 'a\n');
+});
+
+t.test('refuses every path outside the working directory before changing anything', async (t) => {
+  const dir = t.testdir({ root: { 'ok.txt': 'a\n' }, outside: { 'secret.txt': 'secret\n' } });
+  const root = join(dir, 'root');
+  symlinkSync('../outside/secret.txt', join(root, 'file-out'));
+  symlinkSync('../outside', join(root, 'dir-out'));
+  const okHunk = '--- a/ok.txt\n+++ b/ok.txt\n@@ -1 +1 @@\n-a\n+changed\n';
+  const escapes = ['../outside/secret.txt', join(dir, 'outside/secret.txt'), 'file-out', 'dir-out/secret.txt'];
+  for (const path of escapes) {
+    const patch = `${okHunk}--- ${path}\n+++ ${path}\n@@ -1 +1 @@\n-secret\n+pwned\n`;
+    await t.rejects(applyPatch.run({ patch }, context(root)), {
+      message: `Path "${path}" is outside the working directory and the --add-dir directories.`,
+    });
+  }
+  await t.rejects(applyPatch.run({ patch: `${okHunk}--- /dev/null\n+++ b/../outside/new.txt\n@@ -0,0 +1 @@\n+pwned\n` }, context(root)), {
+    message: /"\.\.\/outside\/new\.txt" is outside/,
+  });
+  t.equal(read(dir, 'outside/secret.txt'), 'secret\n');
+  t.same(readdirSync(join(dir, 'outside')), ['secret.txt']);
+  t.equal(read(root, 'ok.txt'), 'a\n');
+});
+
+t.test('extraRoots (--add-dir) allow a second directory', async (t) => {
+  const dir = t.testdir({ root: { 'a.txt': 'a\n' }, other: { 'b.txt': 'b\n' } });
+  const patch = '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+A\n--- a/../other/b.txt\n+++ b/../other/b.txt\n@@ -1 +1 @@\n-b\n+B\n';
+  await applyPatch.run({ patch }, context(join(dir, 'root'), [join(dir, 'other')]));
+  t.equal(read(dir, 'root/a.txt'), 'A\n');
+  t.equal(read(dir, 'other/b.txt'), 'B\n');
+});
+
+t.test('two sections for the same file apply one after the other', async (t) => {
+  const dir = t.testdir({});
+  const patch = '--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+one\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n one\n+two\n';
+  t.equal(await applyPatch.run({ patch }, context(dir)), 'created a.txt (+1 -0)\nmodified a.txt (+1 -0)');
+  t.equal(read(dir, 'a.txt'), 'one\ntwo\n');
+});
+
+t.test('keeps "No newline at end of file" exact', async (t) => {
+  const dir = t.testdir({ 'a.txt': 'a\nb' });
+  await applyPatch.run({ patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n' }, context(dir));
+  t.equal(read(dir, 'a.txt'), 'a\nc');
+});

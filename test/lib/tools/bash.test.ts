@@ -1,0 +1,120 @@
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import t from 'tap';
+import { bash } from '../../../lib/tools/bash.js';
+import { MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
+import { createToolbox } from '../../../lib/tools/registry.js';
+
+const context = (cwd: string, signal = new AbortController().signal) => ({ cwd, signal });
+const toolbox = createToolbox([bash]);
+/** What the command printed, as the model reads it. */
+const run = async (...args: Parameters<typeof bash.run>): Promise<string> => (await bash.run(...args)).output;
+const call = (args: Record<string, unknown>) => ({ id: 'call_1', name: 'bash', args });
+
+/** Whether `pid` still runs; a zombie (dead, waiting for init to collect it) does not. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    return !/^\d+ \(.*\) [ZX] /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+async function waitForFile(path: string): Promise<void> {
+  while (!existsSync(path) || readFileSync(path, 'utf8').trim() === '') await sleep(20);
+}
+
+t.test('runs the command in the working directory; stdout and stderr interleaved, then the exit code', async (t) => {
+  const dir = t.testdir({ 'here.txt': '' });
+  t.equal(await run({ command: 'echo one; echo two >&2; echo three' }, context(dir)), 'one\ntwo\nthree\nexit code 0');
+  t.equal(await run({ command: 'pwd; ls' }, context(dir)), `${realpathSync(dir)}\nhere.txt\nexit code 0`);
+  t.equal(await run({ command: 'printf "no newline"; exit 3' }, context(dir)), 'no newline\nexit code 3');
+  t.equal(await run({ command: 'true' }, context(dir)), 'exit code 0');
+});
+
+t.test('stdin is closed, so a command reading it does not wait', async (t) => {
+  const dir = t.testdir({});
+  t.equal(await run({ command: 'cat; echo "read: $(wc -c)"' }, context(dir)), 'read: 0\nexit code 0');
+});
+
+t.test('a syntax error and death by a signal are reported like a shell would', async (t) => {
+  const dir = t.testdir({});
+  t.match(await run({ command: 'echo (' }, context(dir)), /syntax error[^]*\nexit code 2$/);
+  t.equal(await run({ command: 'echo before; kill -TERM $$' }, context(dir)), 'before\nexit code 143');
+});
+
+t.test('output past 64 KiB is cut and flagged truncated; the exit code survives', async (t) => {
+  const dir = t.testdir({});
+  const outcome = await toolbox.run(call({ command: 'head -c 200000 /dev/zero | tr "\\0" x; exit 4' }), context(dir));
+  t.equal(outcome.status, 'ok');
+  t.equal(outcome.truncated, true);
+  t.equal(Buffer.byteLength(outcome.output), MAX_OUTPUT_BYTES);
+  t.match(outcome.output, /^x{60000,}\n\(Output cut: the command printed 200000 bytes; only the start is shown\.\)\nexit code 4$/);
+});
+
+t.test('output far past the cap is read to the end without being kept', async (t) => {
+  const dir = t.testdir({});
+  const outcome = await toolbox.run(call({ command: 'head -c 30000000 /dev/zero; echo done >&2' }), context(dir));
+  t.equal(outcome.truncated, true);
+  t.match(outcome.output, /printed 30000005 bytes[^]*\nexit code 0$/);
+});
+
+t.test('a command that fits is not flagged', async (t) => {
+  const outcome = await toolbox.run(call({ command: 'echo hi' }), context(t.testdir({})));
+  t.same(outcome, { status: 'ok', output: 'hi\nexit code 0', truncated: false });
+});
+
+t.test('on timeout the whole process group is killed and the tool fails', async (t) => {
+  const dir = t.testdir({});
+  const outcome = await toolbox.run(call({ command: 'echo started; sleep 30 & echo $! > pid; wait', timeout_ms: 300 }), context(dir));
+  t.equal(outcome.status, 'error');
+  t.equal(outcome.output, 'The command timed out after 300 ms and was killed, with its whole process group.\nOutput so far:\nstarted\n');
+  const child = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+  t.notOk(isRunning(child), 'the background child is gone');
+});
+
+t.test('a child that ignores SIGTERM is killed with SIGKILL', async (t) => {
+  const dir = t.testdir({});
+  const outcome = await toolbox.run(call({ command: 'trap "" TERM; sleep 30 & echo $! > pid; wait', timeout_ms: 300 }), context(dir));
+  t.match(outcome, { status: 'error', output: /^The command timed out after 300 ms/ });
+  t.notOk(isRunning(Number(readFileSync(join(dir, 'pid'), 'utf8'))));
+});
+
+t.test('cancelling through the signal kills the whole process group and the tool fails', async (t) => {
+  const dir = t.testdir({});
+  const controller = new AbortController();
+  const running = toolbox.run(call({ command: 'sleep 30 & echo $! > pid; wait' }), context(dir, controller.signal));
+  await waitForFile(join(dir, 'pid'));
+  controller.abort();
+  t.same(await running, { status: 'error', output: 'The command was cancelled and was killed, with its whole process group.', truncated: false });
+  t.notOk(isRunning(Number(readFileSync(join(dir, 'pid'), 'utf8'))));
+});
+
+t.test('a signal aborted before the start runs nothing', async (t) => {
+  const dir = t.testdir({});
+  const controller = new AbortController();
+  controller.abort();
+  await t.rejects(run({ command: 'touch ran' }, context(dir, controller.signal)), { message: 'The command was cancelled before it started.' });
+  t.notOk(existsSync(join(dir, 'ran')));
+});
+
+t.test('a background process left running does not hold the result back', async (t) => {
+  const dir = t.testdir({});
+  t.equal(await run({ command: 'sleep 30 & echo $! > pid; echo done' }, context(dir)), 'done\nexit code 0');
+  process.kill(Number(readFileSync(join(dir, 'pid'), 'utf8')), 'SIGKILL');
+});
+
+t.test('timeout_ms is checked: a positive integer, at most ten minutes', async (t) => {
+  const dir = t.testdir({});
+  t.match(await toolbox.run(call({ command: 'true', timeout_ms: 0 }), context(dir)), { status: 'error', output: /timeout_ms: Must be at least 1/ });
+  t.match(await toolbox.run(call({ command: 'true', timeout_ms: 600_001 }), context(dir)), { status: 'error', output: /timeout_ms/ });
+  t.equal(bash.sideEffect, 'shell');
+  t.equal(bash.permission, 'prompt');
+});
