@@ -5,9 +5,11 @@
  * and the rest of the line survive.
  */
 
-import { isSensitiveKey } from './keys.js';
+import { SENSITIVE_KEY_KEYWORDS, isSensitiveKey } from './keys.js';
+import { isCookieList } from './cookies.js';
 import { isSecretLiteral } from './literals.js';
-import { extendRun, scanRule, type TextRule } from './rule.js';
+import { NAME_ANCHOR, anchoredScanRule } from './anchored.js';
+import { extendRun, scanRule, type SecretRange, type TextRule } from './rule.js';
 
 /**
  * An optionally quoted name, then an operator. A name starts at a letter or
@@ -26,8 +28,7 @@ const QUOTED_VALUE: Readonly<Record<string, RegExp>> = {
 const BARE_VALUE = /[^\s"'`,;&)}\]<>]{1,4096}/y;
 const BARE_VALUE_CHAR = /[^\s"'`,;&)}\]<>]/;
 
-/** Keywords for the prefilter: every sensitive key contains one of these. */
-const KEYWORDS: readonly string[] = ['pass', 'secret', 'token', 'key', 'credential', 'auth', 'cookie'];
+const COOKIE_HEADER = /^(?:set[-_.]?)?cookie$/i;
 
 interface Value {
   readonly start: number;
@@ -51,12 +52,47 @@ function readValue(text: string, at: number): Value | undefined {
   return { start, end: extendRun(text, start + bare[0].length, BARE_VALUE_CHAR), quoted: false };
 }
 
-export const ASSIGNMENT_RULE: TextRule = scanRule('sensitive-assignment', KEYWORDS, NAME_AND_OPERATOR, (match) => {
-  const [whole, , name, before, operator, after] = match;
+/**
+ * Whether the quote right after the operator closes a span opened just before
+ * the name (or the longer name it ends) — `` `--password=` `` in Markdown,
+ * `'--token=' + value` in code — so that no value follows.
+ */
+function closesSpan(text: string, nameStart: number, at: number): boolean {
+  const quote = text.charAt(at);
+  if (QUOTED_VALUE[quote] === undefined) return false;
+  let before = nameStart - 1;
+  while (before >= 0 && /[A-Za-z0-9_.-]/.test(text.charAt(before))) before--;
+  return text.charAt(before) === quote;
+}
+
+/** `Bearer <token>` under an authorization key: the authorization rule judged the token, this one judges what follows the scheme. */
+const AUTH_SCHEME = /^(?:bearer|basic|token|digest|negotiate|apikey)[ \t]{1,4}/i;
+
+function locate(match: RegExpExecArray): SecretRange | undefined {
+  const [whole, nameQuote, name, before, operator, after] = match;
   if (!isSensitiveKey(name)) return undefined;
-  const value = readValue(match.input, match.index + whole.length);
+  const at = match.index + whole.length;
+  if (nameQuote === '' && after === '' && closesSpan(match.input, match.index, at)) return undefined;
+  const value = readValue(match.input, at);
   if (!value) return undefined;
   const envStyle = operator === '=' && before === '' && after === '';
   const literal = match.input.slice(value.start, value.end);
-  return isSecretLiteral(literal, { quoted: value.quoted, envStyle }) ? [value.start, value.end] : undefined;
-});
+  // an escaped line break (`token:\nhttps://…` inside a string literal): the value is on another line
+  if (!value.quoted && /^\\[nrt]/.test(literal)) return undefined;
+  // `Cookie: a=b; c=d` is the cookie rule's
+  if (operator === ':' && COOKIE_HEADER.test(name) && isCookieList(literal)) return undefined;
+  const judged = literal.replace(AUTH_SCHEME, '');
+  return isSecretLiteral(judged, { quoted: value.quoted, envStyle }) ? [value.start, value.end] : undefined;
+}
+
+/** The reference: every name in the text tried in turn (tests compare ASSIGNMENT_RULE with it). */
+export const ASSIGNMENT_SCAN: TextRule = scanRule('sensitive-assignment', SENSITIVE_KEY_KEYWORDS, NAME_AND_OPERATOR, locate);
+
+/** The same, trying only names around a keyword (every sensitive name holds one). */
+export const ASSIGNMENT_RULE: TextRule = anchoredScanRule(
+  'sensitive-assignment',
+  SENSITIVE_KEY_KEYWORDS,
+  NAME_AND_OPERATOR,
+  locate,
+  NAME_ANCHOR,
+);

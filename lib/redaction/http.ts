@@ -4,29 +4,33 @@
  * `Bearer <token>`. Only the secret is replaced; what surrounds it survives.
  */
 
-import { isSensitiveQueryParam } from './keys.js';
-import { isHeaderSecret, isRedacted, isReference, looksRandom } from './literals.js';
-import { extendRun, prefixedSecretRule, scanRule, type TextRule } from './rule.js';
+import { QUERY_PARAM_KEYWORDS, isSensitiveQueryParam } from './keys.js';
+import { isHeaderSecret, isPlaceholder, isRedacted, isReference, looksLikeCode, looksRandom } from './literals.js';
+import { extendRun, lineLocalRule, prefixedSecretRule, scanRule, type TextRule } from './rule.js';
 
 /** Characters that continue a header value or a query value past its regex's length bound. */
 const HEADER_VALUE_CHAR = /[^\s"'`,;]/;
-const QUERY_VALUE_CHAR = /[^?&#\s"'`<>]/;
+/** Up to a closing parenthesis too: `[badge](https://h/b.svg?token=<token>)` keeps its `)`. */
+const QUERY_VALUE_CHAR = /[^?&#\s"'`<>)]/;
 
 const AUTH_SCHEMES: ReadonlySet<string> = new Set(['bearer', 'basic', 'token', 'digest', 'negotiate', 'apikey']);
 
-/** `scheme://user:PASSWORD@host` (the user part may be empty). */
-const urlPassword = prefixedSecretRule(
+/**
+ * `scheme://user:PASSWORD@host` (the user part may be empty). Its regex would
+ * try every word as a scheme, so it runs only on lines holding a `://`.
+ */
+export const URL_PASSWORD_SCAN = prefixedSecretRule(
   'url-password',
   ['://'],
   /(\b[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/[^\s:/@?#"'`<>]{0,256}:)([^\s:/@?#"'`<>]{1,1024})(?=@)/g,
-  (password) => isRedacted(password) || isReference(password),
+  (password) => isRedacted(password) || isReference(password) || isPlaceholder(password),
 );
 
 /** `?token=VALUE&sig=VALUE`: the value of a sensitive parameter, up to the next `&`, `?`, `#` or quote. */
 const queryParam = scanRule(
   'query-param',
-  ['?', '&'],
-  /[?&]([A-Za-z0-9_.-]{1,64})=([^?&#\s"'`<>]{1,4096})/g,
+  QUERY_PARAM_KEYWORDS,
+  /[?&]([A-Za-z0-9_.-]{1,64})=([^?&#\s"'`<>)]{1,4096})/g,
   (match) => {
     const [whole, name, value] = match;
     if (!isSensitiveQueryParam(name) || !isHeaderSecret(value)) return undefined;
@@ -35,14 +39,23 @@ const queryParam = scanRule(
   },
 );
 
-/** `Authorization: Bearer TOKEN`, `"authorization": "Basic B64"`, `Authorization=TOKEN`: only TOKEN goes. */
+/**
+ * In code, a quoted header name before an unquoted value (`{ 'api-key': apiKey }`)
+ * makes the value an expression: only a literal-looking one is a secret.
+ */
+function isHeaderValueSecret(value: string, nameQuote: string, valueQuote: string): boolean {
+  if (!isHeaderSecret(value)) return false;
+  return nameQuote === '' || valueQuote !== '' || !looksLikeCode(value, false);
+}
+
+/** `Authorization: Bearer <token>`, `"authorization": "Basic <base64>"`, `Authorization=<token>`: only the token goes. */
 const authorization = scanRule(
   'authorization-header',
   ['authorization'],
-  /(\bauthorization["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)(?:(bearer|basic|token|digest|negotiate|apikey)[ \t]{1,4})?([^\s"'`,;]{1,4096})/gi,
+  /\bauthorization(["']?)[ \t]{0,4}[:=][ \t]{0,4}(["']?)(?:(bearer|basic|token|digest|negotiate|apikey)[ \t]{1,4})?([^\s"'`,;]{1,4096})/gi,
   (match) => {
-    const [whole, , scheme, token] = match;
-    if (!isHeaderSecret(token)) return undefined;
+    const [whole, nameQuote, valueQuote, scheme, token] = match;
+    if (!isHeaderValueSecret(token, nameQuote, valueQuote)) return undefined;
     // without a scheme, a lone word is prose (`Authorization: required`), a random token is a credential
     if (scheme === undefined && (AUTH_SCHEMES.has(token.toLowerCase()) || !looksRandom(token))) return undefined;
     const end = match.index + whole.length;
@@ -51,12 +64,16 @@ const authorization = scanRule(
 );
 
 /** `x-api-key: VALUE`, `api-key: VALUE`, `x-goog-api-key`, `x-auth-token`. */
-const apiKeyHeader = prefixedSecretRule(
+const apiKeyHeader = scanRule(
   'api-key-header',
   ['api-key', 'auth-token'],
-  /(\b(?:x-)?(?:goog-)?(?:api-key|auth-token)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)([^\s"'`,;]{1,4096})/gi,
-  (value) => !isHeaderSecret(value),
-  HEADER_VALUE_CHAR,
+  /\b(?:x-)?(?:goog-)?(?:api-key|auth-token)(["']?)[ \t]{0,4}[:=][ \t]{0,4}(["']?)([^\s"'`,;]{1,4096})/gi,
+  (match) => {
+    const [whole, nameQuote, valueQuote, value] = match;
+    if (!isHeaderValueSecret(value, nameQuote, valueQuote)) return undefined;
+    const end = match.index + whole.length;
+    return [end - value.length, extendRun(match.input, end, HEADER_VALUE_CHAR)];
+  },
 );
 
 /** A bare `Bearer TOKEN` anywhere, when TOKEN looks random (`the bearer of bad news` stays). */
@@ -69,4 +86,4 @@ const bearer = prefixedSecretRule(
 );
 
 /** In the order they run. */
-export const HTTP_RULES: readonly TextRule[] = [urlPassword, queryParam, authorization, apiKeyHeader, bearer];
+export const HTTP_RULES: readonly TextRule[] = [lineLocalRule(URL_PASSWORD_SCAN), queryParam, authorization, apiKeyHeader, bearer];

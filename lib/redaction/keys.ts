@@ -1,7 +1,7 @@
 /** Which object keys, header names and variable names hold secrets. */
 
 /** Normalised names that are sensitive on their own or as the last part of a longer name. */
-const SENSITIVE_SUFFIXES: readonly string[] = [
+export const SENSITIVE_SUFFIXES: readonly string[] = [
   'password',
   'passwd',
   'passphrase',
@@ -21,8 +21,14 @@ const SENSITIVE_SUFFIXES: readonly string[] = [
   'session_token',
 ];
 
+/** Lowercase keywords for rule prefilters: every sensitive key name contains one (a test checks). */
+export const SENSITIVE_KEY_KEYWORDS: readonly string[] = ['pass', 'secret', 'token', 'key', 'credential', 'auth', 'cookie'];
+
+/** The same for query parameter names (`sig`, `signature`, `pwd` besides the sensitive keys). */
+export const QUERY_PARAM_KEYWORDS: readonly string[] = [...SENSITIVE_KEY_KEYWORDS, 'sig', 'pwd'];
+
 /** Query-string parameters whose value is a secret even though the name alone is too generic for a key. */
-const SENSITIVE_QUERY_PARAMS: ReadonlySet<string> = new Set([
+export const SENSITIVE_QUERY_PARAMS: ReadonlySet<string> = new Set([
   'key',
   'sig',
   'signature',
@@ -46,18 +52,30 @@ export function normaliseKey(key: string): string {
     .toLowerCase();
 }
 
-/** Whether a value stored under this key is a secret (compared after normaliseKey). */
-export function isSensitiveKey(key: string): boolean {
-  if (key.length === 0) return false;
-  const normalised = normaliseKey(key);
-  for (const suffix of SENSITIVE_SUFFIXES) {
-    if (normalised.endsWith(suffix)) return true;
-  }
-  return false;
+/**
+ * Event keys, names and parameters repeat endlessly (`type`, `delta`, `page`):
+ * answers for names up to 256 characters are cached, up to 4096 of them.
+ */
+function cached(judge: (name: string) => boolean): (name: string) => boolean {
+  const answers = new Map<string, boolean>();
+  return (name) => {
+    let answer = answers.get(name);
+    if (answer === undefined) {
+      answer = judge(name);
+      if (answers.size >= 4096) answers.clear();
+      if (name.length <= 256) answers.set(name, answer);
+    }
+    return answer;
+  };
 }
 
+/** Whether a value stored under this key is a secret (compared after normaliseKey). */
+export const isSensitiveKey: (key: string) => boolean = cached((key) => {
+  const normalised = normaliseKey(key);
+  return normalised.length > 0 && SENSITIVE_SUFFIXES.some((suffix) => normalised.endsWith(suffix));
+});
+
 /** Whether a URL query parameter of this name carries a secret (`?token=`, `&sig=`, …). */
-export function isSensitiveQueryParam(name: string): boolean {
-  if (isSensitiveKey(name)) return true;
-  return SENSITIVE_QUERY_PARAMS.has(normaliseKey(name));
-}
+export const isSensitiveQueryParam: (name: string) => boolean = cached(
+  (name) => isSensitiveKey(name) || SENSITIVE_QUERY_PARAMS.has(normaliseKey(name)),
+);

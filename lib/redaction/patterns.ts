@@ -18,6 +18,13 @@ const PEM_FOOTER = '-----END[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----';
 /** Body of a block whose footer never arrives (truncated output): base64, headers, escaped newlines. */
 const PEM_TRUNCATED_BODY = '[A-Za-z0-9+/=\\s:,.\\\\-]{0,65536}';
 
+/**
+ * GitLab token prefixes after `gl`: personal, pipeline trigger, deploy, runner,
+ * CI job, SCIM, feature-flag client, OAuth app secret, incoming mail, agent,
+ * workspace and feed tokens.
+ */
+const GITLAB_PREFIXES = ['pat', 'ptt', 'dt', 'rt', 'cbt', 'soat', 'ffct', 'oas', 'imt', 'agent', 'wt', 'ft'];
+
 function rule(name: string, keywords: readonly string[], source: string): TextRule {
   return wholeMatchRule(name, keywords, new RegExp(source, 'g'));
 }
@@ -40,8 +47,8 @@ export const PATTERN_RULES: readonly TextRule[] = [
   tokenRule('openai-key', ['sk-'], 'sk-', '[A-Za-z0-9_-]', 20),
   tokenRule('github-token', ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], 'gh[pousr]_', '[A-Za-z0-9]', 20),
   tokenRule('github-pat', ['github_pat_'], 'github_pat_', '[A-Za-z0-9_]', 20),
-  tokenRule('gitlab-pat', ['glpat-'], 'glpat-', '[A-Za-z0-9_-]', 20),
-  tokenRule('slack-token', ['xox'], 'xox[baprs]-', '[A-Za-z0-9-]', 10),
+  tokenRule('gitlab-token', GITLAB_PREFIXES.map((p) => `gl${p}-`), `gl(?:${GITLAB_PREFIXES.join('|')})-`, '[A-Za-z0-9_-]', 20),
+  tokenRule('slack-token', ['xox'], 'xox[bapres]-', '[A-Za-z0-9-]', 10),
   tokenRule('slack-app-token', ['xapp-'], 'xapp-', '[A-Za-z0-9-]', 10),
   rule(
     'aws-access-key-id',
@@ -52,6 +59,13 @@ export const PATTERN_RULES: readonly TextRule[] = [
   tokenRule('stripe-key', ['_live_', '_test_'], '(?:sk|rk)_(?:live|test)_', '[A-Za-z0-9]', 16),
   tokenRule('npm-token', ['npm_'], 'npm_', '[A-Za-z0-9]', 30),
   tokenRule('huggingface-token', ['hf_'], 'hf_', '[A-Za-z0-9]', 30),
+  tokenRule('groq-key', ['gsk_'], 'gsk_', '[A-Za-z0-9]', 20),
+  wholeMatchRule(
+    'sendgrid-key',
+    ['sg.'],
+    /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{32,64}/g,
+    /[A-Za-z0-9_-]/,
+  ),
   wholeMatchRule(
     'jwt',
     ['eyj'],

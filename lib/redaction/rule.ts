@@ -108,6 +108,47 @@ export function prefixedSecretRule(
   });
 }
 
+/**
+ * The same rule, run only on the lines that hold one of its keywords (any
+ * case). Only for rules whose matches never span a line break and whose
+ * lookarounds treat a line break like the start or end of the text: then the
+ * output is the same, and a long text with few such lines is scanned once,
+ * cheaply, instead of by the rule's regex.
+ */
+export function lineLocalRule(rule: TextRule): TextRule {
+  if (rule.keywords.length === 0 || rule.keywords.some((keyword) => /[\r\n]/.test(keyword))) {
+    throw new Error(`line-local rule ${rule.name} needs keywords without line breaks`);
+  }
+  const keyword = new RegExp(rule.keywords.map(escapeRegExp).join('|'), 'gi');
+  return {
+    name: rule.name,
+    keywords: rule.keywords,
+    apply(text) {
+      let out = '';
+      let copied = 0;
+      keyword.lastIndex = 0;
+      for (let match = keyword.exec(text); match !== null; match = keyword.exec(text)) {
+        const start = text.lastIndexOf('\n', match.index) + 1;
+        const newline = text.indexOf('\n', match.index);
+        const end = newline < 0 ? text.length : newline;
+        const line = text.slice(start, end);
+        const redacted = rule.apply(line);
+        if (redacted !== line) {
+          out += text.slice(copied, start) + redacted;
+          copied = end;
+        }
+        keyword.lastIndex = end;
+      }
+      return out === '' ? text : out + text.slice(copied);
+    },
+  };
+}
+
+/** `text` as a regex source matching it literally. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+}
+
 function assertGlobal(pattern: RegExp): void {
   if (!pattern.global) throw new Error(`redaction pattern must be global: ${pattern}`);
 }

@@ -7,7 +7,7 @@
  */
 
 import { isSensitiveKey } from './keys.js';
-import { redactText, type RedactOptions } from './text.js';
+import { mayContainSecret, redactText, type RedactOptions } from './text.js';
 
 /** Longest trailing run of token characters held back; a longer run is released. */
 export const MAX_RUN_HOLD = 1024;
@@ -29,9 +29,18 @@ const PEM_FOOTER = /-----END[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----/;
  * (`password = `, `"apiKey": "`, `Authorization: Bearer `), a cookie header
  * line, or an unterminated PEM private-key block.
  */
-export function holdFrom(text: string): number {
-  let from = text.search(/\S*$/);
+export function holdFrom(text: string, mayHoldSecret = true): number {
+  let from = text.length;
+  while (from > 0 && !/\s/.test(text[from - 1]!)) from--;
   if (text.length - from > MAX_RUN_HOLD) from = text.length;
+
+  // A PEM header may still be arriving word by word ("-----BEGIN RSA "), before any keyword is in view.
+  const pem = text.lastIndexOf('-----BEGIN');
+  if (pem >= 0 && !PEM_FOOTER.test(text.slice(pem)) && text.length - pem <= MAX_PEM_HOLD && /^-----BEGIN[ A-Z0-9]*$|PRIVATE/.test(text.slice(pem, pem + 64))) {
+    from = Math.min(from, pem);
+  }
+  // Keys and headers contain a prefilter keyword: without one, nothing more can be waiting for its value.
+  if (!mayHoldSecret) return from;
 
   // Walk back over `key<separator>` pairs; scheme words chain to the header name before them.
   for (let steps = 0; steps < 4; steps++) {
@@ -49,10 +58,6 @@ export function holdFrom(text: string): number {
   const header = HEADER_LINE.exec(text.slice(lineStart));
   if (header && text.length - lineStart <= MAX_RUN_HOLD) from = Math.min(from, lineStart + header.index);
 
-  const pem = text.lastIndexOf('-----BEGIN');
-  if (pem >= 0 && !PEM_FOOTER.test(text.slice(pem)) && text.length - pem <= MAX_PEM_HOLD && /^-----BEGIN[ A-Z0-9]*$|PRIVATE/.test(text.slice(pem, pem + 64))) {
-    from = Math.min(from, pem);
-  }
   return Math.max(0, from);
 }
 
@@ -90,13 +95,18 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   return {
     push(piece) {
       held += piece;
-      let cut = holdFrom(context + held) - context.length;
+      const window = context + held;
+      const suspicious = mayContainSecret(window, options);
+      let cut = holdFrom(window, suspicious) - context.length;
       // A match that the cut would split (a PEM footer still arriving, say): hold it all, up to the cap.
-      if (cut > 0 && cut < held.length && held.length <= MAX_PEM_HOLD && !cutsCleanly(cut)) cut = 0;
+      if (suspicious && cut > 0 && cut < held.length && held.length <= MAX_PEM_HOLD && !cutsCleanly(cut)) cut = 0;
       if (cut <= 0) return '';
       const ready = held.slice(0, cut);
       held = held.slice(cut);
-      return release(ready);
+      if (suspicious) return release(ready);
+      // Nothing in view can be a secret: what is ready goes out as it came.
+      context = (context + ready).slice(-CONTEXT_CHARS);
+      return ready;
     },
     flush() {
       const rest = held;

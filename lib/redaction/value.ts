@@ -7,8 +7,9 @@ import { isSensitiveKey } from './keys.js';
 import { REDACTED } from './rule.js';
 import { redactText, type RedactOptions } from './text.js';
 
-/** Top-level event fields that are protocol structure, never user content. */
-const EVENT_STRUCTURE_KEYS: ReadonlySet<string> = new Set(['type', 'runId', 'sessionId', 'id', 'schemaVersion']);
+/** Top-level event fields that are protocol structure, never user content (compared directly: cheaper than a Set). */
+const isStructureKey = (key: string): boolean =>
+  key === 'type' || key === 'runId' || key === 'sessionId' || key === 'id' || key === 'schemaVersion';
 
 const CIRCULAR = '[Circular]';
 
@@ -16,7 +17,8 @@ interface Walk {
   readonly options: RedactOptions | undefined;
   /** true: always build new containers (a deep copy); false: reuse unchanged ones. */
   readonly copy: boolean;
-  readonly ancestors: Set<object>;
+  /** The containers being walked, outermost first (a stack: shallow, so a linear search is cheap). */
+  readonly ancestors: object[];
 }
 
 /** Nothing to hide under a sensitive key: null, undefined, booleans and the empty string. */
@@ -30,41 +32,69 @@ function redactUnder(key: string, value: unknown, walk: Walk): unknown {
 }
 
 function redactArray(array: readonly unknown[], walk: Walk): unknown[] {
-  let changed = walk.copy;
-  const out = array.map((item) => {
+  // built only once something changes (or always, for a copy)
+  let out: unknown[] | undefined = walk.copy ? [] : undefined;
+  for (let index = 0; index < array.length; index++) {
+    const item = array[index];
     const redacted = redactAny(item, walk);
-    if (redacted !== item) changed = true;
-    return redacted;
-  });
-  return changed ? out : (array as unknown[]);
-}
-
-function redactObject(object: Record<string, unknown>, walk: Walk, keep?: ReadonlySet<string>): object {
-  let changed = walk.copy;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(object)) {
-    const value = object[key];
-    const redacted = keep?.has(key) ? value : redactUnder(key, value, walk);
-    if (redacted !== value) changed = true;
-    out[key] = redacted;
+    if (out === undefined && redacted !== item) out = array.slice(0, index);
+    if (out !== undefined) out.push(redacted);
   }
-  return changed ? out : object;
+  return out ?? (array as unknown[]);
 }
 
-function redactAny(value: unknown, walk: Walk, keep?: ReadonlySet<string>): unknown {
+/** `out[key] = value`, except that a `__proto__` key (JSON.parse makes it an own property) stays a property. */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
+}
+
+function redactObject(object: Record<string, unknown>, walk: Walk, keep?: (key: string) => boolean): object {
+  if (!walk.copy) {
+    // the common case, nothing to change: no key list, no new object
+    for (const key in object) {
+      if (!Object.hasOwn(object, key)) continue;
+      const value = object[key];
+      const redacted = keep?.(key) ? value : redactUnder(key, value, walk);
+      if (redacted !== value) return copyObject(object, walk, keep, key, redacted);
+    }
+    return object;
+  }
+  return copyObject(object, walk, keep);
+}
+
+/** A new object with every value redacted; `changedKey` (already redacted to `changedValue`) and the keys before it are not walked again. */
+function copyObject(
+  object: Record<string, unknown>,
+  walk: Walk,
+  keep?: (key: string) => boolean,
+  changedKey?: string,
+  changedValue?: unknown,
+): object {
+  const out: Record<string, unknown> = {};
+  let walked = changedKey === undefined;
+  for (const key of Object.keys(object)) {
+    if (key === changedKey) {
+      walked = true;
+      setOwn(out, key, changedValue);
+      continue;
+    }
+    const value = object[key];
+    setOwn(out, key, !walked || keep?.(key) ? value : redactUnder(key, value, walk));
+  }
+  return out;
+}
+
+function redactAny(value: unknown, walk: Walk, keep?: (key: string) => boolean): unknown {
   if (typeof value === 'string') return redactText(value, walk.options);
   if (typeof value !== 'object' || value === null) return value;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') return redactAny(toJSON.call(value), walk, keep);
-  if (walk.ancestors.has(value)) return CIRCULAR;
-  walk.ancestors.add(value);
-  try {
-    return Array.isArray(value)
-      ? redactArray(value, walk)
-      : redactObject(value as Record<string, unknown>, walk, keep);
-  } finally {
-    walk.ancestors.delete(value);
-  }
+  if (walk.ancestors.includes(value)) return CIRCULAR;
+  walk.ancestors.push(value);
+  const out = Array.isArray(value) ? redactArray(value, walk) : redactObject(value as Record<string, unknown>, walk, keep);
+  walk.ancestors.pop();
+  return out;
 }
 
 /**
@@ -73,7 +103,7 @@ function redactAny(value: unknown, walk: Walk, keep?: ReadonlySet<string>): unkn
  * a boolean or empty). The input is never modified.
  */
 export function redactValue<T>(value: T, options?: RedactOptions): T {
-  return redactAny(value, { options, copy: true, ancestors: new Set() }) as T;
+  return redactAny(value, { options, copy: true, ancestors: [] }) as T;
 }
 
 /**
@@ -82,5 +112,5 @@ export function redactValue<T>(value: T, options?: RedactOptions): T {
  * left alone, and an event with nothing to redact comes back as the same object.
  */
 export function redactEvent<T extends object>(event: T, options?: RedactOptions): T {
-  return redactAny(event, { options, copy: false, ancestors: new Set() }, EVENT_STRUCTURE_KEYS) as T;
+  return redactAny(event, { options, copy: false, ancestors: [] }, isStructureKey) as T;
 }

@@ -85,3 +85,35 @@ t.test('idempotent', async (t) => {
   const once = run(`A_TOKEN=${value} "password": "${value}" secret: ${value}`);
   t.equal(run(once), once);
 });
+
+t.test('code and docs found by the false-positive scan stay', async (t) => {
+  for (const text of [
+    'const apiKey = profile?.apiKey ?? (profile?.baseURL ? undefined : env[`${prefix}_API_KEY`]) ?? undefined;',
+    "const workSecret = opts?.workSecret || readEnv('ANTHROPIC_WORK_SECRET') || null;",
+    "export const GRANT_TYPE_REFRESH_TOKEN = 'refresh_token';",
+    "authorization_token: 'ghp_exampletoken',",
+    '"You can avoid this error by creating an ephemeral session token:\\nhttps://platform.example.com/docs\\n",',
+    ' * `--password=`, is allowed) and may hold dots and dashes (`db.password`, `x-api-key`).',
+    ' * `Cookie:` and `Set-Cookie:` headers (and curl\'s `--cookie`): each cookie',
+    "'--token=' + value",
+    'this._noAuthorization = !req.headers.authorization;',
+    "const UNEXPECTED_TOKEN = /^Unexpected token '?(.)'?(,)? /i",
+    'export declare function pbkdf2(password: Uint8Array, salt: Uint8Array): Uint8Array;',
+    'fetch(H,{credentials:"same-origin"})',
+    '{"Authorization": "Bearer YOUR_TOKEN"}',
+    'OPENAI_API_KEY=YOUR_API_KEY', 'password: xxxxxxxx', 'token: "your-token-here"',
+  ]) {
+    t.equal(run(text), text, text);
+  }
+});
+
+t.test('a value after a scheme word is judged without it', async (t) => {
+  t.equal(run(`"authorization": "Bearer ${value}"`), `"authorization": "${REDACTED}"`);
+  t.equal(run('"authorization": "Bearer short"'), '"authorization": "Bearer short"', 'the header rule judges short tokens');
+});
+
+t.test('cookie lists under a Cookie header are left to the cookie rule', async (t) => {
+  t.equal(run('Cookie: theme=darkmode'), 'Cookie: theme=darkmode');
+  t.equal(run(`{"cookie": "${value} and more"}`), `{"cookie": "${REDACTED}"}`, 'not a cookie list: judged here');
+  t.equal(run(`cookie=${value}`), `cookie=${REDACTED}`, 'an assignment, not a header');
+});

@@ -5,10 +5,15 @@ import { REDACTED } from '../../../lib/redaction/rule.js';
 const run = (text: string): string => COOKIE_RULE.apply(text);
 const sid = 's%3A' + 'Zq7Wm3Xk9P' + '.xY4';
 
-t.test('Cookie: every value goes, names stay', async (t) => {
-  t.equal(run(`Cookie: sid=${sid}; theme=dark`), `Cookie: sid=${REDACTED}; theme=${REDACTED}`);
+t.test('Cookie: values of 8+ characters go, names and short values stay', async (t) => {
+  t.equal(run(`Cookie: sid=${sid}; theme=dark`), `Cookie: sid=${REDACTED}; theme=dark`);
+  t.equal(run(`Cookie: a=${sid}; b=${sid}`), `Cookie: a=${REDACTED}; b=${REDACTED}`);
+  t.equal(run(`Cookie: ${sid}`), `Cookie: ${REDACTED}`, 'a value without a name');
+  t.equal(run('Cookie: abcd1234'), `Cookie: ${REDACTED}`, 'exactly 8');
+  t.equal(run('Cookie: a=abcd123'), 'Cookie: a=abcd123', '7 characters stay');
   t.equal(run(`cookie:sid=${sid}`), `cookie:sid=${REDACTED}`);
-  t.equal(run(`curl -H "Cookie: sid=${sid}; a=b" https://h/x`), `curl -H "Cookie: sid=${REDACTED}; a=${REDACTED}" https://h/x`);
+  t.equal(run(`curl -H "Cookie: sid=${sid}; a=b" https://h/x`), `curl -H "Cookie: sid=${REDACTED}; a=b" https://h/x`);
+  t.equal(run(`setCookie: id=${sid}`), `setCookie: id=${REDACTED}`);
   t.equal(run(`curl --cookie 'sid=${sid}' https://h/x`), `curl --cookie 'sid=${REDACTED}' https://h/x`);
   t.equal(run(`{"Cookie": "sid=${sid}", "Accept": "*/*"}`), `{"Cookie": "sid=${REDACTED}", "Accept": "*/*"}`);
 });
@@ -35,6 +40,8 @@ t.test('prose, references and other names stay', async (t) => {
   for (const text of [
     'the Cookie: header carries state', 'Cookie:', 'Set-Cookie: HttpOnly', 'cookies: 3', 'cookie jar',
     'Cookie: sid=$SESSION_ID', 'Cookie: sid=${SID}', 'fortune-cookie: yes=', 'X-Cookie-Policy: none',
+    'Cookie: name=value', 'Set-Cookie: session=VALUE; Path=/', 'Cookie: required', 'Cookie: theme=dark; lang=en-US',
+    'document.cookie = "a=b"', "cookie: 'get=cookies; and=attributes'", "{ 'set-cookie': 'undici=getSetCookies; Secure' }",
   ]) {
     t.equal(run(text), text, text);
   }
@@ -46,5 +53,14 @@ t.test('idempotent', async (t) => {
 });
 
 t.test('a long cookie value goes whole', async (t) => {
-  t.equal(run(`Cookie: big=${'x9'.repeat(5000)}; n=1`), `Cookie: big=${REDACTED}; n=${REDACTED}`);
+  t.equal(run(`Cookie: big=${'x9'.repeat(5000)}; n=1`), `Cookie: big=${REDACTED}; n=1`);
+});
+
+t.test('Set-Cookie is one header, not a Cookie header inside another', async (t) => {
+  t.equal(run(`Set-Cookie: s=${sid}`), `Set-Cookie: s=${REDACTED}`);
+});
+
+t.test('a header inside the list of another is read too', async (t) => {
+  // found by the idempotence property: a later rule redacting the first header exposed the second
+  t.equal(run(`x Set-Cookie: Set-Cookie: ${sid}`), `x Set-Cookie: Set-Cookie: ${REDACTED}`);
 });

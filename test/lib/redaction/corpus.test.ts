@@ -14,6 +14,12 @@ function leakedFragments(secret: string, text: string): string[] {
 
 const corpus = secretsCorpus();
 
+t.test('the leak check finds any surviving 8-character fragment', async (t) => {
+  t.same(leakedFragments('abcdefghij', 'x cdefghij y'), ['cdefghij']);
+  t.same(leakedFragments('abcdefghij', 'x abcdefg [REDACTED] y'), []);
+  t.same(leakedFragments('short', 'short'), [], 'nothing to check under 8 characters');
+});
+
 t.test('the corpus covers every rule, several secrets each', async (t) => {
   t.same([...CORPUS_RULES].sort(), TEXT_RULES.map((rule) => rule.name).sort());
   for (const rule of CORPUS_RULES) t.ok(corpus.filter((entry) => entry.rule === rule).length >= 3, rule);

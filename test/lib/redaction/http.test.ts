@@ -80,3 +80,30 @@ t.test('idempotent', async (t) => {
   const once = run(`curl -H "Authorization: Bearer ${token}" "https://u:p@h/?token=t&x=1" Bearer ${token}`);
   t.equal(run(once), once);
 });
+
+t.test('a quoted header name before an unquoted value is code', async (t) => {
+  for (const text of [
+    "return buildHeaders([{ 'api-key': this.apiKey }]);", "...(isProvider ? {} : { 'api-key': apiKey }),",
+    "{ 'Authorization': authHeader }", "{ 'x-api-key': config.key! }",
+  ]) {
+    t.equal(run(text), text, text);
+  }
+  t.equal(run(`{ 'x-api-key': '${token}' }`), `{ 'x-api-key': '${REDACTED}' }`, 'a quoted value is a literal');
+  t.equal(run(`{ 'x-api-key': ${token} }`), `{ 'x-api-key': ${REDACTED} }`, 'a literal-looking one too');
+});
+
+t.test('placeholders stay', async (t) => {
+  for (const text of [
+    'Authorization: Bearer YOUR_TOKEN', 'x-api-key: <your-key>', 'x-api-key: xxxx', 'https://user:PASSWORD@host/',
+    'postgres://user:password@localhost/db', 'https://h/?token=TOKEN&sig=VALUE',
+  ]) {
+    t.equal(run(text), text, text);
+  }
+});
+
+t.test('a query value ends at a closing parenthesis', async (t) => {
+  t.equal(
+    run(`[![cov](https://cov.example.com/badge.svg?token=${token})](https://cov.example.com/r)`),
+    `[![cov](https://cov.example.com/badge.svg?token=${REDACTED})](https://cov.example.com/r)`,
+  );
+});

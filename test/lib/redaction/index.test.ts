@@ -3,7 +3,7 @@ import * as redaction from '../../../lib/redaction/index.js';
 
 t.test('the public API', async (t) => {
   t.equal(redaction.REDACTED, '[REDACTED]');
-  for (const name of ['isSensitiveKey', 'isSensitiveQueryParam', 'normaliseKey', 'redactText', 'redactValue', 'redactEvent'] as const) {
+  for (const name of ['isSensitiveKey', 'isSensitiveQueryParam', 'normaliseKey', 'redactText', 'mayContainSecret', 'redactValue', 'redactEvent'] as const) {
     t.type(redaction[name], 'function', name);
   }
   t.ok(redaction.TEXT_RULES.length > 10);

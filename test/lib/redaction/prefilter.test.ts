@@ -1,5 +1,5 @@
 import t from 'tap';
-import { buildPrefilter } from '../../../lib/redaction/prefilter.js';
+import { buildPrefilter, keywordSource } from '../../../lib/redaction/prefilter.js';
 import { wholeMatchRule } from '../../../lib/redaction/rule.js';
 
 const rule = (name: string, keywords: string[]) => wholeMatchRule(name, keywords, /x^/g);
@@ -44,4 +44,11 @@ t.test('keywords with regex syntax are literal', async (t) => {
   t.notOk(prefilter.test('sgx'));
   t.ok(prefilter.test('SG.'));
   t.ok(prefilter.test('a?x'));
+});
+
+t.test('keywordSource: a trie of the keywords, longest match first', async (t) => {
+  t.equal(keywordSource(['sk-', 'sk-ant-', 'sg.']), 's(?:k\\-(?:ant\\-)?|g\\.)');
+  const regex = new RegExp(keywordSource(['key', 'keyword', 'token', 'to']), 'gi');
+  t.same('a KEYWORD, key, TOKEN, to'.match(regex), ['KEYWORD', 'key', 'TOKEN', 'to']);
+  t.equal(keywordSource([]), '');
 });

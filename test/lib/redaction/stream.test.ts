@@ -2,6 +2,7 @@ import t from 'tap';
 import fc from 'fast-check';
 import { createStreamRedactor, holdFrom, MAX_RUN_HOLD } from '../../../lib/redaction/stream.js';
 import { redactText } from '../../../lib/redaction/text.js';
+import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 
 const key = ['sk-proj-', 'Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z'].join('');
 const pemBody = 'MIIEowIBAAKCAQEA7x' + 'Qk9'.repeat(20);
@@ -81,4 +82,37 @@ t.test('flush releases everything, and a new run starts clean', async (t) => {
   t.equal(redactor.push('ghp_'), '');
   t.equal(redactor.flush(), 'ghp_');
   t.equal(redactor.push('hello '), 'hello ');
+});
+
+// The secret corpus (test/fixtures/secrets): every rule's synthetic secrets, in the contexts a model writes them.
+const corpus = secretsCorpus(20261130, 2);
+
+t.test('corpus: every split offset of each secret in context gives redactText of the whole, leaking nothing', async (t) => {
+  let runs = 0;
+  const failures: string[] = [];
+  for (const { rule, secret, contexts } of corpus) {
+    for (const text of contexts.slice(0, 3)) {
+      const whole = redactText(text);
+      for (let at = 0; at <= text.length; at++) {
+        runs++;
+        const { out } = stream([text.slice(0, at), text.slice(at)]);
+        if (out !== whole || fragments(secret).some((fragment) => out.includes(fragment))) failures.push(`${rule} @${at}: ${JSON.stringify(text)}`);
+      }
+    }
+  }
+  t.same(failures.slice(0, 5), [], `${runs} two-way splits`);
+});
+
+t.test('corpus: random multi-way splits (property) of every context', async (t) => {
+  const cases = corpus.flatMap(({ secret, contexts }) => contexts.map((text) => ({ text, secret })));
+  await fc.assert(
+    fc.property(fc.constantFrom(...cases), fc.array(fc.nat(), { minLength: 1, maxLength: 16 }), ({ text, secret }, cuts) => {
+      const points = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b);
+      const pieces = [...points, text.length].map((end, i, all) => text.slice(i === 0 ? 0 : all[i - 1], end));
+      const { out } = stream(pieces);
+      return out === redactText(text) && !fragments(secret).some((fragment) => out.includes(fragment));
+    }),
+    { numRuns: 3000 },
+  );
+  t.pass(`${cases.length} contexts`);
 });

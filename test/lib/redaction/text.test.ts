@@ -68,7 +68,7 @@ t.test('rules compose over one text', async (t) => {
       `curl -H "Authorization: Bearer ${REDACTED}" "https://api.example.com/v1?api_key=${REDACTED}&n=1"`,
       `password: ${REDACTED}`,
       `git remote add origin https://me:${REDACTED}@git.example.com/r.git`,
-      `Cookie: sid=${REDACTED}; theme=${REDACTED}`,
+      `Cookie: sid=${REDACTED}; theme=dark`,
     ].join('\n'),
   );
 });
@@ -181,4 +181,25 @@ t.test('property: a loaded secret never survives', async (t) => {
     { numRuns: 1000 },
   );
   t.pass();
+});
+
+t.test('property: when mayContainSecret says no, redactText returns the text as it is', async (t) => {
+  fc.assert(
+    fc.property(text, (input) => mayContainSecret(input) || redactText(input) === input),
+    { numRuns: 3000 },
+  );
+  t.pass();
+});
+
+// No timing assertion (speed lives in bench/): catastrophic backtracking would hang past tap's timeout.
+t.test('adversarial input for the name, cookie and AWS rules finishes, idempotently', async (t) => {
+  const inputs = [
+    'key'.repeat(30000) + '=', 'x-'.repeat(30000) + 'token=' + 'a1'.repeat(10), `${'apiKey: '.repeat(20000)}x`,
+    `password: ${'a.'.repeat(3000)}b1`, `Cookie: ${'a=b;'.repeat(20000)}`, `Set-Cookie: ${'n=v; '.repeat(20000)}`,
+    'aws secret access key '.repeat(5000), `token=${'\\n'.repeat(20000)}`, `${'"token": '.repeat(20000)}"`,
+  ];
+  for (const input of inputs) {
+    const once = redactText(input);
+    t.equal(redactText(once), once, `${input.slice(0, 16)}… (${input.length} chars)`);
+  }
 });

@@ -83,3 +83,11 @@ t.test('redactEvent reuses unchanged branches', async (t) => {
   t.equal(out.args, args);
   t.equal(out.note, `k ${REDACTED}`);
 });
+
+t.test('a __proto__ key from JSON.parse stays a plain property', async (t) => {
+  const input = JSON.parse(`{"__proto__": {"x": 1}, "token": "abc12345678", "note": "n"}`) as Record<string, unknown>;
+  const copy = redactValue(input);
+  t.equal(JSON.stringify(copy), '{"__proto__":{"x":1},"token":"[REDACTED]","note":"n"}');
+  t.equal(Object.getPrototypeOf(copy), Object.prototype);
+  t.equal(JSON.stringify(redactEvent(input)), '{"__proto__":{"x":1},"token":"[REDACTED]","note":"n"}');
+});

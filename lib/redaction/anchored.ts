@@ -1,0 +1,84 @@
+/**
+ * A scanRule that tries its regex only around keyword occurrences: in the run
+ * of name characters holding a keyword (and one character before it, for an
+ * opening quote). For rules that can only ever accept a match starting there
+ * (a sensitive name always holds a keyword), the output is the same as
+ * scanRule's; but ordinary code, where nearly every word could start a name,
+ * is crossed by one cheap keyword search instead of by the rule's regex.
+ */
+
+import { REDACTED, escapeRegExp, type SecretRange, type TextRule } from './rule.js';
+
+/** Character classes as char-code tests (cheaper than a regex per character). */
+export interface Anchor {
+  /** The characters of the run around a keyword (a name). */
+  inRun(code: number): boolean;
+  /** Whether a match can start at this character just before the run (an opening quote). */
+  startsBefore(code: number): boolean;
+  /** Whether a match can start right after this run character (the regex's lookbehind has the last word). */
+  startsAfter(code: number): boolean;
+  /**
+   * A regex source for what must follow a keyword for a match to be possible:
+   * the rest of its run and what comes after (a necessary condition, checked
+   * by the keyword search itself, so runs that fail it cost no JavaScript).
+   */
+  readonly follows: string;
+}
+
+const isWordCode = (code: number): boolean =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
+
+/**
+ * Names of `[A-Za-z0-9_.-]`, at most 128 characters; a new name can start
+ * after a `-` (`--password`, `x-api-key` → `api-key`); a name is followed by
+ * an optional closing quote, up to 4 spaces or tabs, and an operator starting
+ * with `:` or `=`. (The lookahead-and-backreference takes the rest of the run
+ * atomically: no backtracking into it.)
+ */
+export const NAME_ANCHOR: Anchor = {
+  inRun: (code) => isWordCode(code) || code === 46 || code === 45,
+  startsBefore: (code) => code === 34 || code === 39,
+  startsAfter: (code) => code === 45,
+  follows: `(?=([A-Za-z0-9_.-]{0,127}))\\1["']?[ \\t]{0,4}[:=]`,
+};
+
+export function anchoredScanRule(
+  name: string,
+  keywords: readonly string[],
+  pattern: RegExp,
+  locate: (match: RegExpExecArray) => SecretRange | undefined,
+  anchor: Anchor,
+): TextRule {
+  if (keywords.length === 0) throw new Error(`anchored rule ${name} needs keywords`);
+  const sticky = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}y`);
+  const keyword = new RegExp(`(?:${keywords.map(escapeRegExp).join('|')})${anchor.follows}`, 'gi');
+  return {
+    name,
+    keywords,
+    apply(text) {
+      let out = '';
+      let copied = 0;
+      keyword.lastIndex = 0;
+      for (let hit = keyword.exec(text); hit !== null; hit = keyword.exec(text)) {
+        let start = hit.index;
+        while (start > 0 && anchor.inRun(text.charCodeAt(start - 1))) start--;
+        let end = hit.index + 1;
+        while (end < text.length && anchor.inRun(text.charCodeAt(end))) end++;
+        keyword.lastIndex = end;
+        // every start in the run, left to right, as scanRule would meet them; the first accepted wins
+        for (let at = Math.max(start - 1, copied); at < end; at++) {
+          if (at < start ? !anchor.startsBefore(text.charCodeAt(at)) : at > start && !anchor.startsAfter(text.charCodeAt(at - 1))) continue;
+          sticky.lastIndex = at;
+          const match = sticky.exec(text);
+          if (match === null) continue;
+          const range = locate(match);
+          if (range === undefined || range[0] < copied) continue;
+          out += text.slice(copied, range[0]) + REDACTED;
+          copied = range[1];
+          break;
+        }
+      }
+      return out === '' ? text : out + text.slice(copied);
+    },
+  };
+}

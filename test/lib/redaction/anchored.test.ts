@@ -1,0 +1,65 @@
+import t from 'tap';
+import fc from 'fast-check';
+import { NAME_ANCHOR, anchoredScanRule } from '../../../lib/redaction/anchored.js';
+import { ASSIGNMENT_RULE, ASSIGNMENT_SCAN } from '../../../lib/redaction/assignments.js';
+import { HTTP_RULES, URL_PASSWORD_SCAN } from '../../../lib/redaction/http.js';
+import { REDACTED, lineLocalRule, prefixedSecretRule } from '../../../lib/redaction/rule.js';
+
+/** Text made of the pieces these rules react to, glued in every way. */
+const piece = fc.oneof(
+  fc.constantFrom(
+    'password', 'token', 'apiKey', 'API_KEY', 'x-api-key', 'db.password', 'tokens', 'keyboard', 'passwordHint', 'cookie',
+    'Set-Cookie', 'auth', 'note', 'a', '--', '-', '.', '_', '"', "'", '`', ' ', '  ', '\t', '\n', '\r\n', ':', '=', ':=',
+    '=>', ': ', ' = ', ',', ';', '(', ')', '$', '${X}', 'process.env.X', 'await ', 'null', '[REDACTED]', 'https://',
+    'user:', '@host', 'sid=', 'Bearer ', 'q8Zt2Lm4P', 'hunter2hunter2', 'correct horse', '\\n',
+  ),
+  fc.string({ maxLength: 6 }),
+);
+const text = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join(''));
+
+t.test('the anchored assignment rule equals the full scan', async (t) => {
+  fc.assert(fc.property(text, (input) => ASSIGNMENT_RULE.apply(input) === ASSIGNMENT_SCAN.apply(input)), { numRuns: 20000 });
+  t.pass();
+});
+
+t.test('the line-local URL rule equals the full scan', async (t) => {
+  const lineLocal = HTTP_RULES.find((rule) => rule.name === URL_PASSWORD_SCAN.name);
+  fc.assert(fc.property(text, (input) => lineLocal?.apply(input) === URL_PASSWORD_SCAN.apply(input)), { numRuns: 20000 });
+  t.pass();
+});
+
+t.test('anchoredScanRule: only runs holding a keyword, each start tried in turn', async (t) => {
+  const rule = anchoredScanRule(
+    'pin',
+    ['pin'],
+    /(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_.-]{0,20})=([0-9]{1,10})/g,
+    (match) => (match[1].endsWith('pin') ? [match.index + match[1].length + 1, match.index + match[0].length] : undefined),
+    NAME_ANCHOR,
+  );
+  t.equal(rule.apply('pin=1234 x-pin=77 pinx=5 other=9'), `pin=${REDACTED} x-pin=${REDACTED} pinx=5 other=9`);
+  t.equal(rule.apply('nothing here'), 'nothing here');
+  t.equal(rule.apply('PIN=12'), 'PIN=12', 'keywords are found in any case; the regex decides');
+  t.throws(() => anchoredScanRule('none', [], /x/g, () => undefined, NAME_ANCHOR));
+});
+
+t.test('NAME_ANCHOR', async (t) => {
+  const code = (c: string): number => c.charCodeAt(0);
+  for (const c of 'aZ09_.-') t.ok(NAME_ANCHOR.inRun(code(c)), c);
+  for (const c of ' "\':=$') t.notOk(NAME_ANCHOR.inRun(code(c)), c);
+  t.ok(NAME_ANCHOR.startsBefore(code('"')));
+  t.notOk(NAME_ANCHOR.startsBefore(code(' ')));
+  t.ok(NAME_ANCHOR.startsAfter(code('-')));
+  t.notOk(NAME_ANCHOR.startsAfter(code('.')));
+  const follows = new RegExp(`^key${NAME_ANCHOR.follows}`);
+  for (const rest of ['=x', ':x', '" : x', "'=", '    =', '\t:', '_id.x-y:']) t.ok(follows.test(`key${rest}`), rest);
+  for (const rest of ['', ' x', '     =', '"" =', '.x', ')', `${'a'.repeat(128)}=`]) t.notOk(follows.test(`key${rest}`), rest);
+});
+
+t.test('lineLocalRule: one line at a time, only lines with a keyword', async (t) => {
+  const rule = lineLocalRule(prefixedSecretRule('pw', ['pw='], /(\bpw=)([^\s]{1,20})/g, () => false));
+  t.equal(rule.apply('a\npw=1 pw=2\nb pw=3\n\nc'), `a\npw=${REDACTED} pw=${REDACTED}\nb pw=${REDACTED}\n\nc`);
+  t.equal(rule.apply('PW=1\nnothing'), 'PW=1\nnothing');
+  t.equal(rule.apply(''), '');
+  t.throws(() => lineLocalRule(prefixedSecretRule('x', [], /(a)(b)/g, () => false)));
+  t.throws(() => lineLocalRule(prefixedSecretRule('x', ['a\nb'], /(a)(b)/g, () => false)));
+});
