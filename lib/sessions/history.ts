@@ -1,0 +1,120 @@
+import type { ChatMessage, ToolCallRequest } from '../providers/types.js';
+
+type Record_ = Record<string, unknown>;
+
+/** One model turn as the events tell it: its text, then its tool calls and their results. */
+type Turn = {
+  text: string;
+  /** Past the text: tool calls have begun, so a later text or usage event is the next turn. */
+  inTools: boolean;
+  calls: ToolCallRequest[];
+  results: { id: string; content: string; isError: boolean }[];
+};
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isObject = (value: unknown): value is Record_ => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The whole conversation recorded in a session's events, as real messages:
+ * - a recorded prompt (or a user `message` input event) → a user message;
+ * - a model turn's text deltas → one assistant message, with the turn's tool
+ *   calls (id, name, args) → then one tool message per tool_result, in order.
+ * A turn ends at its tool calls (the next text or usage event starts another),
+ * at `final`, or where its run ends (error, run_end, the next prompt, the end of
+ * the events): a run that failed mid-way counts up to where it stopped. A tool
+ * call never answered is dropped, as is a result without its call and an
+ * assistant turn with neither text nor answered calls.
+ *
+ * Events cannot tell apart one turn with calls A and B from two turns without
+ * text or usage, calling A then B; they are read as one turn (both are valid
+ * conversations). Real providers report usage every turn, which separates them.
+ */
+export function conversationFromEvents(events: Iterable<object>): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  let turn: Turn | undefined;
+
+  const close = () => {
+    if (!turn) return;
+    const answered = new Set(turn.results.map((result) => result.id));
+    const calls = turn.calls.filter((call) => answered.has(call.id));
+    if (turn.text || calls.length) messages.push({ role: 'assistant', content: turn.text, toolCalls: calls });
+    for (const result of turn.results) {
+      const call = calls.find((c) => c.id === result.id)!;
+      messages.push({ role: 'tool', toolCallId: result.id, name: call.name, content: result.content, isError: result.isError });
+    }
+    turn = undefined;
+  };
+  const open = (): Turn => (turn ??= { text: '', inTools: false, calls: [], results: [] });
+
+  for (const event of events) {
+    const e = event as Record_;
+    switch (e.type) {
+      case 'prompt':
+      case 'message':
+        close();
+        if (isString(e.content) && (e.type === 'prompt' || e.role === 'user')) messages.push({ role: 'user', content: e.content });
+        break;
+      case 'text':
+        if (turn?.inTools) close();
+        if (isString(e.delta)) open().text += e.delta;
+        break;
+      case 'usage':
+        if (turn?.inTools) close();
+        break;
+      case 'tool_call': {
+        if (!isString(e.id) || !isString(e.name)) break;
+        const current = open();
+        current.inTools = true;
+        if (!current.calls.some((call) => call.id === e.id)) current.calls.push({ id: e.id, name: e.name, args: isObject(e.args) ? e.args : {} });
+        break;
+      }
+      case 'tool_result': {
+        const id = e.id;
+        if (!turn || !isString(id) || !turn.calls.some((call) => call.id === id) || turn.results.some((result) => result.id === id)) break;
+        turn.results.push({ id, content: isString(e.output) ? e.output : '', isError: e.status === 'error' });
+        break;
+      }
+      case 'final': {
+        // The answer of a turn without tool calls; after tool calls (turn limit) its text was recorded already.
+        const last = messages[messages.length - 1];
+        if (!turn && isString(e.text) && e.text && last?.role === 'user') messages.push({ role: 'assistant', content: e.text, toolCalls: [] });
+        else if (turn && !turn.inTools && !turn.text && isString(e.text)) turn.text = e.text;
+        close();
+        break;
+      }
+      case 'run_start':
+      case 'error':
+      case 'run_end':
+        close();
+        break;
+    }
+  }
+  close();
+  return messages;
+}
+
+/** What a message costs in a context budget: its content, plus the names and arguments of its tool calls. */
+export function messageChars(message: ChatMessage): number {
+  if (message.role !== 'assistant') return message.content.length;
+  return message.toolCalls.reduce((sum, call) => sum + call.name.length + JSON.stringify(call.args ?? {}).length, message.content.length);
+}
+
+export function historyChars(messages: readonly ChatMessage[]): number {
+  return messages.reduce((sum, message) => sum + messageChars(message), 0);
+}
+
+/**
+ * Drops whole user turns (a user message and everything up to the next one) from
+ * the oldest end until the history fits maxChars (see messageChars), so no tool
+ * message loses its assistant call. If the newest turn alone does not fit, nothing is kept.
+ */
+export function trimHistory(messages: readonly ChatMessage[], maxChars: number): { messages: ChatMessage[]; trimmed: boolean } {
+  let total = historyChars(messages);
+  let start = 0;
+  while (total > maxChars && start < messages.length) {
+    // Drop the first message, then everything up to the next user message.
+    do total -= messageChars(messages[start++]);
+    while (start < messages.length && messages[start].role !== 'user');
+  }
+  return { messages: messages.slice(start), trimmed: start > 0 };
+}

@@ -1,0 +1,24 @@
+/** The session store (PROTOCOL §6): every run recorded, resumable and forkable. */
+
+export { sessionsRoot, assertSessionId, sessionDir, METADATA_FILE, EVENTS_FILE, LOCK_FILE } from './paths.js';
+export { titleFromPrompt, TITLE_LENGTH, type SessionMetadata } from './metadata.js';
+export type { StoredEvent } from './journal.js';
+export type { SessionLock } from './lock.js';
+export {
+  createSession,
+  openSession,
+  latestSessionFor,
+  listSessions,
+  forkSession,
+  lockSession,
+  unlockSession,
+  appendEvents,
+  readEvents,
+  readAllEvents,
+  promptEvent,
+  eventsPath,
+  type Session,
+  type NewSession,
+  type ForkOptions,
+} from './store.js';
+export { conversationFromEvents, trimHistory, messageChars, historyChars } from './history.js';

@@ -1,0 +1,89 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { METADATA_FILE } from './paths.js';
+
+/** `metadata.json` of a session; times are ISO strings. */
+export type SessionMetadata = {
+  id: string;
+  /** The first 80 characters of the session's first prompt, whitespace collapsed. */
+  title: string;
+  cwd: string;
+  provider: string;
+  model: string;
+  /** For a fork: the session it was copied from. */
+  parentId?: string;
+  /** For a fork: how many events the parent had when it was copied. */
+  forkedAt?: number;
+  createdAt: string;
+  updatedAt: string;
+  /** Lines in events.jsonl: output events and recorded prompts. */
+  eventCount: number;
+};
+
+export const TITLE_LENGTH = 80;
+
+/** Whitespace runs become one space; the first 80 characters (code points, so no half surrogate pair) are kept. */
+export function titleFromPrompt(prompt: string): string {
+  return Array.from(prompt.replace(/\s+/g, ' ').trim()).slice(0, TITLE_LENGTH).join('');
+}
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isCount = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0;
+
+/** The metadata if the value has the right shape for session `id`, else undefined. */
+export function checkMetadata(value: unknown, id: string): SessionMetadata | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const m = value as Record<string, unknown>;
+  if (m.id !== id) return undefined;
+  if (![m.title, m.cwd, m.provider, m.model, m.createdAt, m.updatedAt].every(isString)) return undefined;
+  if (!isCount(m.eventCount)) return undefined;
+  if (m.parentId !== undefined && !isString(m.parentId)) return undefined;
+  if (m.forkedAt !== undefined && !isCount(m.forkedAt)) return undefined;
+  return m as SessionMetadata;
+}
+
+/** Reads and checks `metadata.json`; a missing file rejects with ENOENT, a malformed one with an Error saying so. */
+export async function readMetadata(dir: string, id: string): Promise<SessionMetadata> {
+  const text = await readFile(join(dir, METADATA_FILE), 'utf8');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error(`${METADATA_FILE} is not valid JSON`);
+  }
+  const metadata = checkMetadata(value, id);
+  if (!metadata) throw new Error(`${METADATA_FILE} does not describe session ${id}`);
+  return metadata;
+}
+
+/** Fields in a fixed order, optional ones only when set. */
+function ordered(m: SessionMetadata): SessionMetadata {
+  return {
+    id: m.id,
+    title: m.title,
+    cwd: m.cwd,
+    provider: m.provider,
+    model: m.model,
+    ...(m.parentId === undefined ? {} : { parentId: m.parentId }),
+    ...(m.forkedAt === undefined ? {} : { forkedAt: m.forkedAt }),
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
+    eventCount: m.eventCount,
+  };
+}
+
+/**
+ * Replaces `metadata.json` atomically: a temporary file in the same folder, then
+ * a rename over the old one, so a reader sees the old file or the new, never half.
+ */
+export async function writeMetadata(dir: string, metadata: SessionMetadata): Promise<void> {
+  const temp = join(dir, `${METADATA_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await writeFile(temp, `${JSON.stringify(ordered(metadata), null, 2)}\n`, { flag: 'wx' });
+    await rename(temp, join(dir, METADATA_FILE));
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,102 @@
+import t from 'tap';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { UsageError } from '../../../lib/errors.js';
+import { acquireLock, isRunning } from '../../../lib/sessions/lock.js';
+
+const id = 'zero_20240102030405_abc123';
+
+/** The pid of a process that has exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', '']);
+  await once(child, 'exit');
+  return child.pid!;
+}
+
+t.test('isRunning', async (t) => {
+  t.equal(isRunning(process.pid), true);
+  t.equal(isRunning(await deadPid()), false);
+  t.equal(isRunning(0), false, 'never the process group');
+  t.equal(isRunning(-1), false, 'never every process');
+  t.equal(isRunning(NaN), false);
+  t.equal(isRunning(1.5), false);
+});
+
+t.test('the lock is a file holding our pid; unlock removes it, once', async (t) => {
+  const dir = t.testdir({});
+  const lock = await acquireLock(dir, id);
+  t.equal(lock.pid, process.pid);
+  t.equal(lock.held, true);
+  t.equal(await readFile(join(dir, 'lock'), 'utf8'), `${process.pid}\n`);
+  t.same(await readdir(dir), ['lock'], 'no temporary file left');
+  await lock.unlock();
+  t.equal(lock.held, false);
+  t.same(await readdir(dir), []);
+  await lock.unlock();
+  const again = await acquireLock(dir, id);
+  t.equal(again.held, true);
+  await again.unlock();
+});
+
+t.test('a second lock while the first is held is a usage error naming the holder', async (t) => {
+  const dir = t.testdir({});
+  const first = await acquireLock(dir, id);
+  await t.rejects(acquireLock(dir, id), new UsageError(`Zero session ${id} is in use by another run (pid ${process.pid}).`));
+  await first.unlock();
+});
+
+t.test('a lock held by another live process is respected', async (t) => {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+  t.teardown(() => child.kill());
+  const dir = t.testdir({ lock: `${child.pid}\n` });
+  await t.rejects(acquireLock(dir, id), new UsageError(`Zero session ${id} is in use by another run (pid ${child.pid}).`));
+  t.equal(await readFile(join(dir, 'lock'), 'utf8'), `${child.pid}\n`);
+});
+
+t.test('a stale lock (its process is gone) is taken over', async (t) => {
+  const dir = t.testdir({ lock: `${await deadPid()}\n` });
+  const lock = await acquireLock(dir, id);
+  t.equal(await readFile(join(dir, 'lock'), 'utf8'), `${process.pid}\n`);
+  t.same(await readdir(dir), ['lock']);
+  await lock.unlock();
+});
+
+t.test('a lock without a pid in it is stale too', async (t) => {
+  const dir = t.testdir({ lock: 'garbage' });
+  const lock = await acquireLock(dir, id);
+  t.equal(await readFile(join(dir, 'lock'), 'utf8'), `${process.pid}\n`);
+  await lock.unlock();
+});
+
+t.test('a takeover guard left by a crashed process does not block', async (t) => {
+  const dir = t.testdir({ lock: `${await deadPid()}\n`, 'lock.takeover': `${await deadPid()}\n` });
+  const lock = await acquireLock(dir, id);
+  t.same(await readdir(dir), ['lock']);
+  await lock.unlock();
+});
+
+t.test('many runs taking over one stale lock at once: exactly one wins', async (t) => {
+  for (let round = 0; round < 10; round++) {
+    const dir = t.testdir({ lock: `${await deadPid()}\n` });
+    const outcomes = await Promise.allSettled(Array.from({ length: 8 }, () => acquireLock(dir, id)));
+    const won = outcomes.filter((o) => o.status === 'fulfilled');
+    t.equal(won.length, 1, `round ${round}`);
+    for (const o of outcomes) if (o.status === 'rejected') t.match(o.reason, { message: `Zero session ${id} is in use by another run (pid ${process.pid}).` });
+    t.same(await readdir(dir), ['lock']);
+    await (won[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof acquireLock>>>).value.unlock();
+  }
+});
+
+t.test('unlock leaves alone a lock that is no longer ours', async (t) => {
+  const dir = t.testdir({});
+  const lock = await acquireLock(dir, id);
+  await writeFile(join(dir, 'lock'), '12345\n');
+  await lock.unlock();
+  t.equal(await readFile(join(dir, 'lock'), 'utf8'), '12345\n');
+});
+
+t.test('a missing folder is an error, not a lock', async (t) => {
+  await t.rejects(acquireLock(join(t.testdir({}), 'gone'), id), { code: 'ENOENT' });
+});

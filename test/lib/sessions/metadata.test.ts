@@ -1,0 +1,98 @@
+import t from 'tap';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkMetadata, readMetadata, titleFromPrompt, writeMetadata, type SessionMetadata } from '../../../lib/sessions/metadata.js';
+
+const id = 'zero_20240102030405_abc123';
+const base: SessionMetadata = {
+  id,
+  title: 'Inspect this repo',
+  cwd: '/work',
+  provider: 'scripted',
+  model: 'scripted',
+  createdAt: '2024-01-02T03:04:05.000Z',
+  updatedAt: '2024-01-02T03:04:05.000Z',
+  eventCount: 0,
+};
+
+t.test('the title is the first 80 characters of the prompt, whitespace collapsed', async (t) => {
+  t.equal(titleFromPrompt('  Inspect\n\nthis \t repo.  '), 'Inspect this repo.');
+  t.equal(titleFromPrompt('x'.repeat(100)), 'x'.repeat(80));
+  t.equal(titleFromPrompt(`${'a '.repeat(39)}bcdef`), `${'a '.repeat(39)}bc`);
+  t.equal(titleFromPrompt(''), '');
+});
+
+t.test('the title never ends in half a surrogate pair', async (t) => {
+  const title = titleFromPrompt(`${'x'.repeat(79)}😀😀`);
+  t.equal(title, `${'x'.repeat(79)}😀`);
+  t.equal(Array.from(title).length, 80);
+});
+
+t.test('metadata round-trips, fields in a fixed order, optional ones only when set', async (t) => {
+  const dir = t.testdir({});
+  await writeMetadata(dir, { ...base, updatedAt: '2024-01-02T04:00:00.000Z' });
+  const text = await readFile(join(dir, 'metadata.json'), 'utf8');
+  t.same(Object.keys(JSON.parse(text)), ['id', 'title', 'cwd', 'provider', 'model', 'createdAt', 'updatedAt', 'eventCount']);
+  t.ok(text.endsWith('}\n'));
+  t.same(await readMetadata(dir, id), { ...base, updatedAt: '2024-01-02T04:00:00.000Z' });
+
+  const fork = { ...base, forkedAt: 2, parentId: 'zero_20240101000000_parent' };
+  await writeMetadata(dir, fork);
+  t.same(Object.keys(JSON.parse(await readFile(join(dir, 'metadata.json'), 'utf8'))), ['id', 'title', 'cwd', 'provider', 'model', 'parentId', 'forkedAt', 'createdAt', 'updatedAt', 'eventCount']);
+  t.same(await readMetadata(dir, id), fork);
+});
+
+t.test('replacement is atomic: readers always see whole metadata, and no temporary file remains', async (t) => {
+  const dir = t.testdir({});
+  await writeMetadata(dir, base);
+  let writing = true;
+  const reads: Promise<void>[] = [];
+  const reader = (async () => {
+    while (writing) {
+      const text = await readFile(join(dir, 'metadata.json'), 'utf8');
+      const value = JSON.parse(text) as SessionMetadata; // throws if ever torn
+      t.equal(value.id, id);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  })();
+  reads.push(reader);
+  for (let i = 1; i <= 200; i++) await writeMetadata(dir, { ...base, title: 'x'.repeat(i * 50), eventCount: i });
+  writing = false;
+  await Promise.all(reads);
+  t.same(await readdir(dir), ['metadata.json']);
+  t.equal((await readMetadata(dir, id)).eventCount, 200);
+});
+
+t.test('concurrent replacements leave one of them whole', async (t) => {
+  const dir = t.testdir({});
+  await Promise.all(Array.from({ length: 20 }, (_, i) => writeMetadata(dir, { ...base, eventCount: i })));
+  t.same(await readdir(dir), ['metadata.json']);
+  t.ok((await readMetadata(dir, id)).eventCount < 20);
+});
+
+t.test('a failed write removes its temporary file', async (t) => {
+  const dir = t.testdir({ 'metadata.json': { 'in-the-way': 'a folder cannot be renamed over' } });
+  await t.rejects(writeMetadata(dir, base));
+  t.same(await readdir(dir), ['metadata.json']);
+});
+
+t.test('reading: missing is ENOENT, malformed JSON or a wrong shape is an error saying so', async (t) => {
+  const dir = t.testdir({});
+  await t.rejects(readMetadata(dir, id), { code: 'ENOENT' });
+  await writeFile(join(dir, 'metadata.json'), '{"id":');
+  await t.rejects(readMetadata(dir, id), /metadata.json is not valid JSON/);
+  await writeFile(join(dir, 'metadata.json'), JSON.stringify({ ...base, id: 'zero_20240102030405_zzzzzz' }));
+  await t.rejects(readMetadata(dir, id), /does not describe session/);
+});
+
+t.test('the shape check', async (t) => {
+  t.same(checkMetadata(base, id), base);
+  t.equal(checkMetadata(null, id), undefined);
+  t.equal(checkMetadata([], id), undefined);
+  t.equal(checkMetadata({ ...base, title: 1 }, id), undefined);
+  t.equal(checkMetadata({ ...base, eventCount: -1 }, id), undefined);
+  t.equal(checkMetadata({ ...base, eventCount: 1.5 }, id), undefined);
+  t.equal(checkMetadata({ ...base, parentId: 3 }, id), undefined);
+  t.equal(checkMetadata({ ...base, forkedAt: 'x' }, id), undefined);
+  t.same(checkMetadata({ ...base, parentId: 'zero_20240101000000_parent', forkedAt: 0 }, id), { ...base, parentId: 'zero_20240101000000_parent', forkedAt: 0 });
+});
