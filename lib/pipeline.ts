@@ -3,6 +3,7 @@ import pumpify from 'pumpify';
 import { agent, type AgentOptions } from '../transforms/agent.js';
 import { combine } from '../transforms/combine.js';
 import { parse } from '../transforms/parse.js';
+import { record } from '../transforms/record.js';
 import { redact } from '../transforms/redact.js';
 import { serialize, type OutputFormat } from '../transforms/serialize.js';
 import { split } from '../transforms/split.js';
@@ -11,6 +12,7 @@ import { validate } from '../transforms/validate.js';
 import { CancelledError, toZeroError, type CancelSignal, type ZeroError } from './errors.js';
 import { newRunId } from './protocol/ids.js';
 import type { Event } from './protocol/types.js';
+import type { SessionRecorder } from './sessions/recorder.js';
 
 export type InputChainOptions = { maxLineBytes?: number };
 
@@ -26,11 +28,14 @@ export type OutputChainOptions = {
   secrets?: string[];
   /** Where the `text` format writes progress lines. */
   stderr?: { write(text: string): unknown };
+  /** The run's session: every stamped event is stored in it. */
+  recorder?: SessionRecorder;
 };
 
-/** events → bytes: redact → stamp → serialize. Nothing leaves without passing redaction. */
+/** events → bytes: redact → stamp → (record) → serialize. Nothing leaves, or is stored, without passing redaction. */
 export function outputChain(options: OutputChainOptions = {}): Duplex {
-  return new pumpify.obj(redact(options), stamp(options), serialize(options.format, options));
+  const recording = options.recorder ? [record(options.recorder)] : [];
+  return new pumpify.obj(redact(options), stamp(options), ...recording, serialize(options.format, options));
 }
 
 /** Called with every failure that ends a run, before it becomes an `error` event (the CLI prints it with --debug). */

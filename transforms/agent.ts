@@ -1,7 +1,7 @@
 import { Duplex } from 'node:stream';
 import { runAgent } from '../lib/agent/loop.js';
 import type { Event, PromptRequest } from '../lib/protocol/types.js';
-import type { Provider } from '../lib/providers/types.js';
+import type { ChatMessage, Provider } from '../lib/providers/types.js';
 import { createToolbox, type Toolbox } from '../lib/tools/registry.js';
 
 export type AgentOptions = {
@@ -14,13 +14,15 @@ export type AgentOptions = {
   extraRoots?: string[];
   /** Emitted as `warning` events right after `run_start`. */
   warnings?: string[];
+  /** The run's session: called with the prompt when the run starts; names the session and gives the earlier conversation. */
+  session?: { begin(prompt: string): Promise<{ sessionId: string; history: ChatMessage[]; warnings: string[] }> };
   /** Aborting ends the run: the reason (a ZeroError such as CancelledError) becomes the stage's error. */
   signal?: AbortSignal;
 };
 
 export const DEFAULT_MAX_TURNS = 12;
 
-function runStart({ provider, cwd, sessionId }: AgentOptions): Event {
+function runStart({ provider, cwd }: AgentOptions, sessionId?: string): Event {
   return { type: 'run_start', ...(sessionId ? { sessionId } : {}), cwd, provider: provider.name, model: provider.model, ...(provider.apiModel ? { apiModel: provider.apiModel } : {}) };
 }
 
@@ -51,11 +53,13 @@ export function agent(options: AgentOptions): Duplex {
 
   // run_start waits for the run's first event, so it can name the model the API answered with.
   let announced = false;
+  let sessionId = options.sessionId;
+  const warnings = [...(options.warnings ?? [])];
   const announce = async () => {
     if (announced) return;
     announced = true;
-    await push(runStart(options));
-    for (const message of options.warnings ?? []) await push({ type: 'warning', message });
+    await push(runStart(options, sessionId));
+    for (const message of warnings) await push({ type: 'warning', message });
   };
 
   const emit = async (event: Event) => {
@@ -72,7 +76,15 @@ export function agent(options: AgentOptions): Duplex {
     write({ prompt }: PromptRequest, _encoding, callback) {
       started = true;
       const { provider, cwd } = options;
-      runAgent({ prompt, provider, toolbox, cwd, extraRoots: options.extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit }).then(
+      (async () => {
+        const start = await options.session?.begin(prompt);
+        if (start) {
+          sessionId = start.sessionId;
+          warnings.push(...start.warnings);
+        }
+        const history = start?.history ?? [];
+        await runAgent({ prompt, history, provider, toolbox, cwd, extraRoots: options.extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit });
+      })().then(
         () => callback(),
         async (error: Error) => {
           await announce();

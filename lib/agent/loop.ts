@@ -5,6 +5,8 @@ import type { Toolbox } from '../tools/registry.js';
 
 export type AgentRun = {
   prompt: string;
+  /** The conversation so far (a resumed session's), before this prompt. */
+  history?: ChatMessage[];
   provider: Provider;
   toolbox: Toolbox;
   cwd: string;
@@ -48,7 +50,7 @@ async function runTool(run: AgentRun, call: ToolCallRequest): Promise<ChatMessag
  * `tool_call` is answered by its `tool_result` even when the provider fails.
  */
 export async function runAgent(run: AgentRun): Promise<void> {
-  const messages: ChatMessage[] = [{ role: 'user', content: run.prompt }];
+  const messages: ChatMessage[] = [...(run.history ?? []), { role: 'user', content: run.prompt }];
   let text = '';
   for (let turn = 1; turn <= run.maxTurns; turn++) {
     text = '';

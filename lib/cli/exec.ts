@@ -10,6 +10,8 @@ import { DEFAULT_MAX_TURNS } from '../../transforms/agent.js';
 import { planTools } from '../tools/permissions.js';
 import { allTools, createToolbox } from '../tools/registry.js';
 import { formatToolListing } from './list-tools.js';
+import { createRecorder, type SessionPlan } from '../sessions/recorder.js';
+import { latestSessionFor, lockSession, openSession, sessionsRoot } from '../sessions/index.js';
 import { captureConsole, debugReporter, deliver, type CliIO } from './process.js';
 import { execSettings, outputFormatFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
 
@@ -44,6 +46,19 @@ async function execInput(settings: ExecSettings, io: CliIO): Promise<{ input: Ex
   return { input, source: io.stdin };
 }
 
+/** The session the run continues or forks, checked (and for --resume, locked) before the run starts. */
+async function sessionPlan(settings: ExecSettings, root: string): Promise<SessionPlan> {
+  const choice = settings.session;
+  if (!choice) return { kind: 'new' };
+  if ('fork' in choice) {
+    await openSession(root, choice.fork);
+    return { kind: 'fork', parentId: choice.fork };
+  }
+  const session = choice.resume === true ? await latestSessionFor(root, settings.cwd) : await openSession(root, choice.resume);
+  await lockSession(session);
+  return { kind: 'resume', session };
+}
+
 /** `zero exec`: one run, reported on stdout in the chosen format; the process exits with run_end's code. */
 export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): Promise<void> {
   const secrets = credentialsInUse(io.env);
@@ -64,6 +79,8 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     secrets.splice(0, secrets.length, ...credentialsInUse(io.env, choice));
     const provider = await createProvider(choice);
     const { input, source } = await execInput(settings, io);
+    const root = sessionsRoot(io.env);
+    const recorder = createRecorder({ root, plan: await sessionPlan(settings, root), cwd: settings.cwd, provider: provider.name, model: provider.model, maxContextChars: settings.maxContextChars, secrets });
     const chain = execChain({
       provider,
       cwd: settings.cwd,
@@ -72,7 +89,8 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       warnings: tools.warnings,
       extraRoots: settings.extraRoots,
       input,
-      output: { format: settings.outputFormat, secrets, stderr: io.stderr },
+      session: recorder,
+      output: { format: settings.outputFormat, secrets, stderr: io.stderr, recorder },
       onFailure: debug.failure,
     });
     source?.pipe(chain);

@@ -4,6 +4,9 @@ import { packageVersion } from '../package.js';
 import { reportFailure } from '../pipeline.js';
 import { credentialsInUse } from '../providers/index.js';
 import { runExec } from './exec.js';
+import { runSessionsList, runSessionsShow } from './sessions.js';
+import { Readable } from 'node:stream';
+import { OUTPUT_FORMATS, type OutputFormat } from '../../transforms/serialize.js';
 import { outputFormatFromArgv, type RawExecOptions } from './options.js';
 import { deliver, processIO, type CliIO } from './process.js';
 
@@ -14,6 +17,7 @@ Examples:
   $ zero exec -o json -f prompt.md -C ../other-repo
   $ zero exec --auto high --disabled-tools bash "Fix the failing test"
   $ zero exec --list-tools --skip-permissions-unsafe
+  $ zero exec --resume "And the tests?"
   $ OPENAI_BASE_URL=http://localhost:11434/v1 zero exec -m llama3.2 "Explain lib/"
 
 Exit codes: 0 success, 1 internal error, 2 usage, 3 provider, 4 turn limit, 130/143 cancelled.`;
@@ -49,6 +53,9 @@ function program(io: CliIO): Command {
     .option('--enabled-tools <names>', 'only these tools (comma or space separated; repeatable)', collect)
     .option('--disabled-tools <names>', 'never these tools (comma or space separated; repeatable)', collect)
     .option('--add-dir <dir>', 'another directory write tools may change (repeatable)', collect)
+    .option('--resume [id]', 'continue a session (without an id: the newest one for this working directory)')
+    .option('--fork <id>', 'start a new session from a copy of that session\'s history')
+    .option('--max-context-chars <n>', 'budget for the history a resumed session sends (oldest turns trimmed first; default 400000)')
     .option('--list-tools', 'print the tools the model would see with these flags, and exit')
     .option('--no-notify', 'accepted for wrappers that pass it: a headless run has nothing to notify')
     .option('--debug', 'diagnostics and stack traces on stderr (also ZERO_DEBUG=1)')
@@ -57,7 +64,41 @@ function program(io: CliIO): Command {
     .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} })
     .action((words: string[], options: RawExecOptions) => runExec(words, options, io));
 
+  const sessions = zero.command('sessions').description('List and show recorded sessions (see zero exec --resume / --fork).');
+  const formatOption = () => new Option('-o, --output-format <format>', 'text | json | stream-json').default('text');
+  sessions
+    .command('list')
+    .description('Every session, newest first: id, updated time, events, cwd, title.')
+    .addOption(formatOption())
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} })
+    .action((options: { outputFormat: string }) => guarded(io, options.outputFormat, async (format) => {
+      await runSessionsList(format, io);
+      return { readable: Readable.from([]), exitCode: Promise.resolve(0) };
+    }));
+  sessions
+    .command('show')
+    .description("A session's events, as zero exec printed them, in any output format.")
+    .argument('<id>', 'the session id (zero_…)')
+    .addOption(formatOption())
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} })
+    .action((id: string, options: { outputFormat: string }) => guarded(io, options.outputFormat, async (format) => ({ readable: await runSessionsShow(id, format, io), exitCode: Promise.resolve(0) })));
+
   return zero;
+}
+
+/** Runs a command whose failures (a bad format, an unknown session) are usage errors reported like exec's. */
+async function guarded(io: CliIO, rawFormat: string, command: (format: OutputFormat) => Promise<{ readable: Readable; exitCode: Promise<number> }>): Promise<void> {
+  const format = outputFormatFromArgv(['-o', rawFormat]);
+  let outcome;
+  try {
+    if (format !== rawFormat.toLowerCase()) throw new UsageError(`Invalid value for --output-format: "${rawFormat}". Expected one of: ${OUTPUT_FORMATS.join(', ')}.`);
+    outcome = await command(format);
+  } catch (error) {
+    outcome = reportFailure(error, { format, secrets: credentialsInUse(io.env), stderr: io.stderr });
+  }
+  await deliver(io, outcome.readable, outcome.exitCode);
 }
 
 /** Commander's own errors (unknown flag, missing value) are usage errors, reported in the format argv asked for. */

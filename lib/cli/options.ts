@@ -30,6 +30,10 @@ export type RawExecOptions = {
   listTools?: boolean;
   /** --no-notify: accepted for wrappers that pass it; headless runs have nothing to notify. */
   notify?: boolean;
+  /** --resume [ID]: true without an id. */
+  resume?: string | boolean;
+  fork?: string;
+  maxContextChars?: string;
 };
 
 export type ExecSettings = {
@@ -51,6 +55,9 @@ export type ExecSettings = {
   /** --add-dir: absolute, existing directories write tools may also change. */
   extraRoots: string[];
   listTools: boolean;
+  /** --resume / --fork: which session the run continues; undefined for a new one. */
+  session?: { resume: string | true } | { fork: string };
+  maxContextChars?: number;
 };
 
 function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
@@ -105,8 +112,25 @@ export function outputFormatFromArgv(argv: string[]): OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(format.toLowerCase()) ? (format.toLowerCase() as OutputFormat) : 'text';
 }
 
+function sessionChoice(raw: RawExecOptions): ExecSettings['session'] {
+  if (raw.resume !== undefined && raw.fork !== undefined) throw new UsageError('Use either --resume or --fork, not both.');
+  if (raw.fork !== undefined) return { fork: raw.fork };
+  if (raw.resume !== undefined) return { resume: raw.resume === true ? true : String(raw.resume) };
+  return undefined;
+}
+
+/**
+ * `--resume "And the tests?"`: the option's optional value swallows the prompt.
+ * A value that cannot be a session id (zero_…) is given back to the prompt words.
+ */
+function reclaimPrompt(words: string[], raw: RawExecOptions): [string[], RawExecOptions] {
+  if (typeof raw.resume !== 'string' || /^zero_/.test(raw.resume)) return [words, raw];
+  return [[raw.resume, ...words], { ...raw, resume: true }];
+}
+
 /** Checks every exec flag; the first bad one is a UsageError (exit 2). */
-export function execSettings(words: string[], raw: RawExecOptions): ExecSettings {
+export function execSettings(givenWords: string[], givenRaw: RawExecOptions): ExecSettings {
+  const [words, raw] = reclaimPrompt(givenWords, givenRaw);
   const outputFormat = choice('--output-format', raw.outputFormat ?? 'text', OUTPUT_FORMATS);
   const inputFormat = choice('--input-format', raw.inputFormat ?? 'text', INPUT_FORMATS);
   const cwd = directory(raw.cwd ?? '.');
@@ -132,5 +156,7 @@ export function execSettings(words: string[], raw: RawExecOptions): ExecSettings
     },
     extraRoots: (raw.addDir ?? []).map((dir) => directory(dir, '--add-dir directory', cwd)),
     listTools: Boolean(raw.listTools),
+    session: sessionChoice(raw),
+    maxContextChars: positiveInteger('--max-context-chars', raw.maxContextChars),
   };
 }

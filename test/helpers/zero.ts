@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -7,11 +8,14 @@ export const ZERO = fileURLToPath(new URL('../../bin/zero', import.meta.url));
 
 export type Result = { stdout: string; stderr: string; code: number | null; signal: NodeJS.Signals | null };
 
+/** Sessions of test runs go here, never into the home directory of the machine running the tests. */
+export const TEST_ZERO_HOME = join(tmpdir(), `zero-test-home-${process.pid}`);
+
 /** An environment with no provider settings leaking in from the machine running the tests (variables or a user config file). */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of Object.keys(env)) if (/^(ZERO_|OPENAI_|ANTHROPIC_)/.test(name)) delete env[name];
-  return { ...env, XDG_CONFIG_HOME: '/nonexistent/zero-test-config', ...extra };
+  return { ...env, XDG_CONFIG_HOME: '/nonexistent/zero-test-config', ZERO_HOME: TEST_ZERO_HOME, ...extra };
 }
 
 export type ZeroOptions = { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string; onSpawn?: (child: ChildProcess) => void };
@@ -57,4 +61,12 @@ export function streamedText(events: Record<string, unknown>[]): string {
 /** The n-th event of a type. */
 export function nth(events: Record<string, unknown>[], type: string, n = 0): Record<string, unknown> | undefined {
   return events.filter((event) => event.type === type)[n];
+}
+
+/** A fresh directory of its own, removed at the end of the test (t.testdir gives one directory per test). */
+export function tempDir(t: { teardown(fn: () => void): void }, files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'zero-test-'));
+  for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
 }

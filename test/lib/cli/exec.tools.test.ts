@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fakeApi } from '../../helpers/sse-server.js';
 import { openaiStream } from '../../helpers/wire.js';
-import { cleanEnv, eventTypes, jsonLines, nth, writeScript, zero } from '../../helpers/zero.js';
+import { cleanEnv, eventTypes, jsonLines, nth, tempDir, writeScript, zero } from '../../helpers/zero.js';
 
 // Write tools and permissions, end to end: what the model is offered, what runs, what the disk shows.
 
@@ -46,7 +46,7 @@ for (const flag of [['--skip-permissions-unsafe'], ['--auto', 'high']]) {
 }
 
 t.test('--add-dir lets write tools change a second directory; others stay out of reach', async (t) => {
-  const outside = t.testdir({ 'other.txt': 'x' });
+  const outside = tempDir(t, { 'other.txt': 'x' });
   const write = (path: string, id: string) => ({ id, name: 'write_file', args: { path, content: 'written\n' } });
   const { events, code, dir } = await exec(t, [{ toolCalls: [write(join(outside, 'new.txt'), 'w1'), write('../escape.txt', 'w2')] }, { text: 'done' }], ['--auto', 'high', '--add-dir', outside]);
   t.equal(code, 0);

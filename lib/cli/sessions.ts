@@ -1,0 +1,57 @@
+import { Readable } from 'node:stream';
+import { toLegacyJson } from '../output/json.js';
+import { createTextRenderer } from '../output/text.js';
+import type { OutputEvent } from '../protocol/types.js';
+import { listSessions, openSession, readEvents, sessionsRoot, type SessionMetadata, type StoredEvent } from '../sessions/index.js';
+import type { OutputFormat } from '../../transforms/serialize.js';
+import type { CliIO } from './process.js';
+
+/** `zero sessions list`: newest first, as a table or one JSON object per session. */
+export function formatSessionList(sessions: SessionMetadata[], format: OutputFormat): string {
+  if (format !== 'text') {
+    return sessions
+      .map(({ id, updatedAt, cwd, title, eventCount, parentId }) =>
+        JSON.stringify(format === 'json' ? { type: 'session', id, updated_at: updatedAt, cwd, title, events: eventCount, parent_id: parentId } : { type: 'session', id, updatedAt, cwd, title, events: eventCount, parentId }),
+      )
+      .map((line) => `${line}\n`)
+      .join('');
+  }
+  if (sessions.length === 0) return 'No Zero sessions yet.\n';
+  return sessions.map((s) => `${s.id}  ${s.updatedAt}  ${String(s.eventCount).padStart(5)} events  ${s.cwd}  ${s.title}\n`).join('');
+}
+
+/**
+ * A stored event as `zero exec` would have printed it in that format. The
+ * stored prompts (input events) print as they are in stream-json, as
+ * `{type: "prompt", content}` in json, and as `> prompt` lines in text.
+ */
+export function storedEventRenderer(format: OutputFormat, stderr: { write(text: string): unknown }) {
+  const render = createTextRenderer();
+  return (event: StoredEvent): string => {
+    const isPrompt = event.type === 'prompt';
+    if (format === 'stream-json') return `${JSON.stringify(event)}\n`;
+    if (format === 'json') return `${JSON.stringify(isPrompt ? { type: 'prompt', content: event.content } : toLegacyJson(event as unknown as OutputEvent))}\n`;
+    if (isPrompt) return `> ${String(event.content).replace(/\n/g, '\n> ')}\n\n`;
+    const { stdout, stderr: progress } = render(event as unknown as OutputEvent);
+    if (progress) stderr.write(progress);
+    return stdout ?? '';
+  };
+}
+
+export async function runSessionsList(format: OutputFormat, io: CliIO): Promise<void> {
+  io.stdout.write(formatSessionList(await listSessions(sessionsRoot(io.env)), format));
+}
+
+/** `zero sessions show ID`: the session's events, streamed from its file in the chosen format. */
+export async function runSessionsShow(id: string, format: OutputFormat, io: CliIO): Promise<Readable> {
+  const session = await openSession(sessionsRoot(io.env), id);
+  const render = storedEventRenderer(format, io.stderr);
+  return Readable.from(
+    (async function* () {
+      for await (const event of readEvents(session)) {
+        const text = render(event);
+        if (text) yield text;
+      }
+    })(),
+  );
+}

@@ -1,0 +1,35 @@
+import t from 'tap';
+import { formatSessionList, storedEventRenderer } from '../../../lib/cli/sessions.js';
+import type { SessionMetadata } from '../../../lib/sessions/index.js';
+
+const session: SessionMetadata = {
+  id: 'zero_20261130065406_h8c50c',
+  title: 'First question',
+  cwd: '/repo',
+  provider: 'scripted',
+  model: 'scripted',
+  createdAt: '2026-11-30T06:54:06.000Z',
+  updatedAt: '2026-11-30T06:55:00.000Z',
+  eventCount: 14,
+};
+
+t.test('formatSessionList: a table, or one JSON object per session', async (t) => {
+  t.equal(formatSessionList([session], 'text'), 'zero_20261130065406_h8c50c  2026-11-30T06:55:00.000Z     14 events  /repo  First question\n');
+  t.equal(formatSessionList([], 'text'), 'No Zero sessions yet.\n');
+  t.same(JSON.parse(formatSessionList([session], 'json')), { type: 'session', id: session.id, updated_at: session.updatedAt, cwd: '/repo', title: 'First question', events: 14 });
+  t.same(JSON.parse(formatSessionList([{ ...session, parentId: 'zero_20261130000000_parent' }], 'stream-json')), { type: 'session', id: session.id, updatedAt: session.updatedAt, cwd: '/repo', title: 'First question', events: 14, parentId: 'zero_20261130000000_parent' });
+  t.equal(formatSessionList([], 'json'), '');
+});
+
+t.test('storedEventRenderer: stored prompts and events as exec printed them', async (t) => {
+  const prompt = { schemaVersion: 1, type: 'prompt', content: 'two\nlines' };
+  const text = { schemaVersion: 1, type: 'text', runId: 'run_20261130000000_aaaaaa', delta: 'Hi.' };
+  const end = { schemaVersion: 1, type: 'run_end', runId: 'run_20261130000000_aaaaaa', status: 'success', exitCode: 0 };
+  const progress: string[] = [];
+  const asText = storedEventRenderer('text', { write: (line: string) => progress.push(line) });
+  t.same([prompt, text, end].map(asText), ['> two\n> lines\n\n', 'Hi.', '\n']);
+  const asJson = storedEventRenderer('json', { write: () => true });
+  t.same([prompt, text, end].map(asJson), ['{"type":"prompt","content":"two\\nlines"}\n', '{"type":"text","delta":"Hi."}\n', '{"type":"done","exit_code":0}\n']);
+  const asStreamJson = storedEventRenderer('stream-json', { write: () => true });
+  t.equal(asStreamJson(prompt), `${JSON.stringify(prompt)}\n`);
+});
