@@ -5,6 +5,8 @@
  * and run_end. Same seed, same bytes.
  */
 
+import { prng } from './prng.js';
+
 export type SyntheticLog = {
   bytes: Buffer;
   events: number;
@@ -12,17 +14,6 @@ export type SyntheticLog = {
   /** Secrets planted in tool results: each should come out as one `[REDACTED]`. */
   secrets: number;
 };
-
-/** mulberry32: a small, fast, seeded PRNG returning floats in [0, 1). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PROSE =
   'I will look at the failing test first. The stream stops when `highWaterMark` is reached, so the ' +
