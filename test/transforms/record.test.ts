@@ -1,0 +1,33 @@
+import t from 'tap';
+import { record } from '../../transforms/record.js';
+import { through } from '../helpers/streams.js';
+import type { SessionRecorder } from '../../lib/sessions/recorder.js';
+
+t.test('events pass through unchanged and are recorded; run_end waits until the session has them', async (t) => {
+  const log: string[] = [];
+  const recorder: SessionRecorder = {
+    begin: async () => ({ sessionId: 'zero_20261130000000_aaaaaa', history: [], warnings: [] }),
+    record: (event) => log.push(`record ${(event as { type: string }).type}`),
+    finish: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      log.push('finished');
+    },
+  };
+  const stage = record(recorder);
+  const events = [{ type: 'text', delta: 'hi' }, { type: 'run_end', status: 'success', exitCode: 0 }];
+  stage.on('data', (event: { type: string }) => log.push(`out ${event.type}`));
+  t.same(await through(stage, events), events, 'unchanged');
+  t.same(log.filter((line) => line.startsWith('record')), ['record text', 'record run_end']);
+  t.same(log.slice(-2), ['finished', 'out run_end'], 'run_end only once the session has everything');
+});
+
+t.test('a recorder that fails fails the stage', async (t) => {
+  const recorder: SessionRecorder = {
+    begin: async () => ({ sessionId: 'x', history: [], warnings: [] }),
+    record: () => {},
+    finish: async () => {
+      throw new Error('disk full');
+    },
+  };
+  await t.rejects(through(record(recorder), [{ type: 'run_end', status: 'success', exitCode: 0 }]), { message: 'disk full' });
+});
