@@ -1,0 +1,54 @@
+import { Command, Option } from 'commander';
+import type { Transform } from 'node:stream';
+import { newRunId } from '../protocol/ids.js';
+import { logItems } from '../logs/framing.js';
+import { pace, pickRun } from '../logs/replay.js';
+import { runChain, runCommand } from '../logs/run.js';
+import { checkCount, checkFormat, checkFraming, framingOption, openLog } from '../logs/source.js';
+import { validate } from '../../transforms/validate.js';
+import { stamp } from '../../transforms/stamp.js';
+import { serialize } from '../../transforms/serialize.js';
+import { outputFormatFromArgv } from './options.js';
+import type { CliIO } from './process.js';
+
+type RawReplayOptions = { outputFormat: string; framing: string; delay: string; newRunId?: boolean; run?: string };
+
+const EXAMPLES = `
+Examples:
+  $ zero replay run.jsonl | my-client
+  $ zero replay run.jsonl -o text --delay 50
+  $ zero replay runs.jsonl --run run_20260101120000_abc123 --new-run-id
+
+Several runs in the file and no --run: the first run is replayed.
+Exit code: the recorded run's run_end exitCode (2 when the log is not a complete run).`;
+
+/** `zero replay FILE`: file → logItems → pick a run → validate(output) → (restamp) → pace → serialize. */
+export async function runReplay(file: string | undefined, raw: RawReplayOptions, io: CliIO): Promise<void> {
+  const format = outputFormatFromArgv(['-o', raw.outputFormat]);
+  await runCommand(io, format, () => {
+    checkFormat(raw.outputFormat);
+    const framing = checkFraming(raw.framing);
+    const delay = checkCount('--delay', raw.delay);
+    const source = openLog(file, io.stdin);
+    const { stream: picker, pick } = pickRun(raw.run);
+    const runId = raw.newRunId ? newRunId() : undefined;
+    const stages: Transform[] = [logItems(framing), picker, validate('output', { label: 'recorded event' }), ...(runId ? [stamp({ runId })] : []), pace(delay), serialize(format, { stderr: io.stderr })];
+    return runChain(io, format, source, stages, async () => pick.exitCode ?? 1, () => runId ?? pick.chosen);
+  });
+}
+
+export function registerReplay(program: Command, io: CliIO): void {
+  program
+    .command('replay')
+    .description('Re-emit a recorded run as zero exec printed it live, in any output format; exits with its exit code.')
+    .argument('[file]', 'the recorded log (stdin for - or none)')
+    .addOption(new Option('-o, --output-format <format>', 'text | json | stream-json').default('stream-json'))
+    .addOption(framingOption())
+    .option('--delay <ms>', 'milliseconds between events', '0')
+    .option('--new-run-id', 'stamp the events with a fresh runId')
+    .option('--run <id>', 'the run to replay, in a log of several runs (default: the first)')
+    .addHelpText('after', EXAMPLES)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} })
+    .action((file: string | undefined, options: RawReplayOptions) => runReplay(file, options, io));
+}

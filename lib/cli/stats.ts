@@ -1,0 +1,33 @@
+import { Command, Option } from 'commander';
+import { logItems } from '../logs/framing.js';
+import { runChain, runCommand } from '../logs/run.js';
+import { checkFormat, checkFraming, framingOption, openLog } from '../logs/source.js';
+import { statsReport } from '../logs/stats.js';
+import { outputFormatFromArgv } from './options.js';
+import type { CliIO } from './process.js';
+
+type RawStatsOptions = { outputFormat: string; framing: string };
+
+/** `zero stats FILE`: file → logItems → per-run totals. */
+export async function runStats(file: string | undefined, raw: RawStatsOptions, io: CliIO): Promise<void> {
+  const format = outputFormatFromArgv(['-o', raw.outputFormat]);
+  await runCommand(io, format, () => {
+    const chosen = checkFormat(raw.outputFormat);
+    const framing = checkFraming(raw.framing);
+    const source = openLog(file, io.stdin);
+    return runChain(io, format, source, [logItems(framing), statsReport(chosen === 'text' ? 'text' : 'json')], async () => 0);
+  });
+}
+
+export function registerStats(program: Command, io: CliIO): void {
+  program
+    .command('stats')
+    .description('Per run of a log: turns, tool calls by name and side effect, token totals, outcome and exit code.')
+    .argument('[file]', 'the log (stdin for - or none)')
+    .addOption(new Option('-o, --output-format <format>', 'text | json | stream-json (one JSON object per run)').default('text'))
+    .addOption(framingOption())
+    .addHelpText('after', '\nExamples:\n  $ zero stats run.jsonl\n  $ zero stats -o json run.jsonl | jq .tokens')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} })
+    .action((file: string | undefined, options: RawStatsOptions) => runStats(file, options, io));
+}

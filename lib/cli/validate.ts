@@ -1,0 +1,45 @@
+import { Command, Option } from 'commander';
+import { logItems } from '../logs/framing.js';
+import { runChain, runCommand } from '../logs/run.js';
+import { checkCount, checkFormat, checkFraming, framingOption, openLog } from '../logs/source.js';
+import { DEFAULT_MAX_PROBLEMS, logReport } from '../logs/validate.js';
+import { outputFormatFromArgv } from './options.js';
+import type { CliIO } from './process.js';
+
+type RawValidateOptions = { outputFormat: string; framing: string; input?: boolean; maxProblems: string };
+
+const EXAMPLES = `
+Examples:
+  $ zero exec -o stream-json "hi" > run.jsonl && zero validate run.jsonl
+  $ jq . run.jsonl | zero validate -o json
+  $ zero validate --input turns.jsonl
+
+Exit codes: 0 valid, 1 invalid, 2 usage.`;
+
+/** `zero validate [FILE]`: file → logItems → schema + order rules → report. */
+export async function runValidate(file: string | undefined, raw: RawValidateOptions, io: CliIO): Promise<void> {
+  const format = outputFormatFromArgv(['-o', raw.outputFormat]);
+  await runCommand(io, format, () => {
+    const chosen = checkFormat(raw.outputFormat);
+    const framing = checkFraming(raw.framing);
+    const maxProblems = checkCount('--max-problems', raw.maxProblems);
+    const source = openLog(file, io.stdin);
+    const report = logReport({ kind: raw.input ? 'input' : 'output', maxProblems, format: chosen === 'text' ? 'text' : 'json' });
+    return runChain(io, format, source, [logItems(framing), report.stream], async () => ((await report.done).valid ? 0 : 1));
+  });
+}
+
+export function registerValidate(program: Command, io: CliIO): void {
+  program
+    .command('validate')
+    .description('Check a log against the output schema and the protocol\'s order rules, per run.')
+    .argument('[file]', 'the log (stdin for - or none)')
+    .addOption(new Option('-o, --output-format <format>', 'text | json | stream-json (json: one object per problem, then a summary)').default('text'))
+    .addOption(framingOption())
+    .option('--input', 'validate input events (the -i stream-json of zero exec) instead')
+    .option('--max-problems <n>', 'problems printed at most', String(DEFAULT_MAX_PROBLEMS))
+    .addHelpText('after', EXAMPLES)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} })
+    .action((file: string | undefined, options: RawValidateOptions) => runValidate(file, options, io));
+}

@@ -1,0 +1,80 @@
+/**
+ * The protocol's order rules for a log (PROTOCOL §3), per runId: run_start
+ * first, exactly one run_end and nothing after it, every tool_call answered by
+ * exactly one tool_result before the run goes on (a new turn or the end), one
+ * runId per run. Several runs in one log are fine, one after the other.
+ */
+
+export type Problem = { lineNo: number; problem: string };
+
+type Run = { runId: string; startLine: number; lastLine: number; ended: boolean; open: Map<string, number> };
+
+/** Events that may come while tool calls are still unanswered: more calls of the same turn, their results, notices. */
+const MAY_WAIT = new Set(['tool_call', 'tool_result', 'warning', 'usage', 'error']);
+
+export type InvariantChecker = {
+  /** One event (any object: schema problems are reported elsewhere) and the line it starts on. */
+  event(event: Record<string, unknown>, lineNo: number): Problem[];
+  /** The problems only the end of the log reveals (a run that never ended). */
+  end(): Problem[];
+  /** The run ids seen so far, in order of appearance. */
+  readonly runIds: string[];
+};
+
+export function createInvariantChecker(): InvariantChecker {
+  const runs = new Map<string, Run>();
+  const runIds: string[] = [];
+  /** The run that is going on: started, not ended. */
+  let current: Run | undefined;
+
+  const unanswered = (run: Run, what: string): Problem[] => {
+    const problems = [...run.open].map(([id, line]) => ({ lineNo: line, problem: `run ${run.runId}: tool_call ${JSON.stringify(id)} has no tool_result before ${what}` }));
+    run.open.clear();
+    return problems;
+  };
+
+  return {
+    runIds,
+    event(event, lineNo) {
+      const type = typeof event.type === 'string' ? event.type : undefined;
+      const runId = typeof event.runId === 'string' ? event.runId : undefined;
+      if (!type || !runId) return [];
+      const problems: Problem[] = [];
+      let run = runs.get(runId);
+      if (!run) {
+        run = { runId, startLine: lineNo, lastLine: lineNo, ended: false, open: new Map() };
+        runs.set(runId, run);
+        runIds.push(runId);
+        if (type !== 'run_start') problems.push({ lineNo, problem: `run ${runId}: first event is ${type}, expected run_start` });
+        if (current && !current.ended) problems.push({ lineNo, problem: `run ${runId} starts while run ${current.runId} (line ${current.startLine}) has not ended` });
+        current = run;
+      } else {
+        if (current !== run && !run.ended) problems.push({ lineNo, problem: `runId ${runId} differs from the run going on (${current?.runId})` });
+        if (type === 'run_start') problems.push({ lineNo, problem: `run ${runId}: second run_start (first at line ${run.startLine})` });
+        if (run.ended) problems.push({ lineNo, problem: `run ${runId}: ${type === 'run_end' ? 'second run_end' : `${type} after run_end`}` });
+      }
+      run.lastLine = lineNo;
+      if (type === 'tool_call') {
+        const id = String(event.id);
+        if (run.open.has(id)) problems.push({ lineNo, problem: `run ${runId}: tool_call id ${JSON.stringify(id)} is already waiting for its result` });
+        run.open.set(id, lineNo);
+      } else if (type === 'tool_result') {
+        const id = String(event.id);
+        if (!run.open.delete(id)) problems.push({ lineNo, problem: `run ${runId}: tool_result ${JSON.stringify(id)} answers no tool_call` });
+      } else if (!MAY_WAIT.has(type)) {
+        problems.push(...unanswered(run, type));
+      }
+      if (type === 'run_end') run.ended = true;
+      return problems;
+    },
+    end() {
+      const problems: Problem[] = [];
+      for (const run of runs.values()) {
+        if (run.ended) continue;
+        problems.push(...unanswered(run, 'the end of the log'));
+        problems.push({ lineNo: run.lastLine, problem: `run ${run.runId}: no run_end (the log ends at its last event)` });
+      }
+      return problems.sort((a, b) => a.lineNo - b.lineNo);
+    },
+  };
+}

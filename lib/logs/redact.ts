@@ -1,0 +1,162 @@
+import type { Transform } from 'node:stream';
+import { createEventRedactor, type EventRedactor } from '../redaction/events.js';
+import { mayContainSecret, redactEvent, redactText, redactValue, type RedactOptions } from '../redaction/index.js';
+import type { Event } from '../protocol/types.js';
+import { flatMapStream } from '../streams.js';
+import type { LogItem } from './framing.js';
+
+type Json = Record<string, unknown>;
+type TextLine = { event: Json; delta: string; raw?: string };
+
+const MAYBE_TEXT = /"type"\s*:\s*"text"/;
+const line = (value: unknown) => `${JSON.stringify(value)}\n`;
+const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isText = (value: Json): boolean => value.type === 'text' && typeof value.delta === 'string';
+
+/**
+ * One run's text deltas through its own event redactor (createEventRedactor),
+ * which may hold back a tail and re-split deltas. While what it releases is
+ * exactly the text that came in, the original lines are written as they were
+ * (byte-identical); once a redaction changes the text, what it releases is
+ * written as text events shaped like the run's own (same keys, same order,
+ * same schemaVersion and runId) until the next flush point realigns them.
+ */
+function createRunText(options: RedactOptions) {
+  const redactor: EventRedactor = createEventRedactor(options);
+  let queue: TextLine[] = [];
+  let released = '';
+  let resplit = false;
+  let template: Json | undefined;
+  let pending = false;
+
+  const shaped = (delta: string) => line({ ...(template ?? { type: 'text' }), delta });
+
+  /** Original deltas fully covered by the released text go out as they were; a difference switches to re-split mode. */
+  const match = (out: string[]) => {
+    while (queue.length > 0) {
+      const first = queue[0]!;
+      if (released.startsWith(first.delta)) {
+        out.push(first.raw !== undefined ? `${first.raw}\n` : line(first.event));
+        released = released.slice(first.delta.length);
+        queue.shift();
+      } else if (first.delta.startsWith(released)) {
+        return;
+      } else {
+        // A redaction changed the text: from here to the next flush point, write what is released.
+        out.push(shaped(released));
+        released = '';
+        queue = [];
+        resplit = true;
+        return;
+      }
+    }
+  };
+
+  /** Text the redactor let go of, in order. */
+  const take = (events: Event[], out: string[]) => {
+    for (const event of events) {
+      if (event.type !== 'text') continue;
+      if (resplit) out.push(shaped(event.delta));
+      else released += event.delta;
+    }
+    if (!resplit) match(out);
+  };
+
+  /** At a flush point everything has been released: the run starts afresh. */
+  const realign = (out: string[]) => {
+    if (released) out.push(shaped(released));
+    released = '';
+    queue = [];
+    resplit = false;
+    pending = false;
+  };
+
+  return {
+    get pending() {
+      return pending;
+    },
+    text(event: Json, raw: string | undefined, out: string[]) {
+      template = event;
+      pending = true;
+      if (!resplit) queue.push({ event, delta: event.delta as string, raw });
+      take(redactor.event(event as unknown as Event), out);
+    },
+    /** A non-text event of this run: the held-back text first, then the event, redacted. */
+    other(event: Json, out: string[]): Json {
+      const results = redactor.event(event as unknown as Event);
+      take(results.slice(0, -1), out);
+      realign(out);
+      return results.at(-1) as unknown as Json;
+    },
+    end(out: string[]) {
+      take(redactor.end(), out);
+      realign(out);
+    },
+  };
+}
+
+/**
+ * A log, item by item → the same log with every secret redacted (PROTOCOL §4).
+ * A line the prefilter proves clean is written as it was, without parse or
+ * serialise, unless a run's text is held back (then it keeps its place after
+ * that text); a line that is not JSON is redacted as text and kept.
+ */
+export function createLogRedactor(options: RedactOptions = {}) {
+  const runs = new Map<string, ReturnType<typeof createRunText>>();
+  const runOf = (runId: string) => {
+    let run = runs.get(runId);
+    if (!run) runs.set(runId, (run = createRunText(options)));
+    return run;
+  };
+  /** Held-back text of every run but `except` goes out first: output keeps the order of the input. */
+  const flushOthers = (out: string[], except?: string) => {
+    for (const [runId, run] of runs) if (runId !== except && run.pending) run.end(out);
+  };
+  const anyPending = () => [...runs.values()].some((run) => run.pending);
+
+  return {
+    item(item: LogItem): string[] {
+      const out: string[] = [];
+      const clean = item.raw !== undefined && !mayContainSecret(item.raw, options);
+      if ('problem' in item) {
+        flushOthers(out);
+        out.push(`${clean ? item.raw : redactText(item.raw, options)}\n`);
+        return out;
+      }
+      // A text delta always goes through its run's redactor: a clean one may hold the start of a secret the next one ends.
+      if (clean && !anyPending() && !MAYBE_TEXT.test(item.raw!)) {
+        out.push(`${item.raw}\n`);
+        return out;
+      }
+      const { value } = item;
+      if (isObject(value) && typeof value.type === 'string') {
+        const runId = typeof value.runId === 'string' ? value.runId : '';
+        flushOthers(out, runId);
+        if (isText(value)) {
+          runOf(runId).text(value, item.raw, out);
+          return out;
+        }
+        const run = runs.get(runId);
+        const redacted = run ? run.other(value, out) : redactEvent(value, options);
+        out.push(redacted === value && item.raw !== undefined ? `${item.raw}\n` : line(redacted));
+        return out;
+      }
+      flushOthers(out);
+      const redacted = isObject(value) ? redactEvent(value, options) : redactValue(value, options);
+      const same = redacted === value || (!isObject(value) && JSON.stringify(redacted) === JSON.stringify(value));
+      out.push(same && item.raw !== undefined ? `${item.raw}\n` : line(redacted));
+      return out;
+    },
+    end(): string[] {
+      const out: string[] = [];
+      flushOthers(out);
+      return out;
+    },
+  };
+}
+
+/** LogItems → redacted JSONL bytes. */
+export function redactLog(options: RedactOptions = {}): Transform {
+  const redactor = createLogRedactor(options);
+  return flatMapStream((item: LogItem) => redactor.item(item), { flush: () => redactor.end(), readableObjectMode: false });
+}

@@ -1,0 +1,40 @@
+import { PassThrough, Readable, pipeline, type Duplex, type Transform } from 'node:stream';
+import { reportFailure, type Outcome } from '../pipeline.js';
+import { credentialsInUse } from '../providers/index.js';
+import { deliver, type CliIO } from '../cli/process.js';
+import type { OutputFormat } from '../../transforms/serialize.js';
+
+/**
+ * Runs the stages from `source` to bytes. A stage that fails (an unreadable
+ * file, a line over the limit) ends the output with the failure, reported as
+ * exec reports it (`error` + `run_end` in the format asked for), and its exit code.
+ */
+export function runChain(io: CliIO, format: OutputFormat, source: Readable, stages: (Transform | Duplex)[], exitCode: () => Promise<number>, runId?: () => string | undefined): Outcome {
+  const out = new PassThrough();
+  let failure: Outcome | undefined;
+  const finished = new Promise<void>((resolve) => {
+    pipeline([source, ...stages] as unknown as [Readable, ...Transform[]], (error) => {
+      if (error) {
+        failure = reportFailure(error, { format, runId: runId?.(), secrets: credentialsInUse(io.env), stderr: io.stderr });
+        failure.readable.pipe(out);
+      } else out.end();
+      resolve();
+    });
+  });
+  (stages.at(-1) as Transform).pipe(out, { end: false });
+  const code = finished.then(() => (failure ? failure.exitCode : exitCode()));
+  return { readable: out, exitCode: code };
+}
+
+/** Delivers a command's outcome; a usage error before the chain starts is reported in the chosen format. */
+export async function runCommand(io: CliIO, format: OutputFormat, build: () => Outcome | Promise<Outcome>): Promise<void> {
+  let outcome: Outcome;
+  try {
+    outcome = await build();
+  } catch (error) {
+    outcome = reportFailure(error, { format, secrets: credentialsInUse(io.env), stderr: io.stderr });
+  }
+  await deliver(io, outcome.readable, outcome.exitCode);
+}
+
+export const nothing = (): Outcome => ({ readable: Readable.from([]), exitCode: Promise.resolve(0) });

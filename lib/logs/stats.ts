@@ -1,0 +1,133 @@
+import { Transform } from 'node:stream';
+import { checkAgainstSchema } from '../protocol/validate.js';
+import type { OutputEvent } from '../protocol/types.js';
+import type { LogItem } from './framing.js';
+
+export type RunStats = {
+  runId: string;
+  provider?: string;
+  model?: string;
+  /**
+   * Model turns: a turn starts with the run's first text, usage or tool_call, and
+   * again with text or usage after tool results (a tool_call right after a
+   * tool_result is taken as the same turn's next call: a turn with neither text
+   * nor usage is counted with the one before).
+   */
+  turns: number;
+  toolCalls: number;
+  toolsByName: Record<string, number>;
+  toolsBySideEffect: Record<string, number>;
+  tokens: { prompt: number; completion: number; total: number; costUsd?: number };
+  /** success | error from run_end, or `unfinished` when the log has none. */
+  outcome: 'success' | 'error' | 'unfinished';
+  exitCode: number | null;
+  /** The code of the last error event, if any. */
+  errorCode?: string;
+};
+
+/** Per-run totals of the schema-valid events of a log (others are counted as skipped). */
+export function createStatsCollector() {
+  const runs = new Map<string, RunStats & { inTurn: boolean; afterResult: boolean }>();
+  let skipped = 0;
+  return {
+    item(item: LogItem): void {
+      if ('problem' in item) return void (skipped += 1);
+      const verdict = checkAgainstSchema<OutputEvent>('output', item.value);
+      if (!verdict.ok) return void (skipped += 1);
+      const event = verdict.value;
+      let run = runs.get(event.runId);
+      if (!run) {
+        run = { runId: event.runId, provider: undefined, model: undefined, turns: 0, toolCalls: 0, toolsByName: {}, toolsBySideEffect: {}, tokens: { prompt: 0, completion: 0, total: 0 }, outcome: 'unfinished', exitCode: null, inTurn: false, afterResult: false };
+        runs.set(event.runId, run);
+      }
+      switch (event.type) {
+        case 'run_start':
+          run.provider = event.provider;
+          run.model = event.model;
+          break;
+        case 'text':
+        case 'tool_call':
+          if (!run.inTurn && !(event.type === 'tool_call' && run.afterResult)) {
+            run.turns += 1;
+            run.inTurn = true;
+            run.afterResult = false;
+          }
+          if (event.type === 'tool_call') {
+            run.toolCalls += 1;
+            run.toolsByName[event.name] = (run.toolsByName[event.name] ?? 0) + 1;
+            const side = event.sideEffect ?? 'unknown';
+            run.toolsBySideEffect[side] = (run.toolsBySideEffect[side] ?? 0) + 1;
+          }
+          break;
+        case 'tool_result':
+          run.inTurn = false;
+          run.afterResult = true;
+          break;
+        case 'usage':
+          if (!run.inTurn) {
+            run.turns += 1;
+            run.inTurn = true;
+            run.afterResult = false;
+          }
+          run.tokens.prompt += event.promptTokens ?? 0;
+          run.tokens.completion += event.completionTokens ?? 0;
+          run.tokens.total += event.totalTokens ?? (event.promptTokens ?? 0) + (event.completionTokens ?? 0);
+          if (event.costUsd !== undefined) run.tokens.costUsd = (run.tokens.costUsd ?? 0) + event.costUsd;
+          break;
+        case 'error':
+          run.errorCode = event.code;
+          break;
+        case 'run_end':
+          run.outcome = event.status;
+          run.exitCode = event.exitCode;
+          break;
+      }
+    },
+    runs: (): RunStats[] => [...runs.values()].map(({ inTurn: _inTurn, afterResult: _afterResult, ...stats }) => stats),
+    get skipped() {
+      return skipped;
+    },
+  };
+}
+
+const counts = (record: Record<string, number>) =>
+  Object.entries(record)
+    .map(([key, n]) => `${key} ${n}`)
+    .join(', ') || '-';
+
+/** The runs as a text table: one block per run. */
+export function formatStats(runs: RunStats[], skipped = 0): string {
+  const blocks = runs.map((run) => {
+    const rows: [string, string][] = [
+      ['model', run.provider || run.model ? `${run.provider ?? '?'} / ${run.model ?? '?'}` : '-'],
+      ['outcome', `${run.outcome}${run.exitCode === null ? '' : ` (exit ${run.exitCode})`}${run.errorCode ? `, error ${run.errorCode}` : ''}`],
+      ['turns', String(run.turns)],
+      ['tool calls', String(run.toolCalls)],
+      ['  by name', counts(run.toolsByName)],
+      ['  by side effect', counts(run.toolsBySideEffect)],
+      ['tokens', `prompt ${run.tokens.prompt}, completion ${run.tokens.completion}, total ${run.tokens.total}${run.tokens.costUsd === undefined ? '' : `, cost $${run.tokens.costUsd.toFixed(4)}`}`],
+    ];
+    return `run ${run.runId}\n${rows.map(([name, value]) => `  ${name.padEnd(18)}${value}\n`).join('')}`;
+  });
+  const tail = skipped ? `(${skipped} line${skipped === 1 ? '' : 's'} skipped: not valid events; see zero validate)\n` : '';
+  return (blocks.join('\n') || 'No runs.\n') + tail;
+}
+
+/** LogItems → the stats report, at the end: a text table, or one JSON object per run. */
+export function statsReport(format: 'text' | 'json' = 'text'): Transform {
+  const collector = createStatsCollector();
+  return new Transform({
+    writableObjectMode: true,
+    readableObjectMode: false,
+    writableHighWaterMark: 16,
+    transform(item: LogItem, _encoding, callback) {
+      collector.item(item);
+      callback();
+    },
+    flush(callback) {
+      const runs = collector.runs();
+      if (format === 'text') return callback(null, formatStats(runs, collector.skipped));
+      callback(null, runs.map((run) => `${JSON.stringify({ type: 'run_stats', ...run })}\n`).join('') || undefined);
+    },
+  });
+}

@@ -1,0 +1,83 @@
+import { Transform } from 'node:stream';
+import { checkAgainstSchema } from '../protocol/validate.js';
+import type { SchemaKind } from '../protocol/schemas.js';
+import type { LogItem } from './framing.js';
+import { createInvariantChecker, type Problem } from './invariants.js';
+
+export type LogCheckOptions = { kind?: Extract<SchemaKind, 'input' | 'output'>; maxProblems?: number; format?: 'text' | 'json' };
+
+export type LogSummary = { valid: boolean; events: number; runs: number; problems: number };
+
+export const DEFAULT_MAX_PROBLEMS = 50;
+
+/** The problems of one log item: not JSON, or not an event of the schema; and the order rules for the events. */
+export function createLogChecker(kind: 'input' | 'output' = 'output') {
+  const invariants = createInvariantChecker();
+  let events = 0;
+  let problems = 0;
+  const count = (found: Problem[]) => {
+    problems += found.length;
+    return found;
+  };
+  return {
+    item(item: LogItem): Problem[] {
+      if ('problem' in item) return count([{ lineNo: item.lineNo, problem: item.problem }]);
+      events += 1;
+      const found: Problem[] = [];
+      const verdict = checkAgainstSchema(kind, item.value);
+      if (!verdict.ok) found.push({ lineNo: item.lineNo, problem: `${verdict.field}: ${verdict.problem}` });
+      const value = item.value;
+      if (kind === 'output' && value && typeof value === 'object' && !Array.isArray(value)) found.push(...invariants.event(value as Record<string, unknown>, item.lineNo));
+      return count(found);
+    },
+    end(): Problem[] {
+      return count(kind === 'output' ? invariants.end() : []);
+    },
+    summary(): LogSummary {
+      return { valid: problems === 0, events, runs: invariants.runIds.length, problems };
+    },
+  };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function summaryLine({ valid, events, runs, problems }: LogSummary, shown: number): string {
+  const what = `${plural(events, 'event')}, ${plural(runs, 'run')}`;
+  if (valid) return `valid: ${what}\n`;
+  return `invalid: ${plural(problems, 'problem')}${shown < problems ? ` (${shown} shown)` : ''} in ${what}\n`;
+}
+
+/**
+ * LogItems → the report, as text lines (`line N: problem`, then a summary line)
+ * or JSON lines (one object per problem, then a summary object). `done` says
+ * whether the log was valid, once the report has ended.
+ */
+export function logReport(options: LogCheckOptions = {}): { stream: Transform; done: Promise<LogSummary> } {
+  const checker = createLogChecker(options.kind);
+  const max = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
+  const json = options.format === 'json';
+  let shown = 0;
+  let resolve!: (summary: LogSummary) => void;
+  const done = new Promise<LogSummary>((r) => (resolve = r));
+  const lines = (problems: Problem[]) =>
+    problems
+      .filter(() => shown < max && ++shown > 0)
+      .map(({ lineNo, problem }) => (json ? `${JSON.stringify({ type: 'problem', line: lineNo, problem })}\n` : `line ${lineNo}: ${problem}\n`))
+      .join('');
+  const stream = new Transform({
+    writableObjectMode: true,
+    readableObjectMode: false,
+    writableHighWaterMark: 16,
+    transform(item: LogItem, _encoding, callback) {
+      const out = lines(checker.item(item));
+      callback(null, out || undefined);
+    },
+    flush(callback) {
+      const out = lines(checker.end());
+      const summary = checker.summary();
+      resolve(summary);
+      callback(null, out + (json ? `${JSON.stringify({ type: 'summary', ...summary })}\n` : summaryLine(summary, shown)));
+    },
+  });
+  return { stream, done };
+}

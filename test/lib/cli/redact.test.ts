@@ -1,0 +1,103 @@
+import t, { type Test } from 'tap';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
+import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
+
+// End to end: recorded runs (`zero exec -o stream-json`, scripted provider) with secrets put back in, through bin/zero redact.
+
+const TOOL_RUN = [
+  { chunks: ['Let me ', 'look at the notes.'], toolCalls: [{ id: 'call_1', name: 'read_file', args: { path: 'notes.txt' } }] },
+  { chunks: ['The launch ', 'moves to ', 'Friday.'] },
+];
+
+async function recorded(t: Test) {
+  const dir = t.testdir({ 'notes.txt': 'the launch moves to Friday\n' });
+  const script = writeScript(dir, TOOL_RUN);
+  const { stdout } = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'Summarise notes.txt']);
+  const events = jsonLines(stdout);
+  return { dir, stdout, events, runId: String(events[0]!.runId) };
+}
+
+const stamp = (runId: string, event: Record<string, unknown>) => JSON.stringify({ schemaVersion: 1, type: event.type, runId, ...event });
+
+t.test('a clean log comes out byte-identical', async (t) => {
+  const { stdout } = await recorded(t);
+  const result = await zero(['redact'], { stdin: stdout });
+  t.equal(result.code, 0);
+  t.equal(result.stdout, stdout);
+  t.equal(result.stderr, '');
+  const withJunk = stdout + 'a line that is not JSON\n\n' + stdout;
+  t.equal((await zero(['redact', '-'], { stdin: withJunk })).stdout, withJunk.replace('\n\n', '\n'), 'non-JSON lines kept (blank lines are not lines)');
+});
+
+t.test('the secret corpus, split across deltas, in tool results and in plain text: all redacted', async (t) => {
+  const { stdout, runId, dir } = await recorded(t);
+  const lines = stdout.trimEnd().split('\n');
+  const corpus = secretsCorpus(20261130, 2);
+  const injected: string[] = [];
+  for (const [n, entry] of corpus.entries()) {
+    for (const context of entry.contexts) {
+      // three deltas, cut inside the secret
+      const at = context.indexOf(entry.secret);
+      const cuts = [at + 2, at + Math.floor(entry.secret.length / 2)];
+      const parts = [context.slice(0, cuts[0]), context.slice(cuts[0], cuts[1]), context.slice(cuts[1])];
+      for (const delta of parts) injected.push(stamp(runId, { type: 'text', delta }));
+      injected.push(stamp(runId, { type: 'tool_call', id: `s${n}`, name: 'bash', args: { command: context }, sideEffect: 'shell' }));
+      injected.push(stamp(runId, { type: 'tool_result', id: `s${n}`, status: 'ok', output: context, truncated: false }));
+    }
+    injected.push(`not json: ${entry.contexts[0]}`);
+  }
+  const log = [lines[0], ...injected, ...lines.slice(1)].join('\n') + '\n';
+  const file = join(dir, 'secrets.jsonl');
+  writeFileSync(file, log);
+  const result = await zero(['redact', file]);
+  t.equal(result.code, 0);
+  const leaked = corpus.filter((entry) => result.stdout.includes(entry.secret));
+  t.same(leaked.map((entry) => entry.rule), [], 'no secret of the corpus is left');
+  t.ok(result.stdout.includes('[REDACTED]'));
+  const out = result.stdout.trimEnd().split('\n');
+  for (const line of lines) t.ok(out.includes(line), `clean line kept byte-identical: ${line.slice(0, 60)}`);
+  t.ok(out.filter((line) => line.startsWith('not json: ')).length === corpus.length, 'non-JSON lines kept, redacted');
+  // what comes out is still a valid log: same keys in the same order on re-split deltas
+  for (const line of out.filter((line) => line.startsWith('{'))) {
+    const event = JSON.parse(line) as Record<string, unknown>;
+    if (event.type === 'text') t.same(Object.keys(event), ['schemaVersion', 'type', 'runId', 'delta']);
+  }
+  const cleanOut = join(dir, 'out.jsonl');
+  writeFileSync(cleanOut, out.filter((line) => line.startsWith('{')).join('\n') + '\n');
+  const validated = await zero(['validate', cleanOut]);
+  t.equal(validated.code, 0, validated.stdout);
+});
+
+t.test('a secret in one delta split character by character', async (t) => {
+  const { stdout, runId } = await recorded(t);
+  const lines = stdout.trimEnd().split('\n');
+  const [entry] = secretsCorpus(7, 1);
+  const text = `here: ${entry!.secret} done`;
+  const deltas = [...text].map((c) => stamp(runId, { type: 'text', delta: c }));
+  const log = [lines[0], ...deltas, ...lines.slice(1)].join('\n') + '\n';
+  const result = await zero(['redact'], { stdin: log });
+  t.notMatch(result.stdout, entry!.secret);
+  const texts = jsonLines(result.stdout).filter((e) => e.type === 'text').map((e) => e.delta).join('');
+  t.match(texts, /^here: \[REDACTED\] done/);
+});
+
+t.test('pretty-printed and array-wrapped logs: redacted, written as JSONL', async (t) => {
+  const { events, runId, stdout } = await recorded(t);
+  const secretful = [events[0], { schemaVersion: 1, type: 'text', runId, delta: 'password=hunter2hunter2 ok' }, ...events.slice(1)];
+  for (const [name, text] of Object.entries({ pretty: secretful.map((e) => JSON.stringify(e, null, 2)).join(''), array: JSON.stringify(secretful, null, 2) })) {
+    const result = await zero(['redact', '-'], { stdin: text });
+    t.equal(result.code, 0, name);
+    t.notMatch(result.stdout, 'hunter2', name);
+    t.equal(jsonLines(result.stdout).length >= events.length, true, name);
+  }
+  const torn = stdout + stdout.split('\n')[1]!.slice(0, 30);
+  const result = await zero(['redact'], { stdin: torn });
+  t.equal(result.stdout, torn + '\n', 'a torn last line is kept');
+});
+
+t.test('usage errors exit 2', async (t) => {
+  t.equal((await zero(['redact', '/nonexistent/x.jsonl'])).code, 2);
+  t.equal((await zero(['redact', '--framing', 'no', '-'], { stdin: '' })).code, 2);
+});

@@ -1,0 +1,114 @@
+import t, { type Test } from 'tap';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
+
+// End to end: runs recorded by `zero exec -o stream-json` (scripted provider), replayed by bin/zero.
+
+const TOOL_RUN = [
+  { chunks: ['Let me look.'], toolCalls: [{ id: 'call_1', name: 'read_file', args: { path: 'notes.txt' } }], usage: { promptTokens: 5, completionTokens: 3 } },
+  { text: 'The launch moves to Friday.' },
+];
+const FAILING_RUN = [{ chunks: ['Half ', 'an answer'], error: { message: 'upstream overloaded', status: 529 } }];
+const ids = (text: string) => text.replace(/run_\d{14}_[0-9a-z]{6}/g, 'RUN').replace(/zero_\d{14}_[0-9a-z]{6}/g, 'SESSION');
+
+async function setup(t: Test, turns: unknown[]) {
+  const dir = t.testdir({ 'notes.txt': 'the launch moves to Friday\n' });
+  const script = writeScript(dir, turns);
+  const exec = (format: string) => zero(['exec', '-o', format, '--provider', 'scripted', '--script', script, '-C', dir, 'Summarise notes.txt']);
+  const recorded = await exec('stream-json');
+  const log = join(dir, 'run.jsonl');
+  writeFileSync(log, recorded.stdout);
+  return { dir, log, recorded, exec };
+}
+
+for (const [name, turns, code] of [['a tool run', TOOL_RUN, 0], ['a failing run', FAILING_RUN, 3]] as const) {
+  t.test(`${name}: each format is what exec printed`, async (t) => {
+    const { log, recorded, exec } = await setup(t, turns as unknown[]);
+    t.equal(recorded.code, code);
+    const same = await zero(['replay', log]);
+    t.equal(same.stdout, recorded.stdout, 'stream-json: byte-identical, runId kept');
+    t.equal(same.code, code, 'exits with the recorded exit code');
+    t.equal(same.stderr, '');
+    for (const format of ['json', 'text', 'stream-json']) {
+      const live = await exec(format);
+      const replayed = await zero(['replay', '-o', format, log]);
+      t.equal(ids(replayed.stdout), ids(live.stdout), `${format}: stdout as exec printed it (ids aside)`);
+      t.equal(ids(replayed.stderr), ids(live.stderr), `${format}: stderr as exec printed it`);
+      t.equal(replayed.code, live.code, `${format}: exit code`);
+    }
+  });
+}
+
+t.test('--new-run-id re-stamps every event; --delay spaces them', async (t) => {
+  const { log, recorded } = await setup(t, TOOL_RUN);
+  const started = Date.now();
+  const { stdout, code } = await zero(['replay', '--new-run-id', '--delay', '30', log]);
+  t.ok(Date.now() - started >= 30 * 8, 'paced');
+  t.equal(code, 0);
+  const events = jsonLines(stdout);
+  const original = jsonLines(recorded.stdout);
+  t.equal(new Set(events.map((e) => e.runId)).size, 1);
+  t.not(events[0]!.runId, original[0]!.runId);
+  t.equal(ids(stdout), ids(recorded.stdout), 'otherwise the same bytes');
+});
+
+t.test('a multi-run file: --run picks one, the first by default', async (t) => {
+  const first = await setup(t, TOOL_RUN);
+  const second = await setup(t, FAILING_RUN);
+  const both = join(first.dir, 'both.jsonl');
+  writeFileSync(both, first.recorded.stdout + second.recorded.stdout);
+  const runId = String(jsonLines(second.recorded.stdout)[0]!.runId);
+  const picked = await zero(['replay', '--run', runId, both]);
+  t.equal(picked.stdout, second.recorded.stdout);
+  t.equal(picked.code, 3);
+  const dflt = await zero(['replay', both]);
+  t.equal(dflt.stdout, first.recorded.stdout);
+  t.equal(dflt.code, 0);
+  const missing = await zero(['replay', '--run', 'run_nope', '-o', 'stream-json', both]);
+  t.equal(missing.code, 2);
+  t.match(jsonLines(missing.stdout), [{ type: 'error', message: /No run run_nope/ }, { type: 'run_end', exitCode: 2 }]);
+});
+
+t.test('pretty-printed and array-wrapped logs replay the same', async (t) => {
+  const { dir, recorded } = await setup(t, TOOL_RUN);
+  const events = jsonLines(recorded.stdout);
+  const pretty = join(dir, 'pretty.json');
+  const array = join(dir, 'array.json');
+  writeFileSync(pretty, events.map((e) => JSON.stringify(e, null, 2)).join(''));
+  writeFileSync(array, JSON.stringify(events, null, 2));
+  t.equal((await zero(['replay', pretty])).stdout, recorded.stdout);
+  t.equal((await zero(['replay', array])).stdout, recorded.stdout);
+  t.equal((await zero(['replay', '--framing', 'values', '-', ], { stdin: recorded.stdout })).stdout, recorded.stdout, 'stdin, values framing');
+  const strict = await zero(['replay', '--framing', 'lines', '-o', 'stream-json', pretty]);
+  t.equal(strict.code, 2, 'lines framing refuses a pretty-printed log');
+});
+
+t.test('broken logs: a usage error after what could be replayed', async (t) => {
+  const { dir, recorded } = await setup(t, TOOL_RUN);
+  const lines = recorded.stdout.trimEnd().split('\n');
+  const cases: Record<string, string> = {
+    'missing run_end': lines.slice(0, -1).join('\n') + '\n',
+    'torn last line': lines.slice(0, -1).join('\n') + '\n' + lines.at(-1)!.slice(0, 20),
+    'unknown field': [lines[0], lines[1]!.replace('{', '{"extra":1,'), ...lines.slice(2)].join('\n') + '\n',
+    'wrong schemaVersion': [lines[0]!.replace('"schemaVersion":1', '"schemaVersion":2'), ...lines.slice(1)].join('\n') + '\n',
+  };
+  for (const [name, text] of Object.entries(cases)) {
+    const file = join(dir, 'broken.jsonl');
+    writeFileSync(file, text);
+    const result = await zero(['replay', file]);
+    t.equal(result.code, 2, `${name}: exit 2`);
+    const events = jsonLines(result.stdout);
+    t.match(events.slice(-2), [{ type: 'error', code: 'usage_error' }, { type: 'run_end', exitCode: 2 }], `${name}: reported as exec reports failures`);
+  }
+  const two = join(dir, 'two-ends.jsonl');
+  writeFileSync(two, recorded.stdout + lines.at(-1) + '\n');
+  t.equal((await zero(['replay', two])).stdout, recorded.stdout, 'two run_ends: the replay stops at the first');
+});
+
+t.test('usage errors', async (t) => {
+  t.equal((await zero(['replay', '/nonexistent/log.jsonl'])).code, 2);
+  t.equal((await zero(['replay', '--delay', 'soon', '-'], { stdin: '' })).code, 2);
+  t.equal((await zero(['replay', '-o', 'yaml', '-'], { stdin: '' })).code, 2);
+  t.equal((await zero(['replay', '-'], { stdin: '' })).code, 2, 'an empty log');
+});

@@ -1,0 +1,63 @@
+import t, { type Test } from 'tap';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
+
+// End to end: stats of runs recorded by `zero exec -o stream-json` (scripted provider).
+
+const TOOL_RUN = [
+  { chunks: ['Let me look.'], toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'notes.txt' } }, { id: 'c2', name: 'list_directory', args: {} }], usage: { promptTokens: 5, completionTokens: 3 } },
+  { text: 'The launch moves to Friday.', usage: { promptTokens: 20, completionTokens: 7 } },
+];
+const FAILING_RUN = [{ chunks: ['Half'], error: { message: 'overloaded', status: 529 } }];
+
+async function recorded(t: Test, turns: unknown[]) {
+  const dir = t.testdir({ 'notes.txt': 'the launch moves to Friday\n' });
+  const script = writeScript(dir, turns);
+  const { stdout } = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'Summarise notes.txt']);
+  return { dir, stdout, runId: String(jsonLines(stdout)[0]!.runId) };
+}
+
+t.test('per run: turns, tools, tokens, outcome', async (t) => {
+  const ok = await recorded(t, TOOL_RUN);
+  const failing = await recorded(t, FAILING_RUN);
+  const file = join(ok.dir, 'both.jsonl');
+  writeFileSync(file, ok.stdout + failing.stdout);
+  const json = await zero(['stats', '-o', 'json', file]);
+  t.equal(json.code, 0);
+  t.match(jsonLines(json.stdout), [
+    { type: 'run_stats', runId: ok.runId, provider: 'scripted', turns: 2, toolCalls: 2, toolsByName: { read_file: 1, list_directory: 1 }, toolsBySideEffect: { read: 2 }, tokens: { prompt: 25, completion: 10, total: 35 }, outcome: 'success', exitCode: 0 },
+    { type: 'run_stats', runId: failing.runId, turns: 1, toolCalls: 0, outcome: 'error', exitCode: 3, errorCode: 'provider_error' },
+  ]);
+  const text = await zero(['stats', file]);
+  t.equal(text.code, 0);
+  t.match(text.stdout, new RegExp(`run ${ok.runId}\\n`));
+  t.match(text.stdout, /outcome +success \(exit 0\)/);
+  t.match(text.stdout, /outcome +error \(exit 3\), error provider_error/);
+  t.match(text.stdout, /by name +read_file 1, list_directory 1/);
+  t.match(text.stdout, /tokens +prompt 25, completion 10, total 35/);
+});
+
+t.test('pretty-printed, array-wrapped and broken logs', async (t) => {
+  const ok = await recorded(t, TOOL_RUN);
+  const events = jsonLines(ok.stdout);
+  const expected = jsonLines((await zero(['stats', '-o', 'json', '-'], { stdin: ok.stdout })).stdout);
+  t.equal(expected.length, 1);
+  for (const [name, text] of Object.entries({ pretty: events.map((e) => JSON.stringify(e, null, 2)).join(''), array: JSON.stringify(events, null, 2) })) {
+    t.same(jsonLines((await zero(['stats', '-o', 'json', '-'], { stdin: text })).stdout), expected, name);
+  }
+  const lines = ok.stdout.trimEnd().split('\n');
+  const torn = lines.slice(0, -1).join('\n') + '\n' + lines.at(-1)!.slice(0, 30);
+  const result = await zero(['stats', '-'], { stdin: torn });
+  t.equal(result.code, 0);
+  t.match(result.stdout, /outcome +unfinished/, 'missing run_end: unfinished');
+  t.match(result.stdout, /1 line skipped/, 'the torn line is counted as skipped');
+  const extra = [lines[0], lines[1]!.replace('{', '{"odd":1,'), ...lines.slice(2)].join('\n');
+  t.match((await zero(['stats', '-'], { stdin: extra })).stdout, /1 line skipped/, 'an unknown field: skipped');
+});
+
+t.test('usage errors exit 2', async (t) => {
+  t.equal((await zero(['stats', '/nonexistent/x.jsonl'])).code, 2);
+  t.equal((await zero(['stats', '--framing', 'csv', '-'], { stdin: '' })).code, 2);
+  t.equal((await zero(['stats', '-'], { stdin: '' })).stdout, 'No runs.\n');
+});

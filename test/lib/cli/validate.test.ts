@@ -1,0 +1,111 @@
+import t, { type Test } from 'tap';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
+
+// End to end: logs recorded by `zero exec -o stream-json` (scripted provider) and hand-made broken ones.
+
+const TOOL_RUN = [
+  { chunks: ['Let me look.'], toolCalls: [{ id: 'call_1', name: 'read_file', args: { path: 'notes.txt' } }] },
+  { text: 'The launch moves to Friday.' },
+];
+
+async function recorded(t: Test, turns: unknown[] = TOOL_RUN) {
+  const dir = t.testdir({ 'notes.txt': 'the launch moves to Friday\n' });
+  const script = writeScript(dir, turns);
+  const { stdout } = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'Summarise notes.txt']);
+  const write = (name: string, text: string) => {
+    const path = join(dir, name);
+    writeFileSync(path, text);
+    return path;
+  };
+  return { dir, stdout, lines: stdout.trimEnd().split('\n'), write };
+}
+
+t.test('recorded runs are valid, whatever the framing', async (t) => {
+  const { stdout, write } = await recorded(t);
+  const failing = await recorded(t, [{ chunks: ['Half'], error: { message: 'overloaded', status: 529 } }]);
+  const events = jsonLines(stdout);
+  const files = {
+    jsonl: write('run.jsonl', stdout),
+    'two runs': write('two.jsonl', stdout + failing.stdout),
+    pretty: write('pretty.json', events.map((e) => JSON.stringify(e, null, 2)).join('')),
+    'pretty, newline-separated': write('pretty2.json', events.map((e) => JSON.stringify(e, null, 2)).join('\n')),
+    array: write('array.json', JSON.stringify(events, null, 2)),
+    'one-line array': write('array1.json', JSON.stringify(events)),
+  };
+  for (const [name, file] of Object.entries(files)) {
+    const result = await zero(['validate', file]);
+    t.equal(result.code, 0, `${name}: exit 0`);
+    t.match(result.stdout, /^valid: \d+ events, (1 run|2 runs)\n$/, `${name}: one summary line`);
+  }
+  const piped = await zero(['validate'], { stdin: stdout });
+  t.equal(piped.code, 0, 'stdin');
+  t.equal((await zero(['validate', '-'], { stdin: stdout })).code, 0, '- is stdin');
+  const json = await zero(['validate', '-o', 'json', files.jsonl]);
+  t.same(jsonLines(json.stdout), [{ type: 'summary', valid: true, events: events.length, runs: 1, problems: 0 }]);
+});
+
+t.test('broken logs: each problem on its line', async (t) => {
+  const { lines, write } = await recorded(t);
+  const runId = String(JSON.parse(lines[0]!).runId);
+  const callLine = lines.findIndex((line) => line.includes('"tool_call"'));
+  const cases: [string, string, RegExp[]][] = [
+    ['missing run_end', lines.slice(0, -1).join('\n') + '\n', [new RegExp(`^line ${lines.length - 1}: run ${runId}: no run_end`)]],
+    ['two run_ends', [...lines, lines.at(-1)].join('\n') + '\n', [new RegExp(`^line ${lines.length + 1}: run ${runId}: second run_end`)]],
+    ['unanswered tool_call', lines.filter((line) => !line.includes('"tool_result"')).join('\n') + '\n', [new RegExp(`^line ${callLine + 1}: run ${runId}: tool_call "call_1" has no tool_result before text`)]],
+    ['unknown field', [lines[0]!.replace('"cwd"', '"colour":"blue","cwd"'), ...lines.slice(1)].join('\n') + '\n', [/^line 1: colour: Unrecognized key: "colour"/]],
+    ['wrong schemaVersion', [lines[0], lines[1]!.replace('"schemaVersion":1', '"schemaVersion":2'), ...lines.slice(2)].join('\n') + '\n', [/^line 2: schemaVersion: Expected 1, received 2/]],
+    ['torn last line', lines.join('\n') + '\n' + lines[1]!.slice(0, 25), [new RegExp(`^line ${lines.length + 1}: not a JSON object`)]],
+    ['a run without run_start', lines.slice(1).join('\n') + '\n', [new RegExp(`^line 1: run ${runId}: first event is text, expected run_start`)]],
+    ['a runId changing mid-run', [lines[0], lines[1]!.replace(runId, 'run_other'), ...lines.slice(2)].join('\n') + '\n', [/^line 2: run run_other: first event is text/, /^line 2: run run_other starts while run/]],
+  ];
+  for (const [name, text, expected] of cases) {
+    const result = await zero(['validate', write('broken.jsonl', text)]);
+    t.equal(result.code, 1, `${name}: exit 1`);
+    const out = result.stdout.trimEnd().split('\n');
+    for (const pattern of expected) t.ok(out.some((line) => pattern.test(line)), `${name}: ${pattern}`);
+    t.match(out.at(-1), /^invalid: \d+ problems? in /, `${name}: the summary last`);
+    const json = jsonLines((await zero(['validate', '-o', 'json', write('broken.jsonl', text)])).stdout);
+    t.match(json.at(-1), { type: 'summary', valid: false }, `${name}: -o json summary`);
+    t.ok(json.slice(0, -1).every((p) => p.type === 'problem' && typeof p.line === 'number' && typeof p.problem === 'string'), `${name}: -o json problems`);
+  }
+});
+
+t.test('pretty-printed: line numbers are where each value starts', async (t) => {
+  const { lines, write } = await recorded(t);
+  const events = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  events[2] = { ...events[2], extra: true };
+  const pretty = events.map((e) => JSON.stringify(e, null, 2)).join('\n');
+  const start = pretty.split('\n').findIndex((line, i, all) => line === '{' && all.slice(0, i).filter((l) => l === '{').length === 2) + 1;
+  const result = await zero(['validate', write('pretty.json', pretty)]);
+  t.equal(result.code, 1);
+  t.match(result.stdout, new RegExp(`^line ${start}: extra: Unrecognized key`));
+  const array = await zero(['validate', write('array.json', JSON.stringify(events, null, 2) + '\n')]);
+  t.match(array.stdout, /^line \d+: extra: Unrecognized key/);
+  const torn = await zero(['validate', write('torn.json', pretty.slice(0, -30))]);
+  t.equal(torn.code, 1);
+  t.match(torn.stdout, /not JSON/);
+});
+
+t.test('--max-problems and --input', async (t) => {
+  const { write } = await recorded(t);
+  const junk = write('junk.txt', Array.from({ length: 80 }, (_, i) => `junk ${i}`).join('\n'));
+  const all = await zero(['validate', junk]);
+  t.equal(all.stdout.split('\n').filter((line) => line.startsWith('line ')).length, 50, 'default 50');
+  t.match(all.stdout, /invalid: 80 problems \(50 shown\) in 0 events, 0 runs/);
+  const three = await zero(['validate', '--max-problems', '3', junk]);
+  t.equal(three.stdout.split('\n').filter((line) => line.startsWith('line ')).length, 3);
+  const input = write('input.jsonl', '{"schemaVersion":1,"type":"prompt","content":"hi"}\n{"schemaVersion":1,"type":"message","role":"user","content":"go"}\n');
+  t.equal((await zero(['validate', '--input', input])).code, 0);
+  t.equal((await zero(['validate', input])).code, 1, 'input events are not output events');
+});
+
+t.test('usage errors exit 2', async (t) => {
+  t.equal((await zero(['validate', '/nonexistent/run.jsonl'])).code, 2);
+  t.equal((await zero(['validate', '--framing', 'xml'], { stdin: '' })).code, 2);
+  t.equal((await zero(['validate', '--max-problems', 'many'], { stdin: '' })).code, 2);
+  const json = await zero(['validate', '-o', 'json', '--nope'], { stdin: '' });
+  t.equal(json.code, 2);
+  t.equal((await zero(['validate'], { stdin: '' })).stdout, 'valid: 0 events, 0 runs\n', 'an empty log is valid');
+});

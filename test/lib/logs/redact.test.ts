@@ -1,0 +1,48 @@
+import t from 'tap';
+import { Readable } from 'node:stream';
+import { createLogRedactor, redactLog } from '../../../lib/logs/redact.js';
+import type { LogItem } from '../../../lib/logs/framing.js';
+
+const item = (lineNo: number, value: Record<string, unknown>, raw = true): LogItem => ({ lineNo, value, ...(raw ? { raw: JSON.stringify(value) } : {}) });
+const text = (delta: string, runId = 'r1') => ({ schemaVersion: 1, type: 'text', runId, delta });
+const KEY = 'sk-proj-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6';
+
+function run(items: LogItem[], secrets?: string[]): string {
+  const redactor = createLogRedactor({ secrets });
+  return [...items.flatMap((i) => redactor.item(i)), ...redactor.end()].join('');
+}
+
+t.test('clean lines: as they came', async (t) => {
+  const items = [item(1, { schemaVersion: 1, type: 'run_start', runId: 'r1', cwd: '/', provider: 'p', model: 'm' }), item(2, text('Hello ')), item(3, text('world')), item(4, { schemaVersion: 1, runId: 'r1', type: 'run_end', status: 'success', exitCode: 0 })];
+  t.equal(run(items), items.map((i) => `${i.raw}\n`).join(''));
+});
+
+t.test('a secret split across deltas: redacted, the deltas re-split in the run\'s own shape', async (t) => {
+  const out = run([item(1, text(`key ${KEY.slice(0, 5)}`)), item(2, text(KEY.slice(5, 20))), item(3, text(`${KEY.slice(20)} ok`)), item(4, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' })]);
+  t.notMatch(out, KEY.slice(8));
+  const events = out.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  t.equal(events.filter((e) => e.type === 'text').map((e) => e.delta).join(''), 'key [REDACTED] ok');
+  for (const e of events.filter((e) => e.type === 'text')) t.same(Object.keys(e), ['schemaVersion', 'type', 'runId', 'delta']);
+  t.equal(events.at(-1)!.type, 'final', 'order kept');
+});
+
+t.test('held-back text goes out before the next line, even a clean one of another run', async (t) => {
+  const out = run([item(1, text('password=hun', 'r1')), item(2, { schemaVersion: 1, type: 'run_start', runId: 'r2', cwd: '/', provider: 'p', model: 'm' })]);
+  const lines = out.trimEnd().split('\n');
+  t.equal(lines.length, 2);
+  t.match(JSON.parse(lines[0]!), { type: 'text', runId: 'r1' });
+  t.match(JSON.parse(lines[1]!), { runId: 'r2' });
+});
+
+t.test('non-JSON lines, values without raw text, loaded credentials', async (t) => {
+  t.equal(run([{ lineNo: 1, raw: `oops ${KEY}`, problem: 'not a JSON object' }]), 'oops [REDACTED]\n');
+  t.equal(run([{ lineNo: 1, raw: 'plain', problem: 'not a JSON object' }]), 'plain\n');
+  t.equal(run([item(1, { schemaVersion: 1, type: 'warning', runId: 'r', message: 'hi' }, false)]), '{"schemaVersion":1,"type":"warning","runId":"r","message":"hi"}\n');
+  t.equal(run([item(1, { note: 'my token is s3cr3t-value-123' })], ['s3cr3t-value-123']), '{"note":"my token is [REDACTED]"}\n');
+});
+
+t.test('as a stage', async (t) => {
+  let out = '';
+  for await (const chunk of Readable.from([item(1, text('hi'))]).pipe(redactLog())) out += chunk;
+  t.equal(out, `${JSON.stringify(text('hi'))}\n`);
+});

@@ -1,0 +1,35 @@
+import t from 'tap';
+import { Readable } from 'node:stream';
+import { createLogChecker, logReport, summaryLine } from '../../../lib/logs/validate.js';
+import type { LogItem } from '../../../lib/logs/framing.js';
+
+const start = { schemaVersion: 1, type: 'run_start', runId: 'run_20260101000000_abcdef', cwd: '/', provider: 'p', model: 'm' };
+const end = { schemaVersion: 1, type: 'run_end', runId: 'run_20260101000000_abcdef', status: 'success', exitCode: 0 };
+
+t.test('the checker: schema problems, order problems, not-JSON lines', async (t) => {
+  const checker = createLogChecker();
+  t.same(checker.item({ lineNo: 1, value: start }), []);
+  t.match(checker.item({ lineNo: 2, value: { ...end, extra: 1 } }), [{ lineNo: 2, problem: 'extra: Unrecognized key: "extra"' }]);
+  t.match(checker.item({ lineNo: 3, raw: 'x', problem: 'not a JSON object' }), [{ lineNo: 3, problem: 'not a JSON object' }]);
+  t.same(checker.end(), []);
+  t.same(checker.summary(), { valid: false, events: 2, runs: 1, problems: 2 });
+  const input = createLogChecker('input');
+  t.same(input.item({ lineNo: 1, value: { schemaVersion: 1, type: 'prompt', content: 'hi' } }), []);
+});
+
+t.test('the report stage, text and json, with a cap', async (t) => {
+  const items: LogItem[] = [1, 2, 3].map((lineNo) => ({ lineNo, raw: 'x', problem: 'not a JSON object' }));
+  const collect = async (format: 'text' | 'json') => {
+    const { stream, done } = logReport({ format, maxProblems: 2 });
+    let out = '';
+    for await (const chunk of Readable.from(items).pipe(stream)) out += chunk;
+    return { out, summary: await done };
+  };
+  const text = await collect('text');
+  t.equal(text.out, 'line 1: not a JSON object\nline 2: not a JSON object\ninvalid: 3 problems (2 shown) in 0 events, 0 runs\n');
+  t.equal(text.summary.valid, false);
+  const json = await collect('json');
+  t.equal(json.out.split('\n').filter(Boolean).length, 3);
+  t.match(JSON.parse(json.out.split('\n')[2]!), { type: 'summary', problems: 3 });
+  t.equal(summaryLine({ valid: true, events: 1, runs: 1, problems: 0 }, 0), 'valid: 1 event, 1 run\n');
+});
