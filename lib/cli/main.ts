@@ -5,6 +5,11 @@ import { reportFailure } from '../pipeline.js';
 import { credentialsInUse } from '../providers/index.js';
 import { runExec } from './exec.js';
 import { runSessionsList, runSessionsShow } from './sessions.js';
+import { registerValidate } from './validate.js';
+import { registerStats } from './stats.js';
+import { registerRedact } from './redact.js';
+import { registerReplay } from './replay.js';
+import { registerRender } from './render.js';
 import { Readable } from 'node:stream';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../transforms/serialize.js';
 import { outputFormatFromArgv, type RawExecOptions } from './options.js';
@@ -84,6 +89,13 @@ function program(io: CliIO): Command {
     .exitOverride()
     .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} })
     .action((id: string, options: { outputFormat: string }) => guarded(io, options.outputFormat, async (format) => ({ readable: await runSessionsShow(id, format, io), exitCode: Promise.resolve(0) })));
+
+  registerRender(zero, io);
+
+  registerValidate(zero, io);
+  registerStats(zero, io);
+  registerRedact(zero, io);
+  registerReplay(zero, io);
 
   return zero;
 }

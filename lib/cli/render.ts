@@ -1,0 +1,95 @@
+import { createReadStream, statSync } from 'node:fs';
+import { basename } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Command, Option } from 'commander';
+import { UsageError } from '../errors.js';
+import { FRAMINGS, logItems, type Framing, type LogItem } from '../logs/framing.js';
+import { reportFailure } from '../pipeline.js';
+import { credentialsInUse } from '../providers/index.js';
+import { renderHtml } from '../render/html.js';
+import { renderMarkdown } from '../render/markdown.js';
+import { TranscriptBuilder, redactTranscript, type Transcript } from '../render/transcript.js';
+import { deliver, type CliIO } from './process.js';
+
+export const RENDER_FORMATS = ['markdown', 'html'] as const;
+export type RenderFormat = (typeof RENDER_FORMATS)[number];
+
+export type RawRenderOptions = { format?: string; framing?: string };
+
+const RENDER_EXAMPLES = `
+Examples:
+  $ zero exec -o stream-json "Fix the test" > run.jsonl && zero render run.jsonl > run.md
+  $ zero render run.jsonl --format html > run.html
+  $ zero render ~/.zero/sessions/zero_…/events.jsonl --format html > session.html   (session files carry the prompt)
+  $ jq . run.jsonl | zero render - --framing values`;
+
+function choice<T extends string>(flag: string, raw: string, allowed: readonly T[]): T {
+  const value = raw.toLowerCase() as T;
+  if (!allowed.includes(value)) throw new UsageError(`Invalid value for ${flag}: "${raw}". Expected one of: ${allowed.join(', ')}.`);
+  return value;
+}
+
+/** FILE, or stdin for `-` or no file. */
+function source(file: string | undefined, io: CliIO): { stream: Readable; name?: string } {
+  if (file === undefined || file === '-') return { stream: io.stdin };
+  try {
+    if (!statSync(file).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+  } catch (error) {
+    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return { stream: createReadStream(file), name: basename(file) };
+}
+
+/** Reads a log through the framing stage into a transcript (streaming: only the transcript is kept). */
+export async function readTranscript(input: Readable, framing: Framing = 'auto'): Promise<Transcript> {
+  const builder = new TranscriptBuilder();
+  await pipeline(input, logItems(framing), async (items: AsyncIterable<LogItem>) => {
+    for await (const item of items) {
+      if ('problem' in item) builder.addProblem(item.lineNo, item.problem);
+      else builder.add(item.value, item.lineNo);
+    }
+  });
+  return builder.finish();
+}
+
+/** The transcript in the chosen format. */
+export function renderTranscript(transcript: Transcript, format: RenderFormat, options: { source?: string } = {}): string {
+  const title = options.source ? `Zero transcript: ${options.source}` : 'Zero transcript';
+  return format === 'html' ? renderHtml(transcript, { title }) : renderMarkdown(transcript, { title });
+}
+
+/** `zero render [file]`: a log as a Markdown or HTML transcript on stdout. */
+export async function runRender(file: string | undefined, raw: RawRenderOptions, io: CliIO): Promise<void> {
+  const secrets = credentialsInUse(io.env);
+  let outcome;
+  try {
+    const format = choice('--format', raw.format ?? 'markdown', RENDER_FORMATS);
+    const framing = choice('--framing', raw.framing ?? 'auto', FRAMINGS);
+    const { stream, name } = source(file, io);
+    if (stream === io.stdin && io.stdin.isTTY) throw new UsageError('No log to render. Give a FILE or pipe one on stdin.');
+    let transcript: Transcript;
+    try {
+      transcript = await readTranscript(stream, framing);
+    } catch (error) {
+      throw error instanceof UsageError ? error : new UsageError(`Cannot read ${name ?? 'stdin'}: ${(error as Error).message}`);
+    }
+    outcome = { readable: Readable.from([renderTranscript(redactTranscript(transcript, { secrets }), format, { source: name })]), exitCode: Promise.resolve(0) };
+  } catch (error) {
+    outcome = reportFailure(error, { format: 'text', secrets, stderr: io.stderr });
+  }
+  await deliver(io, outcome.readable, outcome.exitCode);
+}
+
+export function registerRender(program: Command, io: CliIO): Command {
+  return program
+    .command('render')
+    .description('A recorded log (zero exec -o stream-json, or a session file) as a transcript to read: Markdown or one self-contained HTML page.')
+    .argument('[file]', 'the log (stdin when - or left out)')
+    .addOption(new Option('--format <format>', 'markdown | html').default('markdown'))
+    .addOption(new Option('--framing <framing>', 'lines (strict JSONL) | values (any JSON values, an array included) | auto').default('auto'))
+    .addHelpText('after', RENDER_EXAMPLES)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} })
+    .action((file: string | undefined, options: RawRenderOptions) => runRender(file, options, io));
+}

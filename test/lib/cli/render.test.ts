@@ -1,0 +1,206 @@
+import t, { type Test } from 'tap';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
+
+// End to end: a run recorded by bin/zero with the scripted provider, rendered by bin/zero render.
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const SCRIPT = [
+  { chunks: ['Let me ', 'read the notes.'], toolCalls: [{ id: 'call_1', name: 'read_file', args: { path: 'notes.txt' } }], usage: { promptTokens: 120, completionTokens: 14 } },
+  { expect: { contains: ['Friday'] }, chunks: ['The launch moves ', 'to Friday.'], usage: { promptTokens: 410, completionTokens: 31 } },
+];
+const NOTES = 'the launch moves to Friday\n<script>document.title="pwned"; console.error("injected")</script>\n';
+
+/** Records a run: its stream-json stdout and its session file (which carries the prompt). */
+async function record(t: Test) {
+  const dir = t.testdir({ 'notes.txt': NOTES });
+  const home = join(dir, 'home');
+  const script = writeScript(dir, SCRIPT);
+  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'Summarise notes.txt'], { env: cleanEnv({ ZERO_HOME: home }) });
+  t.equal(result.code, 0, 'the run succeeds');
+  const log = join(dir, 'run.jsonl');
+  writeFileSync(log, result.stdout);
+  const sessions = join(home, 'sessions');
+  const [id] = readdirSync(sessions);
+  const session = join(sessions, id, 'events.jsonl');
+  t.ok(existsSync(session), 'the session file exists');
+  return { dir, log, session, stdout: result.stdout };
+}
+
+t.test('markdown (the default) of a recorded run, from a file and from stdin', async (t) => {
+  const { log, stdout } = await record(t);
+  const result = await zero(['render', log]);
+  t.equal(result.code, 0);
+  t.equal(result.stderr, '');
+  const md = result.stdout;
+  t.match(md, /^# Zero transcript: run\.jsonl\n/);
+  t.match(md, '- Provider: `scripted`');
+  t.match(md, 'The log does not record the prompt', 'a plain exec log has no prompt');
+  t.match(md, '### Turn 1\n\nLet me read the notes.');
+  t.match(md, '#### Tool call `read_file` (read): ok');
+  t.match(md, '```json\n{\n  "path": "notes.txt"\n}\n```');
+  t.match(md, '     1\tthe launch moves to Friday');
+  t.match(md, '### Final answer\n\nThe launch moves to Friday.');
+  t.match(md, '- Status: **success**, exit code 0');
+  t.match(md, '- Tokens: 530 prompt · 45 completion · 575 total');
+  const piped = await zero(['render', '-'], { stdin: stdout });
+  t.equal(piped.code, 0);
+  t.equal(piped.stdout, md.replace('# Zero transcript: run.jsonl', '# Zero transcript'), 'stdin with - gives the same transcript');
+  const bare = await zero(['render', '--format', 'MARKDOWN'], { stdin: stdout });
+  t.equal(bare.stdout, piped.stdout, 'no file is stdin too');
+});
+
+t.test('a session file gives the prompt', async (t) => {
+  const { session } = await record(t);
+  const result = await zero(['render', session]);
+  t.equal(result.code, 0);
+  t.match(result.stdout, '### Prompt\n\n> Summarise notes.txt');
+});
+
+t.test('framing: pretty-printed and array-wrapped logs, torn last line, several runs', async (t) => {
+  const { dir, stdout } = await record(t);
+  const events = jsonLines(stdout);
+  const expected = (await zero(['render', '-'], { stdin: stdout })).stdout;
+  const pretty = events.map((event) => JSON.stringify(event, null, 2)).join('\n') + '\n';
+  t.equal((await zero(['render'], { stdin: pretty })).stdout, expected, 'pretty-printed (jq .) log, auto framing');
+  t.equal((await zero(['render', '--framing', 'values'], { stdin: pretty })).stdout, expected, '--framing values');
+  t.equal((await zero(['render'], { stdin: JSON.stringify(events, null, 1) })).stdout, expected, 'array-wrapped log');
+  const torn = stdout.split('\n').slice(0, 6).join('\n') + '\n{"schemaVersion":1,"type":"te';
+  const tornResult = await zero(['render', '--framing', 'lines'], { stdin: torn });
+  t.equal(tornResult.code, 0, 'a torn log still renders');
+  t.match(tornResult.stdout, 'Status: unknown (no run_end');
+  t.match(tornResult.stdout, '## Skipped lines\n\n- line 7: not a JSON object');
+  const second = stdout.replaceAll(/run_\d{14}_[a-z0-9]{6}/g, 'run_20260101000000_second');
+  writeFileSync(join(dir, 'two.jsonl'), stdout + second);
+  const two = await zero(['render', join(dir, 'two.jsonl')]);
+  t.match(two.stdout, '## Run 1: `run_');
+  t.match(two.stdout, '## Run 2: `run_20260101000000_second`');
+});
+
+t.test('secrets in a hand-made log are redacted in the transcript', async (t) => {
+  const key = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+  const runId = 'run_20260101000000_abcdef';
+  const log = [
+    { schemaVersion: 1, type: 'run_start', runId, cwd: '/w', provider: 'p', model: 'm' },
+    { schemaVersion: 1, type: 'text', runId, delta: `token ${key.slice(0, 12)}` },
+    { schemaVersion: 1, type: 'text', runId, delta: key.slice(12) },
+    { schemaVersion: 1, type: 'final', runId, text: `token ${key}` },
+    { schemaVersion: 1, type: 'run_end', runId, status: 'success', exitCode: 0 },
+  ].map((event) => JSON.stringify(event)).join('\n') + '\n';
+  for (const format of ['markdown', 'html']) {
+    const result = await zero(['render', '--format', format], { stdin: log });
+    t.notMatch(result.stdout, key.slice(4), `${format}: the key is gone`);
+    t.match(result.stdout, '[REDACTED]');
+  }
+});
+
+t.test('usage errors exit 2 with a message on stderr', async (t) => {
+  const missing = await zero(['render', '/nonexistent/run.jsonl']);
+  t.equal(missing.code, 2);
+  t.equal(missing.stdout, '');
+  t.match(missing.stderr, 'Cannot read /nonexistent/run.jsonl: ENOENT');
+  const dir = await zero(['render', tmpdir()]);
+  t.equal(dir.code, 2);
+  t.match(dir.stderr, `Cannot read ${tmpdir()}`);
+  const format = await zero(['render', '--format', 'pdf'], { stdin: '' });
+  t.equal(format.code, 2);
+  t.match(format.stderr, 'Invalid value for --format: "pdf". Expected one of: markdown, html.');
+  const framing = await zero(['render', '--framing', 'xml'], { stdin: '' });
+  t.equal(framing.code, 2);
+  t.match(framing.stderr, 'Invalid value for --framing: "xml". Expected one of: lines, values, auto.');
+  const flag = await zero(['render', '--bogus'], { stdin: '' });
+  t.equal(flag.code, 2);
+  const help = await zero(['render', '--help']);
+  t.equal(help.code, 0);
+  t.match(help.stdout, '--format <format>');
+});
+
+/** The browser checks are skipped, saying why, only when Debian's chromium is not installed. */
+const NO_BROWSER = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium; .ci/run does) to run the browser checks`;
+
+t.test('the rendered HTML escapes the <script> of a tool result', async (t) => {
+  const { session } = await record(t);
+  const result = await zero(['render', session, '--format', 'html']);
+  t.equal(result.code, 0);
+  t.notMatch(result.stdout, /<script/i);
+  t.match(result.stdout, '&lt;script&gt;document.title=&quot;pwned&quot;');
+});
+
+t.test('the HTML page in a real headless browser (Chromium via playwright-core)', { skip: NO_BROWSER }, async (t) => {
+  const { dir, session } = await record(t);
+  const result = await zero(['render', session, '--format', 'html']);
+  t.equal(result.code, 0);
+  t.equal(result.stderr, '');
+  const html = result.stdout;
+  t.notMatch(html, /<script/i, 'the <script> in the tool output is escaped');
+  const page = join(dir, 'transcript.html');
+  writeFileSync(page, html);
+  const { chromium } = await import('playwright-core');
+  // playwright starts Chromium with a new empty profile of its own (it refuses --user-data-dir in args).
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  t.teardown(() => browser.close());
+  for (const javaScriptEnabled of [true, false]) {
+    const context = await browser.newContext({ javaScriptEnabled });
+    const tab = await context.newPage();
+    const problems: string[] = [];
+    const requests: string[] = [];
+    tab.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`);
+    });
+    tab.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+    tab.on('request', (request) => requests.push(request.url()));
+    const url = pathToFileURL(page).href;
+    const response = await tab.goto(url, { waitUntil: 'load' });
+    t.ok(response?.ok(), `the page loads (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`);
+    t.same(problems, [], 'no console errors');
+    t.same(requests, [url], 'no other request: no network, no external assets');
+    t.equal(await tab.title(), 'Zero transcript: events.jsonl', 'the injected script never ran');
+    t.equal((await tab.locator('#prompt').innerText()).trim(), 'Summarise notes.txt', 'shows the prompt');
+    const tool = tab.locator('.tool[data-tool="read_file"]');
+    t.equal(await tool.count(), 1, 'shows the tool call');
+    t.ok(await tool.isVisible());
+    t.match(await tool.innerText(), /read_file[\s\S]*"path": "notes\.txt"[\s\S]*the launch moves to Friday[\s\S]*<script>document\.title/, 'its arguments and its result, script shown as text');
+    t.equal((await tab.locator('#final').innerText()).trim(), 'The launch moves to Friday.', 'shows the final answer');
+    t.ok(await tab.locator('#final').isVisible());
+    t.match(await tab.locator('table.outcome').innerText(), /success[\s\S]*exit code 0[\s\S]*575 total/);
+    await context.close();
+  }
+});
+
+t.test('long results are folded in the browser and open on a click', { skip: NO_BROWSER }, async (t) => {
+  const runId = 'run_20260101000000_abcdef';
+  const output = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n');
+  const log = [
+    { schemaVersion: 1, type: 'run_start', runId, cwd: '/w', provider: 'p', model: 'm' },
+    { schemaVersion: 1, type: 'tool_call', runId, id: 'c1', name: 'bash', args: { command: 'seq 100' }, sideEffect: 'shell' },
+    { schemaVersion: 1, type: 'tool_result', runId, id: 'c1', status: 'ok', output, truncated: false },
+    { schemaVersion: 1, type: 'final', runId, text: '' },
+    { schemaVersion: 1, type: 'run_end', runId, status: 'success', exitCode: 0 },
+  ].map((event) => JSON.stringify(event)).join('\n');
+  const html = (await zero(['render', '--format', 'html'], { stdin: log })).stdout;
+  const { chromium } = await import('playwright-core');
+  // playwright starts Chromium with a new empty profile of its own (it refuses --user-data-dir in args).
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  t.teardown(() => browser.close());
+  const tab = await browser.newPage({ javaScriptEnabled: false });
+  await tab.setContent(html);
+  const folded = tab.locator('details pre');
+  t.notOk(await folded.isVisible(), 'the long result starts folded');
+  await tab.locator('details summary').click();
+  t.ok(await folded.isVisible(), 'a click opens it, without JavaScript');
+  t.match(await folded.innerText(), /line 99/);
+});
+
+t.test('the screenshot script writes a PNG', { skip: NO_BROWSER }, async (t) => {
+  const out = join(t.testdir(), 'example.png');
+  const { makeRenderExample } = await import('../../../bench/render-example.js');
+  await makeRenderExample(out);
+  const png = readFileSync(out);
+  t.same([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
+  t.ok(png.length > 10_000, 'with something in it');
+});

@@ -1,0 +1,93 @@
+import t from 'tap';
+import { assistantText, escapeHtml, renderHtml } from '../../../lib/render/html.js';
+import { buildTranscript } from '../../../lib/render/transcript.js';
+
+const R = 'run_20260101000000_abcdef';
+const ev = (type: string, fields: Record<string, unknown> = {}) => ({ schemaVersion: 1, type, runId: R, ...fields });
+
+const log = (output: string, extra: Record<string, unknown>[] = []) => [
+  { schemaVersion: 1, type: 'prompt', content: 'Summarise <notes>.txt' },
+  ev('run_start', { cwd: '/w', provider: 'scripted', model: 'm1' }),
+  ...extra,
+  ev('text', { delta: 'Let me look.' }),
+  ev('tool_call', { id: 'c1', name: 'read_file', args: { path: 'notes.txt"><img src=x>' }, sideEffect: 'read' }),
+  ev('tool_result', { id: 'c1', status: 'ok', output, truncated: false }),
+  ev('text', { delta: 'The launch moves to Friday.' }),
+  ev('final', { text: 'The launch moves to Friday.' }),
+  ev('run_end', { status: 'success', exitCode: 0 }),
+];
+
+t.test('assistantText: escaped, code spans as <code>', async (t) => {
+  t.equal(assistantText('use `a < b` and <b>`x`</b>'), 'use <code>a &lt; b</code> and &lt;b&gt;<code>x</code>&lt;/b&gt;');
+  t.equal(assistantText('`<script>` `'), '<code>&lt;script&gt;</code> `');
+});
+
+t.test('escapeHtml', async (t) => {
+  t.equal(escapeHtml(`<a href="x" title='y'>&</a>`), '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+});
+
+t.test('one self-contained page: inline CSS, no scripts, no external assets', async (t) => {
+  const html = renderHtml(buildTranscript(log('the launch moves to Friday')));
+  t.match(html, /^<!doctype html>\n<html lang="en">/);
+  t.match(html, '<meta charset="utf-8">');
+  t.match(html, '<style>');
+  t.notMatch(html, /<script/i, 'no scripts');
+  t.notMatch(html, /<link|<img|<iframe|<object|<embed|<[a-z]+[^>]*\s(src|href)=|url\(|@import|https?:\/\//i, 'no external assets');
+  t.match(html, "default-src 'none'", 'a CSP forbids any fetch');
+  t.match(html, '<div class="prompt" id="prompt">Summarise &lt;notes&gt;.txt</div>');
+  t.match(html, '<code><strong>read_file</strong></code>');
+  t.match(html, '&quot;path&quot;: &quot;notes.txt\\&quot;&gt;&lt;img src=x&gt;&quot;');
+  t.match(html, '<pre>the launch moves to Friday</pre>');
+  t.match(html, '<h3>Final answer</h3>\n<div class="text final" id="final">The launch moves to Friday.</div>');
+  t.match(html, 'exit code <strong>0</strong>');
+  t.ok(html.endsWith('</html>\n'));
+});
+
+t.test('tool output is untrusted: <script> in a result is escaped', async (t) => {
+  const html = renderHtml(buildTranscript(log('<script>alert("pwned")</script>\n</pre><b onclick=x>')));
+  t.notMatch(html, /<script/i);
+  t.notMatch(html, '<b onclick');
+  t.match(html, '<pre>&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;\n&lt;/pre&gt;&lt;b onclick=x&gt;</pre>');
+});
+
+t.test('every untrusted string is escaped: warnings, errors, names, ids, metadata', async (t) => {
+  const evil = '<script>x</script>';
+  const html = renderHtml(
+    buildTranscript([
+      { ...ev('run_start', { cwd: evil, provider: evil, model: evil, sessionId: evil }), runId: evil },
+      { ...ev('warning', { message: evil }), runId: evil },
+      { ...ev('tool_call', { id: 'c1', name: evil, sideEffect: evil }), runId: evil },
+      { ...ev('tool_result', { id: 'c1', status: 'ok', output: evil, truncated: true }), runId: evil },
+      { ...ev('tool_result', { id: evil, status: 'error', output: evil, truncated: false }), runId: evil },
+      { ...ev('text', { delta: evil }), runId: evil },
+      { ...ev('final', { text: evil }), runId: evil },
+      { ...ev('error', { code: evil, message: evil, recoverable: true }), runId: evil },
+      { ...ev('run_end', { status: evil, exitCode: 1 }), runId: evil },
+    ]),
+    { title: evil },
+  );
+  t.notMatch(html, /<script/i);
+  t.match(html, 'Result (truncated by the tool)');
+});
+
+t.test('long results are folded with <details>, readable without JavaScript', async (t) => {
+  const long = Array.from({ length: 41 }, (_, i) => `line ${i}`).join('\n');
+  const html = renderHtml(buildTranscript(log(long)));
+  t.match(html, '<details><summary>Result (41 lines, ');
+  t.match(html, /<\/summary><pre>line 0\n/);
+  const short = renderHtml(buildTranscript(log('short')));
+  t.notMatch(short, '<details>');
+});
+
+t.test('warnings, errors, unfinished runs, empty logs, skipped lines', async (t) => {
+  const html = renderHtml(buildTranscript(log('ok', [ev('warning', { message: 'bash is disabled' })])));
+  t.match(html, '<div class="notice warning"><strong>Warning:</strong> bash is disabled</div>');
+  const failed = buildTranscript([ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }), ev('text', { delta: 'Half' }), ev('error', { code: 'provider_error', message: 'overloaded', recoverable: false })]);
+  failed.skipped.push({ lineNo: 4, reason: 'not JSON' });
+  const page = renderHtml(failed);
+  t.match(page, '<div class="notice failure"><strong>Error</strong> <code>provider_error</code>: overloaded</div>');
+  t.match(page, 'unfinished');
+  t.match(page, 'The log does not record the prompt');
+  t.match(page, '<li>line 4: not JSON</li>');
+  t.match(renderHtml(buildTranscript([])), 'No runs in this log.');
+});

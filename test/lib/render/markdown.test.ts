@@ -1,0 +1,82 @@
+import t from 'tap';
+import { fenced, renderMarkdown } from '../../../lib/render/markdown.js';
+import { buildTranscript } from '../../../lib/render/transcript.js';
+
+const R = 'run_20260101000000_abcdef';
+const ev = (type: string, fields: Record<string, unknown> = {}) => ({ schemaVersion: 1, type, runId: R, ...fields });
+
+const log = (output: string) => [
+  { schemaVersion: 1, type: 'prompt', content: 'Summarise notes.txt\nplease' },
+  ev('run_start', { cwd: '/w', provider: 'scripted', model: 'm1' }),
+  ev('warning', { message: 'bash is disabled' }),
+  ev('text', { delta: 'Let me look.' }),
+  ev('tool_call', { id: 'c1', name: 'read_file', args: { path: 'notes.txt' }, sideEffect: 'read' }),
+  ev('tool_result', { id: 'c1', status: 'ok', output, truncated: false }),
+  ev('text', { delta: 'The launch moves to **Friday**.' }),
+  ev('usage', { promptTokens: 20, completionTokens: 3, totalTokens: 23 }),
+  ev('final', { text: 'The launch moves to **Friday**.' }),
+  ev('run_end', { status: 'success', exitCode: 0 }),
+];
+
+t.test('headings, the prompt, fenced arguments and results, the final answer, the outcome', async (t) => {
+  const md = renderMarkdown(buildTranscript(log('the launch moves to Friday')));
+  t.match(md, /^# Zero transcript\n/);
+  t.match(md, `## Run: \`${R}\``);
+  t.match(md, '- Provider: `scripted`');
+  t.match(md, '### Prompt\n\n> Summarise notes.txt\n> please');
+  t.match(md, '> **Warning:** bash is disabled');
+  t.match(md, '### Turn 1\n\nLet me look.');
+  t.match(md, '#### Tool call `read_file` (read): ok');
+  t.match(md, 'Arguments:\n\n```json\n{\n  "path": "notes.txt"\n}\n```');
+  t.match(md, 'Result:\n\n```\nthe launch moves to Friday\n```');
+  t.match(md, '### Final answer\n\nThe launch moves to **Friday**.');
+  t.notMatch(md, '### Turn 2', 'the final turn is shown once, as the final answer');
+  t.match(md, '- Status: **success**, exit code 0');
+  t.match(md, '- Tokens: 20 prompt · 3 completion · 23 total');
+  t.match(md, '- Turns: 2, tool calls: 1');
+  t.ok(md.endsWith('\n'));
+});
+
+t.test('long results are folded with <details>', async (t) => {
+  const long = Array.from({ length: 60 }, (_, i) => `line ${i} <b>`).join('\n');
+  const md = renderMarkdown(buildTranscript(log(long)));
+  t.match(md, '<details><summary>Result (60 lines, ');
+  t.match(md, '</summary>\n\n```\nline 0 <b>\n');
+  t.match(md, '```\n\n</details>');
+  const big = renderMarkdown(buildTranscript(log('x'.repeat(5000))));
+  t.match(big, '<details><summary>Result (1 line, 4.9 KB)</summary>');
+});
+
+t.test('untrusted output cannot break out of its fence', async (t) => {
+  t.equal(fenced('a ``` b'), '````\na ``` b\n````');
+  t.equal(fenced('plain', 'json'), '```json\nplain\n```');
+  const md = renderMarkdown(buildTranscript(log('```\n# injected heading\n```')));
+  t.match(md, 'Result:\n\n````\n```\n# injected heading\n```\n````');
+});
+
+t.test('a failed run without a prompt, an unanswered call, skipped lines', async (t) => {
+  const transcript = buildTranscript([
+    ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
+    ev('tool_call', { id: 'c1', name: 'bash' }),
+    ev('error', { code: 'provider_error', message: 'upstream overloaded', recoverable: false }),
+    ev('run_end', { status: 'error', exitCode: 3 }),
+  ]);
+  transcript.skipped.push({ lineNo: 7, reason: 'not a JSON object' });
+  const md = renderMarkdown(transcript);
+  t.match(md, 'The log does not record the prompt');
+  t.match(md, '#### Tool call `bash`: no result');
+  t.match(md, 'No arguments object');
+  t.match(md, '_No result was recorded for this call._');
+  t.match(md, '> **Error (provider_error):** upstream overloaded');
+  t.match(md, '- Status: **error**, exit code 3');
+  t.match(md, '- Tokens: not reported');
+  t.match(md, '## Skipped lines\n\n- line 7: not a JSON object');
+});
+
+t.test('several runs are numbered; an unfinished run says so', async (t) => {
+  const md = renderMarkdown(buildTranscript([...log('a'), { ...ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }), runId: 'run_20260101000001_zzzzzz' }]));
+  t.match(md, `## Run 1: \`${R}\``);
+  t.match(md, '## Run 2: `run_20260101000001_zzzzzz`');
+  t.match(md, 'Status: unknown (no run_end');
+  t.match(renderMarkdown(buildTranscript([])), '_No runs in this log._');
+});
