@@ -1,8 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { packageVersion } from '../package.js';
-import { reportFailure } from '../pipeline.js';
-import { credentialsInUse } from '../providers/index.js';
+import type { Outcome } from '../pipeline.js';
 import { runExec } from './exec.js';
 import { runSessionsList, runSessionsShow } from './sessions.js';
 import { registerValidate } from './validate.js';
@@ -10,10 +9,10 @@ import { registerStats } from './stats.js';
 import { registerRedact } from './redact.js';
 import { registerReplay } from './replay.js';
 import { registerRender } from './render.js';
-import { Readable } from 'node:stream';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../transforms/serialize.js';
-import { outputFormatFromArgv, type RawExecOptions } from './options.js';
-import { deliver, processIO, type CliIO } from './process.js';
+import { nothing, runCommand } from './command.js';
+import { choice, outputFormatFromArgv, type RawExecOptions } from './options.js';
+import { processIO, type CliIO } from './process.js';
 
 const EXEC_EXAMPLES = `
 Examples:
@@ -79,7 +78,7 @@ function program(io: CliIO): Command {
     .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} })
     .action((options: { outputFormat: string }) => guarded(io, options.outputFormat, async (format) => {
       await runSessionsList(format, io);
-      return { readable: Readable.from([]), exitCode: Promise.resolve(0) };
+      return nothing();
     }));
   sessions
     .command('show')
@@ -100,25 +99,18 @@ function program(io: CliIO): Command {
   return zero;
 }
 
-/** Runs a command whose failures (a bad format, an unknown session) are usage errors reported like exec's. */
-async function guarded(io: CliIO, rawFormat: string, command: (format: OutputFormat) => Promise<{ readable: Readable; exitCode: Promise<number> }>): Promise<void> {
-  const format = outputFormatFromArgv(['-o', rawFormat]);
-  let outcome;
-  try {
-    if (format !== rawFormat.toLowerCase()) throw new UsageError(`Invalid value for --output-format: "${rawFormat}". Expected one of: ${OUTPUT_FORMATS.join(', ')}.`);
-    outcome = await command(format);
-  } catch (error) {
-    outcome = reportFailure(error, { format, secrets: credentialsInUse(io.env), stderr: io.stderr });
-  }
-  await deliver(io, outcome.readable, outcome.exitCode);
+/** A sessions command: a bad format or an unknown session is a usage error, reported like exec's. */
+function guarded(io: CliIO, rawFormat: string, command: (format: OutputFormat) => Promise<Outcome>): Promise<void> {
+  return runCommand(io, outputFormatFromArgv(['-o', rawFormat]), () => command(choice('--output-format', rawFormat, OUTPUT_FORMATS)));
 }
 
 /** Commander's own errors (unknown flag, missing value) are usage errors, reported in the format argv asked for. */
 async function reportCommanderError(error: CommanderError, argv: string[], io: CliIO): Promise<void> {
   const message = error.message.replace(/^error: /, '');
   const usage = new UsageError(`${message.charAt(0).toUpperCase()}${message.slice(1)}. See zero exec --help.`);
-  const { readable, exitCode } = reportFailure(usage, { format: outputFormatFromArgv(argv), secrets: credentialsInUse(io.env), stderr: io.stderr });
-  await deliver(io, readable, exitCode);
+  await runCommand(io, outputFormatFromArgv(argv), () => {
+    throw usage;
+  });
 }
 
 export async function main(argv: string[] = process.argv.slice(2), io: CliIO = processIO()): Promise<void> {

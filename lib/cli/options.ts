@@ -60,13 +60,14 @@ export type ExecSettings = {
   maxContextChars?: number;
 };
 
-function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
+/** A value from a fixed list, case-insensitive; anything else is a usage error naming the flag and the choices. */
+export function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
   const lower = value.toLowerCase() as T;
   if (allowed.includes(lower)) return lower;
   throw new UsageError(`Invalid value for ${flag}: "${value}". Expected one of: ${allowed.join(', ')}.`);
 }
 
-function positiveInteger(flag: string, value: string | undefined): number | undefined {
+export function positiveInteger(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
     throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a positive integer.`);
@@ -74,7 +75,7 @@ function positiveInteger(flag: string, value: string | undefined): number | unde
   return Number(value);
 }
 
-function nonNegativeInteger(flag: string, value: string | undefined): number | undefined {
+export function nonNegativeInteger(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value))) {
     throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a whole number (0 or more).`);

@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { logItems } from '../logs/framing.js';
 import { redactLog } from '../logs/redact.js';
-import { runChain, runCommand } from '../logs/run.js';
-import { checkFraming, framingOption, openLog } from '../logs/source.js';
+import { runChain, runCommand } from './command.js';
+import { checkFraming, framingOption, openLog } from './log-source.js';
 import { credentialsInUse } from '../providers/index.js';
 import type { CliIO } from './process.js';
 

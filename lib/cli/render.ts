@@ -1,16 +1,17 @@
-import { createReadStream, statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
-import { FRAMINGS, logItems, type Framing, type LogItem } from '../logs/framing.js';
-import { reportFailure } from '../pipeline.js';
+import { logItems, type Framing, type LogItem } from '../logs/framing.js';
 import { credentialsInUse } from '../providers/index.js';
 import { renderHtml } from '../render/html.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { TranscriptBuilder, redactTranscript, type Transcript } from '../render/transcript.js';
-import { deliver, type CliIO } from './process.js';
+import { runCommand } from './command.js';
+import { checkFraming, framingOption, openLog } from './log-source.js';
+import { choice } from './options.js';
+import type { CliIO } from './process.js';
 
 export const RENDER_FORMATS = ['markdown', 'html'] as const;
 export type RenderFormat = (typeof RENDER_FORMATS)[number];
@@ -23,23 +24,6 @@ Examples:
   $ zero render run.jsonl --format html > run.html
   $ zero render ~/.zero/sessions/zero_…/events.jsonl --format html > session.html   (session files carry the prompt)
   $ jq . run.jsonl | zero render - --framing values`;
-
-function choice<T extends string>(flag: string, raw: string, allowed: readonly T[]): T {
-  const value = raw.toLowerCase() as T;
-  if (!allowed.includes(value)) throw new UsageError(`Invalid value for ${flag}: "${raw}". Expected one of: ${allowed.join(', ')}.`);
-  return value;
-}
-
-/** FILE, or stdin for `-` or no file. */
-function source(file: string | undefined, io: CliIO): { stream: Readable; name?: string } {
-  if (file === undefined || file === '-') return { stream: io.stdin };
-  try {
-    if (!statSync(file).isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
-  } catch (error) {
-    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  return { stream: createReadStream(file), name: basename(file) };
-}
 
 /** Reads a log through the framing stage into a transcript (streaming: only the transcript is kept). */
 export async function readTranscript(input: Readable, framing: Framing = 'auto'): Promise<Transcript> {
@@ -61,12 +45,11 @@ export function renderTranscript(transcript: Transcript, format: RenderFormat, o
 
 /** `zero render [file]`: a log as a Markdown or HTML transcript on stdout. */
 export async function runRender(file: string | undefined, raw: RawRenderOptions, io: CliIO): Promise<void> {
-  const secrets = credentialsInUse(io.env);
-  let outcome;
-  try {
+  await runCommand(io, 'text', async () => {
     const format = choice('--format', raw.format ?? 'markdown', RENDER_FORMATS);
-    const framing = choice('--framing', raw.framing ?? 'auto', FRAMINGS);
-    const { stream, name } = source(file, io);
+    const framing = checkFraming(raw.framing ?? 'auto');
+    const stream = openLog(file, io.stdin);
+    const name = file === undefined || file === '-' ? undefined : basename(file);
     if (stream === io.stdin && io.stdin.isTTY) throw new UsageError('No log to render. Give a FILE or pipe one on stdin.');
     let transcript: Transcript;
     try {
@@ -74,11 +57,9 @@ export async function runRender(file: string | undefined, raw: RawRenderOptions,
     } catch (error) {
       throw error instanceof UsageError ? error : new UsageError(`Cannot read ${name ?? 'stdin'}: ${(error as Error).message}`);
     }
-    outcome = { readable: Readable.from([renderTranscript(redactTranscript(transcript, { secrets }), format, { source: name })]), exitCode: Promise.resolve(0) };
-  } catch (error) {
-    outcome = reportFailure(error, { format: 'text', secrets, stderr: io.stderr });
-  }
-  await deliver(io, outcome.readable, outcome.exitCode);
+    const text = renderTranscript(redactTranscript(transcript, { secrets: credentialsInUse(io.env) }), format, { source: name });
+    return { readable: Readable.from([text]), exitCode: Promise.resolve(0) };
+  });
 }
 
 export function registerRender(program: Command, io: CliIO): Command {
@@ -87,7 +68,7 @@ export function registerRender(program: Command, io: CliIO): Command {
     .description('A recorded log (zero exec -o stream-json, or a session file) as a transcript to read: Markdown or one self-contained HTML page.')
     .argument('[file]', 'the log (stdin when - or left out)')
     .addOption(new Option('--format <format>', 'markdown | html').default('markdown'))
-    .addOption(new Option('--framing <framing>', 'lines (strict JSONL) | values (any JSON values, an array included) | auto').default('auto'))
+    .addOption(framingOption())
     .addHelpText('after', RENDER_EXAMPLES)
     .exitOverride()
     .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} })

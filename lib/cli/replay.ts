@@ -3,11 +3,12 @@ import type { Transform } from 'node:stream';
 import { newRunId } from '../protocol/ids.js';
 import { logItems } from '../logs/framing.js';
 import { pace, pickRun } from '../logs/replay.js';
-import { runChain, runCommand } from '../logs/run.js';
-import { checkCount, checkFormat, checkFraming, framingOption, openLog } from '../logs/source.js';
+import { runChain, runCommand } from './command.js';
+import { checkFraming, framingOption, openLog } from './log-source.js';
+import { choice, nonNegativeInteger } from './options.js';
 import { validate } from '../../transforms/validate.js';
 import { stamp } from '../../transforms/stamp.js';
-import { serialize } from '../../transforms/serialize.js';
+import { OUTPUT_FORMATS, serialize } from '../../transforms/serialize.js';
 import { outputFormatFromArgv } from './options.js';
 import type { CliIO } from './process.js';
 
@@ -26,9 +27,9 @@ Exit code: the recorded run's run_end exitCode (2 when the log is not a complete
 export async function runReplay(file: string | undefined, raw: RawReplayOptions, io: CliIO): Promise<void> {
   const format = outputFormatFromArgv(['-o', raw.outputFormat]);
   await runCommand(io, format, () => {
-    checkFormat(raw.outputFormat);
+    choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
     const framing = checkFraming(raw.framing);
-    const delay = checkCount('--delay', raw.delay);
+    const delay = nonNegativeInteger('--delay', raw.delay)!;
     const source = openLog(file, io.stdin);
     const { stream: picker, pick } = pickRun(raw.run);
     const runId = raw.newRunId ? newRunId() : undefined;

@@ -1,7 +1,9 @@
+import { OUTPUT_FORMATS } from '../../transforms/serialize.js';
 import { Command, Option } from 'commander';
 import { logItems } from '../logs/framing.js';
-import { runChain, runCommand } from '../logs/run.js';
-import { checkFormat, checkFraming, framingOption, openLog } from '../logs/source.js';
+import { runChain, runCommand } from './command.js';
+import { checkFraming, framingOption, openLog } from './log-source.js';
+import { choice } from './options.js';
 import { statsReport } from '../logs/stats.js';
 import { outputFormatFromArgv } from './options.js';
 import type { CliIO } from './process.js';
@@ -12,7 +14,7 @@ type RawStatsOptions = { outputFormat: string; framing: string };
 export async function runStats(file: string | undefined, raw: RawStatsOptions, io: CliIO): Promise<void> {
   const format = outputFormatFromArgv(['-o', raw.outputFormat]);
   await runCommand(io, format, () => {
-    const chosen = checkFormat(raw.outputFormat);
+    const chosen = choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
     const framing = checkFraming(raw.framing);
     const source = openLog(file, io.stdin);
     return runChain(io, format, source, [logItems(framing), statsReport(chosen === 'text' ? 'text' : 'json')], async () => 0);

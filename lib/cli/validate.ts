@@ -1,7 +1,9 @@
+import { OUTPUT_FORMATS } from '../../transforms/serialize.js';
 import { Command, Option } from 'commander';
 import { logItems } from '../logs/framing.js';
-import { runChain, runCommand } from '../logs/run.js';
-import { checkCount, checkFormat, checkFraming, framingOption, openLog } from '../logs/source.js';
+import { runChain, runCommand } from './command.js';
+import { checkFraming, framingOption, openLog } from './log-source.js';
+import { choice, nonNegativeInteger } from './options.js';
 import { DEFAULT_MAX_PROBLEMS, logReport } from '../logs/validate.js';
 import { outputFormatFromArgv } from './options.js';
 import type { CliIO } from './process.js';
@@ -20,9 +22,9 @@ Exit codes: 0 valid, 1 invalid, 2 usage.`;
 export async function runValidate(file: string | undefined, raw: RawValidateOptions, io: CliIO): Promise<void> {
   const format = outputFormatFromArgv(['-o', raw.outputFormat]);
   await runCommand(io, format, () => {
-    const chosen = checkFormat(raw.outputFormat);
+    const chosen = choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
     const framing = checkFraming(raw.framing);
-    const maxProblems = checkCount('--max-problems', raw.maxProblems);
+    const maxProblems = nonNegativeInteger('--max-problems', raw.maxProblems)!;
     const source = openLog(file, io.stdin);
     const report = logReport({ kind: raw.input ? 'input' : 'output', maxProblems, format: chosen === 'text' ? 'text' : 'json' });
     return runChain(io, format, source, [logItems(framing), report.stream], async () => ((await report.done).valid ? 0 : 1));

@@ -323,8 +323,8 @@ t.test('list: newest first, unreadable folders skipped; a missing root lists not
     zero_20240101000000_isfile: 'a file, not a folder',
   });
   const old = await create(root, { prompt: 'old', now: at('2024-01-01T00:00:00Z') });
-  const mid = await create(root, { prompt: 'mid', now: at('2024-01-02T00:00:00Z') });
-  const young = await create(root, { prompt: 'young', now: at('2024-01-03T00:00:00Z') });
+  await create(root, { prompt: 'mid', now: at('2024-01-02T00:00:00Z') });
+  await create(root, { prompt: 'young', now: at('2024-01-03T00:00:00Z') });
   await appendEvents(old, [promptEvent('old again')], { now: at('2024-01-04T00:00:00Z') });
   t.same((await listSessions(root)).map((m) => m.title), ['old', 'young', 'mid']);
   t.same((await listSessions(root))[0], old.metadata);

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { PassThrough, Readable, Transform } from 'node:stream';
-import { runChain } from '../../../lib/logs/run.js';
+import { runChain } from '../../../lib/cli/command.js';
 import type { CliIO } from '../../../lib/cli/process.js';
 
 const io = { env: {}, stderr: { write: () => true } } as unknown as CliIO;

@@ -1,7 +1,7 @@
 import { PassThrough, Readable, pipeline, type Duplex, type Transform } from 'node:stream';
 import { reportFailure, type Outcome } from '../pipeline.js';
 import { credentialsInUse } from '../providers/index.js';
-import { deliver, type CliIO } from '../cli/process.js';
+import { deliver, type CliIO } from './process.js';
 import type { OutputFormat } from '../../transforms/serialize.js';
 
 /**
