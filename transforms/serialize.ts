@@ -1,11 +1,9 @@
 import type { Transform } from 'node:stream';
-import { toLegacyJson } from '../lib/output/json.js';
-import { createTextRenderer } from '../lib/output/text.js';
+import { createSerializer, type OutputFormat } from '../lib/output/serializer.js';
 import type { OutputEvent } from '../lib/protocol/types.js';
 import { mapStream } from '../lib/streams.js';
 
-export type OutputFormat = 'text' | 'json' | 'stream-json';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
+export { OUTPUT_FORMATS, type OutputFormat } from '../lib/output/serializer.js';
 
 export type SerializeOptions = {
   /** Where the `text` format writes its progress lines (default: process.stderr). */
@@ -14,16 +12,6 @@ export type SerializeOptions = {
 
 /** event → string: one JSON line for `stream-json` and `json`; the assistant's text for `text`. */
 export function serialize(format: OutputFormat = 'stream-json', options: SerializeOptions = {}): Transform {
-  if (format === 'stream-json') return mapStream((event: OutputEvent) => `${JSON.stringify(event)}\n`, { readableObjectMode: false });
-  if (format === 'json') return mapStream((event: OutputEvent) => `${JSON.stringify(toLegacyJson(event))}\n`, { readableObjectMode: false });
-  const render = createTextRenderer();
-  const stderr = options.stderr ?? process.stderr;
-  return mapStream(
-    (event: OutputEvent) => {
-      const { stdout, stderr: progress } = render(event);
-      if (progress) stderr.write(progress);
-      return stdout || undefined;
-    },
-    { readableObjectMode: false },
-  );
+  const write = createSerializer(format, options.stderr ?? process.stderr);
+  return mapStream((event: OutputEvent) => write(event) || undefined, { readableObjectMode: false });
 }

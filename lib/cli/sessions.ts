@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
-import { toLegacyJson } from '../output/json.js';
-import { createTextRenderer } from '../output/text.js';
+import { createSerializer, jsonLine } from '../output/serializer.js';
 import type { OutputEvent } from '../protocol/types.js';
 import { listSessions, openSession, readEvents, sessionsRoot, type SessionMetadata, type StoredEvent } from '../sessions/index.js';
 import type { OutputFormat } from '../../transforms/serialize.js';
@@ -26,15 +25,11 @@ export function formatSessionList(sessions: SessionMetadata[], format: OutputFor
  * `{type: "prompt", content}` in json, and as `> prompt` lines in text.
  */
 export function storedEventRenderer(format: OutputFormat, stderr: { write(text: string): unknown }) {
-  const render = createTextRenderer();
+  const write = createSerializer(format, stderr);
   return (event: StoredEvent): string => {
-    const isPrompt = event.type === 'prompt';
-    if (format === 'stream-json') return `${JSON.stringify(event)}\n`;
-    if (format === 'json') return `${JSON.stringify(isPrompt ? { type: 'prompt', content: event.content } : toLegacyJson(event as unknown as OutputEvent))}\n`;
-    if (isPrompt) return `> ${String(event.content).replace(/\n/g, '\n> ')}\n\n`;
-    const { stdout, stderr: progress } = render(event as unknown as OutputEvent);
-    if (progress) stderr.write(progress);
-    return stdout ?? '';
+    if (event.type !== 'prompt' || format === 'stream-json') return write(event as unknown as OutputEvent);
+    if (format === 'json') return jsonLine({ type: 'prompt', content: event.content });
+    return `> ${String(event.content).replace(/\n/g, '\n> ')}\n\n`;
   };
 }
 

@@ -4,12 +4,12 @@ import { mayContainSecret, redactEvent, redactText, redactValue, type RedactOpti
 import type { Event } from '../protocol/types.js';
 import { flatMapStream } from '../streams.js';
 import type { LogItem } from './framing.js';
+import { jsonLine } from '../output/serializer.js';
 
 type Json = Record<string, unknown>;
 type TextLine = { event: Json; delta: string; raw?: string };
 
 const MAYBE_TEXT = /"type"\s*:\s*"text"/;
-const line = (value: unknown) => `${JSON.stringify(value)}\n`;
 const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isText = (value: Json): boolean => value.type === 'text' && typeof value.delta === 'string';
 
@@ -29,14 +29,14 @@ function createRunText(options: RedactOptions) {
   let template: Json | undefined;
   let pending = false;
 
-  const shaped = (delta: string) => line({ ...(template ?? { type: 'text' }), delta });
+  const shaped = (delta: string) => jsonLine({ ...(template ?? { type: 'text' }), delta });
 
   /** Original deltas fully covered by the released text go out as they were; a difference switches to re-split mode. */
   const match = (out: string[]) => {
     while (queue.length > 0) {
       const first = queue[0]!;
       if (released.startsWith(first.delta)) {
-        out.push(first.raw !== undefined ? `${first.raw}\n` : line(first.event));
+        out.push(first.raw !== undefined ? `${first.raw}\n` : jsonLine(first.event));
         released = released.slice(first.delta.length);
         queue.shift();
       } else if (first.delta.startsWith(released)) {
@@ -138,13 +138,13 @@ export function createLogRedactor(options: RedactOptions = {}) {
         }
         const run = runs.get(runId);
         const redacted = run ? run.other(value, out) : redactEvent(value, options);
-        out.push(redacted === value && item.raw !== undefined ? `${item.raw}\n` : line(redacted));
+        out.push(redacted === value && item.raw !== undefined ? `${item.raw}\n` : jsonLine(redacted));
         return out;
       }
       flushOthers(out);
       const redacted = isObject(value) ? redactEvent(value, options) : redactValue(value, options);
       const same = redacted === value || (!isObject(value) && JSON.stringify(redacted) === JSON.stringify(value));
-      out.push(same && item.raw !== undefined ? `${item.raw}\n` : line(redacted));
+      out.push(same && item.raw !== undefined ? `${item.raw}\n` : jsonLine(redacted));
       return out;
     },
     end(): string[] {

@@ -1,0 +1,25 @@
+import type { OutputEvent } from '../protocol/types.js';
+import { toLegacyJson } from './json.js';
+import { createTextRenderer } from './text.js';
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
+
+/** One JSON line: how stream-json writes every event. */
+export const jsonLine = (value: unknown): string => `${JSON.stringify(value)}\n`;
+
+/**
+ * event → what the format writes on stdout ('' for nothing): one JSON line for
+ * `stream-json` and `json`, the assistant's text for `text` (whose progress
+ * lines go to `stderr`). The serialize stage and `zero sessions show` use it.
+ */
+export function createSerializer(format: OutputFormat, stderr: { write(text: string): unknown }): (event: OutputEvent) => string {
+  if (format === 'stream-json') return jsonLine;
+  if (format === 'json') return (event) => jsonLine(toLegacyJson(event));
+  const render = createTextRenderer();
+  return (event) => {
+    const { stdout, stderr: progress } = render(event);
+    if (progress) stderr.write(progress);
+    return stdout ?? '';
+  };
+}

@@ -1,0 +1,28 @@
+import t from 'tap';
+import { createSerializer, jsonLine } from '../../../lib/output/serializer.js';
+import type { OutputEvent } from '../../../lib/protocol/types.js';
+
+const runId = 'run_20261130000000_aaaaaa';
+const events = [
+  { schemaVersion: 1, type: 'text', runId, delta: 'Hi.' },
+  { schemaVersion: 1, type: 'tool_call', runId, id: 'c1', name: 'grep', args: { pattern: 'x' } },
+  { schemaVersion: 1, type: 'run_end', runId, status: 'success', exitCode: 0 },
+] as OutputEvent[];
+
+t.test('stream-json: each event as one JSON line', async (t) => {
+  const write = createSerializer('stream-json', { write: () => t.fail('nothing on stderr') });
+  t.same(events.map(write), events.map((event) => `${JSON.stringify(event)}\n`));
+  t.equal(jsonLine({ a: 1 }), '{"a":1}\n');
+});
+
+t.test('json: the snake_case lines', async (t) => {
+  const write = createSerializer('json', { write: () => t.fail('nothing on stderr') });
+  t.same(events.map(write), ['{"type":"text","delta":"Hi."}\n', '{"type":"tool_call","id":"c1","name":"grep","arguments":"{\\"pattern\\":\\"x\\"}"}\n', '{"type":"done","exit_code":0}\n']);
+});
+
+t.test('text: the assistant text on stdout, progress on stderr, one renderer per serializer', async (t) => {
+  const progress: string[] = [];
+  const write = createSerializer('text', { write: (line: string) => progress.push(line) });
+  t.same(events.map(write), ['Hi.', '', '\n']);
+  t.same(progress, ['[tool] grep\n']);
+});
