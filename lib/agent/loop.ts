@@ -2,6 +2,7 @@ import { MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
 import type { Event } from '../protocol/types.js';
 import type { ChatMessage, Provider, ProviderChunk, ToolCallRequest } from '../providers/types.js';
 import type { Toolbox } from '../tools/registry.js';
+import { isJsonObject } from '../protocol/validate.js';
 
 export type AgentRun = {
   prompt: string;
@@ -17,10 +18,6 @@ export type AgentRun = {
   emit: (event: Event) => Promise<void>;
 };
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
 /** One model turn's chunks; a failure that is not already a ZeroError is the provider's. */
 async function* streamTurn(run: AgentRun, messages: ChatMessage[]): AsyncGenerator<ProviderChunk> {
   try {
@@ -34,7 +31,7 @@ async function* streamTurn(run: AgentRun, messages: ChatMessage[]): AsyncGenerat
 
 async function runTool(run: AgentRun, call: ToolCallRequest): Promise<ChatMessage> {
   const { id, name, args, argsError } = call;
-  await run.emit({ type: 'tool_call', id, name, ...(isPlainObject(args) ? { args } : {}), sideEffect: run.toolbox.sideEffectOf(name) });
+  await run.emit({ type: 'tool_call', id, name, ...(isJsonObject(args) ? { args } : {}), sideEffect: run.toolbox.sideEffectOf(name) });
   const outcome = argsError
     ? { status: 'error' as const, output: argsError, truncated: false }
     : await run.toolbox.run({ id, name, args }, { cwd: run.cwd, extraRoots: run.extraRoots, signal: run.signal });

@@ -5,12 +5,12 @@ import type { Event } from '../protocol/types.js';
 import { flatMapStream } from '../streams.js';
 import type { LogItem } from './framing.js';
 import { jsonLine } from '../output/serializer.js';
+import { isJsonObject } from '../protocol/validate.js';
 
 type Json = Record<string, unknown>;
 type TextLine = { event: Json; delta: string; raw?: string };
 
 const MAYBE_TEXT = /"type"\s*:\s*"text"/;
-const isObject = (value: unknown): value is Json => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isText = (value: Json): boolean => value.type === 'text' && typeof value.delta === 'string';
 
 /**
@@ -129,7 +129,7 @@ export function createLogRedactor(options: RedactOptions = {}) {
         return out;
       }
       const { value } = item;
-      if (isObject(value) && typeof value.type === 'string') {
+      if (isJsonObject(value) && typeof value.type === 'string') {
         const runId = typeof value.runId === 'string' ? value.runId : '';
         flushOthers(out, runId);
         if (isText(value)) {
@@ -142,8 +142,8 @@ export function createLogRedactor(options: RedactOptions = {}) {
         return out;
       }
       flushOthers(out);
-      const redacted = isObject(value) ? redactEvent(value, options) : redactValue(value, options);
-      const same = redacted === value || (!isObject(value) && JSON.stringify(redacted) === JSON.stringify(value));
+      const redacted = isJsonObject(value) ? redactEvent(value, options) : redactValue(value, options);
+      const same = redacted === value || (!isJsonObject(value) && JSON.stringify(redacted) === JSON.stringify(value));
       out.push(same && item.raw !== undefined ? `${item.raw}\n` : jsonLine(redacted));
       return out;
     },

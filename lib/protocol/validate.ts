@@ -24,6 +24,11 @@ function fieldName(pointer: string, child?: string): string {
   return parts.reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '') || '(root)';
 }
 
+/** A JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /** The JSON type of a value as people name it: null, array, object, string, number, boolean. */
 export function typeOf(value: unknown): string {
   if (value === null) return 'null';

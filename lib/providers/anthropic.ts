@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ProviderError } from '../errors.js';
-import { typeOf } from '../protocol/validate.js';
+import { isJsonObject } from '../protocol/validate.js';
 import type { ToolDefinition } from '../tools/types.js';
 import { deadlines, parseToolArguments, providerFailure } from './faults.js';
 import {
@@ -35,7 +35,7 @@ function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] 
       result.push({ role: 'user', content: message.content });
     } else {
       const text: Anthropic.TextBlockParam[] = message.content ? [{ type: 'text', text: message.content }] : [];
-      const calls = message.toolCalls.map((call): Anthropic.ToolUseBlockParam => ({ type: 'tool_use', id: call.id, name: call.name, input: typeOf(call.args) === 'object' ? (call.args as Record<string, unknown>) : {} }));
+      const calls = message.toolCalls.map((call): Anthropic.ToolUseBlockParam => ({ type: 'tool_use', id: call.id, name: call.name, input: isJsonObject(call.args) ? call.args : {} }));
       result.push({ role: 'assistant', content: [...text, ...calls] });
     }
   }

@@ -1,4 +1,5 @@
 import { redactText, redactValue, type RedactOptions } from '../redaction/index.js';
+import { isJsonObject } from '../protocol/validate.js';
 
 /**
  * The transcript of recorded runs: a plain model built from output events
@@ -37,7 +38,6 @@ export type Transcript = { runs: RunSection[]; skipped: Skipped[] };
 
 type Obj = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Obj => typeof value === 'object' && value !== null && !Array.isArray(value);
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
 
@@ -66,7 +66,7 @@ export class TranscriptBuilder {
 
   /** Adds one parsed value of the log (lineNo, when known, names it in the skipped list). */
   add(value: unknown, lineNo?: number): void {
-    if (!isObject(value)) return this.skip(lineNo, 'not a JSON object');
+    if (!isJsonObject(value)) return this.skip(lineNo, 'not a JSON object');
     const type = str(value.type);
     if (type === 'prompt' || (type === 'message' && value.role === 'user')) {
       const content = str(value.content)?.trim();
@@ -153,7 +153,7 @@ export class TranscriptBuilder {
       case 'tool_call': {
         const turn = this.turnOf(state);
         const call: ToolCall = { id: str(event.id) ?? '', name: str(event.name) ?? '(unnamed tool)' };
-        if (isObject(event.args)) call.args = event.args;
+        if (isJsonObject(event.args)) call.args = event.args;
         const sideEffect = str(event.sideEffect);
         if (sideEffect !== undefined) call.sideEffect = sideEffect;
         turn.tools.push(call);

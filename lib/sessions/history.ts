@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolCallRequest } from '../providers/types.js';
+import { isJsonObject } from '../protocol/validate.js';
 
 type Record_ = Record<string, unknown>;
 
@@ -12,7 +13,6 @@ type Turn = {
 };
 
 const isString = (value: unknown): value is string => typeof value === 'string';
-const isObject = (value: unknown): value is Record_ => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The whole conversation recorded in a session's events, as real messages:
@@ -65,7 +65,7 @@ export function conversationFromEvents(events: Iterable<object>): ChatMessage[] 
         if (!isString(e.id) || !isString(e.name)) break;
         const current = open();
         current.inTools = true;
-        if (!current.calls.some((call) => call.id === e.id)) current.calls.push({ id: e.id, name: e.name, args: isObject(e.args) ? e.args : {} });
+        if (!current.calls.some((call) => call.id === e.id)) current.calls.push({ id: e.id, name: e.name, args: isJsonObject(e.args) ? e.args : {} });
         break;
       }
       case 'tool_result': {
