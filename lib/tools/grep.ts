@@ -1,21 +1,42 @@
 import { stat } from 'node:fs/promises';
 import { basename, relative } from 'node:path';
-import picomatch from 'picomatch';
+import { RE2JS } from 're2js';
+import { globMatcher } from './glob_pattern.js';
 import { MAX_OUTPUT_BYTES } from './output.js';
 import { displayPath, resolveExisting, resolveInside } from './sandbox.js';
 import { isBinaryFile, readLines } from './text_file.js';
-import type { Tool } from './types.js';
+import { formatLimit, SEARCH_TIME_LIMIT_MS, timeLimit, type TimeLimit } from './time_limit.js';
+import type { Tool, ToolContext } from './types.js';
 import { walkFiles } from './walk.js';
 
 type GrepArgs = { pattern: string; path?: string; glob?: string };
 
-export const grep: Tool<GrepArgs> = {
+/** grep with its time limit; tests pass a short one. */
+export function createGrep(limitMs = SEARCH_TIME_LIMIT_MS): Tool<GrepArgs> {
+  return {
+    ...grepTool,
+    async run(args, context) {
+      const limit = timeLimit(context.signal, limitMs);
+      const hits: string[] = [];
+      try {
+        await search(args, { ...context, signal: limit.signal }, limit, hits);
+      } catch (error) {
+        if (!limit.expired) throw error;
+        const soFar = hits.length > 0 ? `\nMatches so far:\n${hits.join('\n')}` : '';
+        throw new Error(`grep stopped after ${formatLimit(limitMs)}, its time limit: search a narrower path or glob.${soFar}`);
+      }
+      return hits.length > 0 ? hits.join('\n') : `No matches for /${args.pattern}/ in "${args.path ?? '.'}".`;
+    },
+  };
+}
+
+const grepTool: Omit<Tool<GrepArgs>, 'run'> = {
   name: 'grep',
-  description: 'Search text files for lines matching a JavaScript regular expression; prints "path:line:text" for each match.',
+  description: `Search text files for lines matching a regular expression in RE2 syntax (no backreferences or lookahead; stops after ${formatLimit(SEARCH_TIME_LIMIT_MS)}); prints "path:line:text" for each match.`,
   parameters: {
     type: 'object',
     properties: {
-      pattern: { type: 'string', minLength: 1, description: 'A JavaScript regular expression, without slashes or flags.' },
+      pattern: { type: 'string', minLength: 1, description: 'A regular expression in RE2 syntax (like JavaScript\'s, without backreferences or lookahead), without slashes or flags.' },
       path: { type: 'string', minLength: 1, description: 'File or directory to search, relative to the working directory (default ".").' },
       glob: { type: 'string', minLength: 1, description: 'Only search files matching this glob, e.g. "*.ts" or "src/**/*.ts" (relative to path).' },
     },
@@ -24,49 +45,66 @@ export const grep: Tool<GrepArgs> = {
   },
   sideEffect: 'read',
   permission: 'allow',
-  async run(args, context) {
-    const regex = compile(args.pattern);
-    const root = await resolveInside(context.cwd, '.');
-    const searchPath = args.path ?? '.';
-    const { path, stats } = await resolveExisting(context.cwd, searchPath);
-    let files: AsyncIterable<string> | string[];
-    if (stats.isDirectory()) {
-      files = searchableFilesUnder(root, path, args.glob, context.signal);
-    } else {
-      if (await isBinaryFile(path)) throw new Error(`"${searchPath}" is a binary file; grep searches text only.`);
-      files = [path];
-    }
-
-    const hits: string[] = [];
-    let hitBytes = 0;
-    search: for await (const file of files) {
-      let lineNo = 0;
-      for await (const line of readLines(file, context.signal)) {
-        lineNo++;
-        if (!regex.test(line)) continue;
-        const hit = `${displayPath(root, file)}:${lineNo}:${line}`;
-        hits.push(hit);
-        hitBytes += Buffer.byteLength(hit) + 1;
-        // The registry truncates anything past the budget, so stop searching there.
-        if (hitBytes > MAX_OUTPUT_BYTES) break search;
-      }
-    }
-    return hits.length > 0 ? hits.join('\n') : `No matches for /${args.pattern}/ in "${searchPath}".`;
-  },
 };
 
-function compile(pattern: string): RegExp {
-  try {
-    return new RegExp(pattern);
-  } catch (error) {
-    throw new Error(`Invalid regular expression "${pattern}": ${(error as Error).message}`);
+export const grep: Tool<GrepArgs> = createGrep();
+
+/** Appends "path:line:text" to `hits` for each matching line, until the output budget is spent. */
+async function search(args: GrepArgs, context: ToolContext, limit: TimeLimit, hits: string[]): Promise<void> {
+  const regex = compile(args.pattern);
+  const root = await resolveInside(context.cwd, '.');
+  const searchPath = args.path ?? '.';
+  const { path, stats } = await resolveExisting(context.cwd, searchPath);
+  let files: AsyncIterable<string> | string[];
+  if (stats.isDirectory()) {
+    files = searchableFilesUnder(root, path, args.glob, context.signal);
+  } else {
+    if (await isBinaryFile(path)) throw new Error(`"${searchPath}" is a binary file; grep searches text only.`);
+    files = [path];
   }
+
+  let hitBytes = 0;
+  for await (const file of files) {
+    let lineNo = 0;
+    for await (const line of readLines(file, context.signal)) {
+      await limit.pause();
+      lineNo++;
+      if (!regex.test(line)) continue;
+      const hit = `${displayPath(root, file)}:${lineNo}:${line}`;
+      hits.push(hit);
+      hitBytes += Buffer.byteLength(hit) + 1;
+      // The registry truncates anything past the budget, so stop searching there.
+      if (hitBytes > MAX_OUTPUT_BYTES) return;
+    }
+  }
+}
+
+/**
+ * Compiles with RE2, whose matching time is linear in the line's length: a JavaScript RegExp backtracks,
+ * and a pattern such as "(a+)+$" would hold the whole process for minutes on one 41-character line.
+ */
+function compile(pattern: string): RE2JS {
+  try {
+    return RE2JS.compile(fromJavaScriptSyntax(pattern), RE2JS.LOOKBEHINDS);
+  } catch (error) {
+    throw new Error(
+      `Invalid regular expression "${pattern}": ${(error as Error).message}. grep uses RE2 syntax, which is JavaScript's without backreferences (\\1) or lookahead ((?=…), (?!…)).`,
+    );
+  }
+}
+
+/** Rewrites the JavaScript escapes RE2 spells differently: \u00e9 and \u{1F600} become \x{…}. */
+function fromJavaScriptSyntax(pattern: string): string {
+  return pattern.replace(/\\(?:u([0-9A-Fa-f]{4})|u\{([0-9A-Fa-f]+)\}|.)/gs, (escape, hex4?: string, hexAny?: string) => {
+    const hex = hex4 ?? hexAny;
+    return hex === undefined ? escape : `\\x{${hex}}`;
+  });
 }
 
 /** A glob without "/" matches the file name in any directory; one with "/" matches the path. */
 function fileFilter(glob: string | undefined): (relativePath: string) => boolean {
   if (!glob) return () => true;
-  const matches = picomatch(glob, { dot: true });
+  const matches = globMatcher(glob);
   // picomatch's own `basename` option would match only the file name even for "lib/*".
   return glob.includes('/') ? matches : (relativePath) => matches(basename(relativePath));
 }

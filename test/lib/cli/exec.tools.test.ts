@@ -103,3 +103,26 @@ t.test('SIGTERM while bash runs: the whole process group is killed before run_en
   })();
   t.notOk(alive, 'the background child died with its group');
 });
+
+// On a backtracking regex engine this grep holds the event loop for days (2^60 steps), so SIGINT is never handled
+// and the test times out; zero must stay responsive and end the run as cancelled.
+t.test('SIGINT during a grep with a catastrophic pattern: the run ends cancelled at once', { timeout: 30_000 }, async (t) => {
+  const dir = t.testdir({ 'long.txt': `${'a'.repeat(60)}!\n` });
+  const grepCall = { id: 'g1', name: 'grep', args: { pattern: '(a+)+$', path: 'long.txt' } };
+  const script = writeScript(dir, [{ toolCalls: [grepCall] }, { delayMs: 60_000, text: 'unreachable' }], '.script.jsonl');
+  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], {
+    onSpawn: (child) => {
+      let seen = '';
+      child.stdout!.on('data', (chunk: Buffer | string) => {
+        const hadCall = seen.includes('"tool_call"');
+        seen += chunk.toString();
+        if (!hadCall && seen.includes('"tool_call"')) child.kill('SIGINT');
+      });
+    },
+  });
+  t.equal(result.code, 130);
+  const events = jsonLines(result.stdout);
+  t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'error', 'run_end']);
+  t.match(nth(events, 'tool_result'), { output: /^No matches for \/\(a\+\)\+\$\/ in "long.txt"\.$|cancel|abort/i });
+  t.match(events.at(-2), { code: 'cancelled' });
+});

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { grep } from '../../../lib/tools/grep.js';
+import { createGrep, grep } from '../../../lib/tools/grep.js';
 import { MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
 
 const context = (cwd: string) => ({ cwd, signal: new AbortController().signal });
@@ -59,6 +59,45 @@ t.test('skips special files such as FIFOs, and symlinks to them, instead of bloc
 t.test('an invalid regular expression is an error naming it', async (t) => {
   const dir = t.testdir(project);
   await t.rejects(grep.run({ pattern: 'foo(' }, context(dir)), { message: /^Invalid regular expression "foo\(": / });
+});
+
+// A backtracking engine needs about 2^n steps for this pattern on n "a"s and a "!": days for 60.
+// The timeout only turns a hang into a failure; a linear-time match takes milliseconds.
+t.test('a pattern that backtracks catastrophically matches in linear time, with the right answer', { timeout: 20_000 }, async (t) => {
+  const dir = t.testdir({ 'long.txt': `${'a'.repeat(60)}!\n`, 'short.txt': 'x\naaa\n' });
+  t.equal(await grep.run({ pattern: '(a+)+$' }, context(dir)), 'short.txt:2:aaa');
+  t.equal(await grep.run({ pattern: '(a+)+!$' }, context(dir)), `long.txt:1:${'a'.repeat(60)}!`);
+});
+
+t.test('patterns RE2 cannot run are errors that say grep uses RE2 syntax', async (t) => {
+  const dir = t.testdir(project);
+  for (const pattern of ['(a)\\1', 'TODO(?= fix)', 'TODO(?!:)']) {
+    await t.rejects(grep.run({ pattern }, context(dir)), { message: /^Invalid regular expression .*grep uses RE2 syntax, which is JavaScript's without backreferences/ }, pattern);
+  }
+});
+
+t.test('JavaScript spellings RE2 lacks are translated: \\u escapes; lookbehind works', async (t) => {
+  const dir = t.testdir({ 'accents.txt': 'café\nnaïve\n', 'refs.ts': 'a.b = 1;\nb = 2;\n' });
+  t.equal(await grep.run({ pattern: 'caf\\u00e9', path: 'accents.txt' }, context(dir)), 'accents.txt:1:café');
+  t.equal(await grep.run({ pattern: 'na\\u{ef}ve', path: 'accents.txt' }, context(dir)), 'accents.txt:2:naïve');
+  t.equal(await grep.run({ pattern: '\\\\u00e9', path: 'accents.txt' }, context(dir)), 'No matches for /\\\\u00e9/ in "accents.txt".', 'an escaped backslash stays one');
+  t.equal(await grep.run({ pattern: '(?<=\\.)b', path: 'refs.ts' }, context(dir)), 'refs.ts:1:a.b = 1;');
+});
+
+t.test('a search that outlasts its time limit is an error saying so, with the matches found so far', async (t) => {
+  const files: Record<string, string> = {};
+  // Hundreds of files to open and read: far more than a 1 ms limit allows.
+  for (let index = 0; index < 300; index++) files[`f${String(index).padStart(3, '0')}.txt`] = 'needle\n'.repeat(50);
+  const dir = t.testdir(files);
+  const error = await grep.run({ pattern: 'needle' }, context(dir)).then(() => undefined, (e: Error) => e);
+  t.equal(error, undefined, 'the default limit is ample');
+  await t.rejects(createGrep(1).run({ pattern: 'needle' }, context(dir)), { message: /^grep stopped after 0\.001 s, its time limit: search a narrower path or glob\./ });
+});
+
+t.test('a glob with too many wildcards to match quickly is refused', async (t) => {
+  const dir = t.testdir({ [`${'a'.repeat(200)}.txt`]: 'needle\n' });
+  await t.rejects(grep.run({ pattern: 'needle', glob: '*a*a*a*ab' }, context(dir)), { message: /^Glob "\*a\*a\*a\*ab" has 4 "\*" in the path segment/ });
+  t.equal(await grep.run({ pattern: 'needle', glob: '*a*a*.txt' }, context(dir)), `${'a'.repeat(200)}.txt:1:needle`);
 });
 
 t.test('never reads outside the working directory', async (t) => {
