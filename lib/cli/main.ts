@@ -11,7 +11,7 @@ import { registerReplay } from './replay.js';
 import { registerRender } from './render.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../transforms/serialize.js';
 import { nothing, runCommand } from './command.js';
-import { choice, outputFormatFromArgv, type RawExecOptions } from './options.js';
+import { choice, MAX_TIMER_SECONDS, outputFormatFromArgv, type RawExecOptions } from './options.js';
 import { processIO, type CliIO } from './process.js';
 
 const EXEC_EXAMPLES = `
@@ -50,8 +50,8 @@ function program(io: CliIO): Command {
     .option('--max-turns <n>', 'model turns before the run stops (exit 4; default 12, or maxTurns from the config files)')
     .option('--max-line-bytes <n>', 'longest accepted input line', String(16 * 1024 * 1024))
     .option('--max-retries <n>', 'retries of a model call refused with 429 or 5xx, with backoff honouring Retry-After (default 2)')
-    .option('--timeout <seconds>', 'limit for one whole model call (default 600)')
-    .option('--idle-timeout <seconds>', 'limit on the silence between two stream chunks (default 120)')
+    .option('--timeout <seconds>', `limit for one whole model call (default 600; more than ${MAX_TIMER_SECONDS} is a usage error)`)
+    .option('--idle-timeout <seconds>', `limit on the silence between two stream chunks (default 120; more than ${MAX_TIMER_SECONDS} is a usage error)`)
     .option('--auto <level>', 'low | medium (only read-only tools, the default) | high (also tools that write and run commands)')
     .option('--skip-permissions-unsafe', 'let the model write files and run shell commands without asking (as --auto high)')
     .option('--enabled-tools <names>', 'only these tools (comma or space separated; repeatable)', collect)

@@ -83,12 +83,26 @@ export function nonNegativeInteger(flag: string, value: string | undefined): num
   return Number(value);
 }
 
-/** Seconds as given on the command line, in milliseconds. */
+/** Node's timers hold a signed 32-bit count of milliseconds: a longer delay silently becomes 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+/** The longest duration in whole seconds that a timer can wait (about 24.8 days). */
+export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
+
+/** Seconds as given on the command line, in milliseconds; more than a timer can wait is a usage error. */
 function seconds(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
-  if (!/^\s*\d*\.?\d+\s*$/.test(value) || !(number > 0)) throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a positive number of seconds.`);
+  if (!/^\s*\d*\.?\d+\s*$/.test(value) || !(number > 0) || number > MAX_TIMER_SECONDS) {
+    throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a positive number of seconds, at most ${MAX_TIMER_SECONDS}.`);
+  }
   return Math.round(number * 1000);
+}
+
+/** Milliseconds as given on the command line (0 or more); more than a timer can wait is a usage error. */
+export function milliseconds(flag: string, value: string | undefined): number | undefined {
+  const ms = nonNegativeInteger(flag, value);
+  if (ms !== undefined && ms > MAX_TIMER_MS) throw new UsageError(`Invalid value for ${flag}: "${value}". Expected at most ${MAX_TIMER_MS} milliseconds.`);
+  return ms;
 }
 
 function directory(value: string, what = 'Working directory', base = '.'): string {

@@ -5,7 +5,7 @@ import { logItems } from '../logs/framing.js';
 import { pace, pickRun } from '../logs/replay.js';
 import { runChain, runCommand } from './command.js';
 import { checkFraming, framingOption, openLog } from './log-source.js';
-import { choice, nonNegativeInteger } from './options.js';
+import { choice, MAX_TIMER_MS, milliseconds } from './options.js';
 import { validate } from '../../transforms/validate.js';
 import { stamp } from '../../transforms/stamp.js';
 import { OUTPUT_FORMATS, serialize } from '../../transforms/serialize.js';
@@ -29,7 +29,7 @@ export async function runReplay(file: string | undefined, raw: RawReplayOptions,
   await runCommand(io, format, () => {
     choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
     const framing = checkFraming(raw.framing);
-    const delay = nonNegativeInteger('--delay', raw.delay)!;
+    const delay = milliseconds('--delay', raw.delay)!;
     const source = openLog(file, io.stdin);
     const { stream: picker, pick } = pickRun(raw.run);
     const runId = raw.newRunId ? newRunId() : undefined;
@@ -45,7 +45,7 @@ export function registerReplay(program: Command, io: CliIO): void {
     .argument('[file]', 'the recorded log (stdin for - or none)')
     .addOption(new Option('-o, --output-format <format>', 'text | json | stream-json').default('stream-json'))
     .addOption(framingOption())
-    .option('--delay <ms>', 'milliseconds between events', '0')
+    .option('--delay <ms>', `milliseconds between events (at most ${MAX_TIMER_MS})`, '0')
     .option('--new-run-id', 'stamp the events with a fresh runId')
     .option('--run <id>', 'the run to replay, in a log of several runs (default: the first)')
     .addHelpText('after', EXAMPLES)

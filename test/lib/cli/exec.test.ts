@@ -81,6 +81,14 @@ t.test('the turn limit', async (t) => {
   t.match(events.at(-1), { status: 'error', exitCode: 4 });
 });
 
+// Node's 32-bit timers turn 2^31 ms or more into 1 ms: a run accepting this value failed every model call at once.
+t.test('a --timeout longer than a timer can wait is a usage error, not an instant timeout', async (t) => {
+  const { events, code } = await exec(t, [{ text: 'unused' }], ['--timeout', '2147484', 'go']);
+  t.equal(code, 2);
+  t.same(eventTypes(events), ['error', 'run_end']);
+  t.match(nth(events, 'error'), { code: 'usage_error', message: 'Invalid value for --timeout: "2147484". Expected a positive number of seconds, at most 2147483.' });
+});
+
 t.test('running out of script is a provider error naming the turn', async (t) => {
   const { events, code } = await exec(t, [{ toolCalls: [{ name: 'list_directory', args: {} }] }], ['go']);
   t.equal(code, 3);

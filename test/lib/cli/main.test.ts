@@ -35,7 +35,7 @@ const usageErrors: [string, string[], RegExp, NodeJS.ProcessEnv?][] = [
   ['--max-turns 0', ['-o', 'stream-json', '--max-turns', '0', 'hi'], /--max-turns: "0"/],
   ['--max-line-bytes -5', ['-o', 'stream-json', '--max-line-bytes=-5', 'hi'], /--max-line-bytes/],
   ['--max-retries -1', ['-o', 'stream-json', '--max-retries=-1', 'hi'], /Invalid value for --max-retries: "-1"\. Expected a whole number/],
-  ['--timeout soon', ['-o', 'stream-json', '--timeout', 'soon', 'hi'], /Invalid value for --timeout: "soon"\. Expected a positive number of seconds\./],
+  ['--timeout soon', ['-o', 'stream-json', '--timeout', 'soon', 'hi'], /Invalid value for --timeout: "soon"\. Expected a positive number of seconds, at most 2147483\./],
   ['--idle-timeout 0', ['-o', 'stream-json', '--idle-timeout', '0', 'hi'], /Invalid value for --idle-timeout: "0"/],
   ['a missing --cwd', ['-o', 'stream-json', '-C', '/no/such/dir', 'hi'], /Working directory not found: \/no\/such\/dir/],
   ['a missing --file', ['-o', 'stream-json', '--file', 'nope.md'], /Cannot read --file .*nope\.md: ENOENT/],

@@ -36,6 +36,14 @@ t.test('provider limits: retries may be 0; timeouts are seconds, fractions allow
   t.throws(() => execSettings([], { idleTimeout: '1e3' }), { message: /--idle-timeout: "1e3"/ });
 });
 
+// 2^31 ms and more overflow Node's 32-bit timers, which then fire after 1 ms: every call would time out at once.
+t.test('timeouts longer than a timer can wait are usage errors', async (t) => {
+  t.match(execSettings([], { timeout: '2147483', idleTimeout: '2147483' }), { timeoutMs: 2_147_483_000, idleTimeoutMs: 2_147_483_000 });
+  t.throws(() => execSettings([], { timeout: '2147484' }), { message: 'Invalid value for --timeout: "2147484". Expected a positive number of seconds, at most 2147483.' });
+  t.throws(() => execSettings([], { idleTimeout: '2147483.9' }), { message: /^Invalid value for --idle-timeout: "2147483\.9"\. .*at most 2147483\.$/ });
+  t.throws(() => execSettings([], { timeout: '99999999999' }), { name: 'UsageError' });
+});
+
 t.test('outputFormatFromArgv finds the format even in a broken command line', async (t) => {
   t.equal(outputFormatFromArgv(['exec', '--bogus', '-o', 'stream-json']), 'stream-json');
   t.equal(outputFormatFromArgv(['exec', '--output-format=JSON']), 'json');

@@ -81,6 +81,8 @@ t.test('loadScript: problems are usage errors naming the file and line', async (
     ['{"toolCalls":[{"name":"x"}]}\n', /at line 1: toolCalls\[0\]\.args: Required field is missing$/],
     ['{"error":{"status":500}}\n', /at line 1: error\.message: Required field is missing$/],
     ['{"delayMs":-1}\n', /at line 1: delayMs: Must be at least 0, received -1$/],
+    // A timer cannot wait 2^31 ms: it would fire after 1 ms instead.
+    ['{"delayMs":2147483648}\n', /at line 1: delayMs: must be <= 2147483647$/],
   ];
   for (const [index, [source, message]] of cases.entries()) {
     const path = join(dir, `bad${index}.jsonl`);
