@@ -1,6 +1,8 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { applyPatch as applyHunks, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
+import { writeFileAtomic } from './atomic_write.js';
 import { readEditableText } from './file_state.js';
 import { resolveWritable } from './sandbox.js';
 import type { Tool } from './types.js';
@@ -10,8 +12,8 @@ type ApplyPatchArgs = { patch: string };
 /** One file section of the patch: `path` as the patch names it (a/ and b/ dropped), and whether it is new or deleted. */
 type FilePatch = { path: string; creates: boolean; deletes: boolean; section: StructuredPatch };
 
-/** A file's content before the patch and after the sections applied so far; null when there is no file. */
-type PlannedFile = { before: string | null; after: string | null };
+/** A file's content before the patch and after the sections applied so far (null: no file), and its stats if it exists. */
+type PlannedFile = { before: string | null; after: string | null; stats?: Stats };
 
 export const applyPatch: Tool<ApplyPatchArgs> = {
   name: 'apply_patch',
@@ -38,8 +40,8 @@ export const applyPatch: Tool<ApplyPatchArgs> = {
     for (const [index, filePatch] of filePatches.entries()) {
       let file = planned.get(realPaths[index]);
       if (!file) {
-        const before = await readEditableText(realPaths[index], filePatch.path);
-        file = { before, after: before };
+        const existing = await readEditableText(realPaths[index], filePatch.path);
+        file = { before: existing?.text ?? null, after: existing?.text ?? null, stats: existing?.stats };
         planned.set(realPaths[index], file);
       }
       file.after = patchedContent(file.after, filePatch);
@@ -47,12 +49,12 @@ export const applyPatch: Tool<ApplyPatchArgs> = {
     }
 
     context.signal.throwIfAborted();
-    for (const [path, { before, after }] of planned) {
+    for (const [path, { before, after, stats }] of planned) {
       if (after === null) {
         if (before !== null) await rm(path);
       } else if (after !== before) {
         await mkdir(dirname(path), { recursive: true });
-        await writeFile(path, after, 'utf8');
+        await writeFileAtomic(path, after, stats);
       }
     }
     return summary.join('\n');

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { writeFileAtomic } from './atomic_write.js';
 import { readEditableText } from './file_state.js';
 import { resolveWritable } from './sandbox.js';
 import type { Tool } from './types.js';
@@ -26,10 +26,10 @@ export const editFile: Tool<EditFileArgs> = {
     const { old_string: oldString, new_string: newString } = args;
     if (oldString === newString) throw new Error('old_string and new_string are the same; there is nothing to change.');
     const path = await resolveWritable(context, args.path);
-    const content = await readEditableText(path, args.path);
-    if (content === null) throw new Error(`Path "${args.path}" does not exist.`);
+    const file = await readEditableText(path, args.path);
+    if (file === null) throw new Error(`Path "${args.path}" does not exist.`);
 
-    const pieces = content.split(oldString);
+    const pieces = file.text.split(oldString);
     const occurrences = pieces.length - 1;
     if (occurrences === 0) {
       throw new Error(`old_string was not found in "${args.path}"; it must match the file exactly, including whitespace and indentation.`);
@@ -40,7 +40,7 @@ export const editFile: Tool<EditFileArgs> = {
       );
     }
     // split/join rather than String.replace, which would treat "$&" and the like in new_string as patterns.
-    await writeFile(path, pieces.join(newString), { encoding: 'utf8', signal: context.signal });
+    await writeFileAtomic(path, pieces.join(newString), file.stats, context.signal);
     return `Replaced ${occurrences} ${occurrences === 1 ? 'occurrence' : 'occurrences'} in "${args.path}".`;
   },
 };

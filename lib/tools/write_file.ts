@@ -1,5 +1,6 @@
-import { mkdir, writeFile as writeFileOnDisk } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { writeFileAtomic } from './atomic_write.js';
 import { statWritable } from './file_state.js';
 import { resolveWritable } from './sandbox.js';
 import type { Tool } from './types.js';
@@ -25,7 +26,7 @@ export const writeFile: Tool<WriteFileArgs> = {
     const path = await resolveWritable(context, args.path);
     const existing = await statWritable(path, args.path);
     await mkdir(dirname(path), { recursive: true });
-    await writeFileOnDisk(path, args.content, { encoding: 'utf8', signal: context.signal });
+    await writeFileAtomic(path, args.content, existing, context.signal);
     const written = bytes(Buffer.byteLength(args.content));
     return existing ? `Overwrote "${args.path}" with ${written} (it had ${bytes(existing.size)}).` : `Created "${args.path}" with ${written}.`;
   },

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { applyPatch } from '../../../lib/tools/apply_patch.js';
@@ -141,4 +141,25 @@ t.test('keeps "No newline at end of file" exact', async (t) => {
   const dir = t.testdir({ 'a.txt': 'a\nb' });
   await applyPatch.run({ patch: '--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n' }, context(dir));
   t.equal(read(dir, 'a.txt'), 'a\nc');
+});
+
+// A hard link does not show where its other names are: this one leads out of the working directory.
+t.test('refuses a file hard-linked to one outside the working directory, which stays unchanged', async (t) => {
+  const dir = t.testdir({ root: {}, outside: { 'secret.txt': 'secret\n' } });
+  const root = join(dir, 'root');
+  linkSync(join(dir, 'outside', 'secret.txt'), join(root, 'inside.txt'));
+  await t.rejects(applyPatch.run({ patch: '--- a/inside.txt\n+++ b/inside.txt\n@@ -1 +1 @@\n-secret\n+changed\n' }, context(root)), { message: /^"inside\.txt" has 2 hard links, .*write tools do not change hard-linked files/ });
+  t.equal(readFileSync(join(dir, 'outside', 'secret.txt'), 'utf8'), 'secret\n');
+});
+
+t.test('replaces each file whole, keeping its mode, and leaves no temporary file', async (t) => {
+  const dir = t.testdir({ 'run.sh': 'echo old\n' });
+  chmodSync(join(dir, 'run.sh'), 0o755);
+  const before = statSync(join(dir, 'run.sh'));
+  await applyPatch.run({ patch: '--- a/run.sh\n+++ b/run.sh\n@@ -1 +1 @@\n-echo old\n+echo new\n' }, context(dir));
+  const after = statSync(join(dir, 'run.sh'));
+  t.not(after.ino, before.ino, 'written through a new file renamed into place');
+  t.equal(after.mode & 0o7777, 0o755);
+  t.equal(readFileSync(join(dir, 'run.sh'), 'utf8'), 'echo new\n');
+  t.same(readdirSync(dir), ['run.sh']);
 });

@@ -1,4 +1,4 @@
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { editFile } from '../../../lib/tools/edit_file.js';
@@ -77,4 +77,25 @@ t.test('extraRoots (--add-dir) allow a second directory', async (t) => {
   const dir = t.testdir({ root: {}, other: { 'a.txt': 'one' } });
   await editFile.run({ path: '../other/a.txt', old_string: 'one', new_string: 'two' }, context(join(dir, 'root'), [join(dir, 'other')]));
   t.equal(readFileSync(join(dir, 'other/a.txt'), 'utf8'), 'two');
+});
+
+// A hard link does not show where its other names are: this one leads out of the working directory.
+t.test('refuses a file hard-linked to one outside the working directory, which stays unchanged', async (t) => {
+  const dir = t.testdir({ root: {}, outside: { 'secret.txt': 'secret\n' } });
+  const root = join(dir, 'root');
+  linkSync(join(dir, 'outside', 'secret.txt'), join(root, 'inside.txt'));
+  await t.rejects(editFile.run({ path: 'inside.txt', old_string: 'secret', new_string: 'changed' }, context(root)), { message: /^"inside\.txt" has 2 hard links, .*write tools do not change hard-linked files/ });
+  t.equal(readFileSync(join(dir, 'outside', 'secret.txt'), 'utf8'), 'secret\n');
+});
+
+t.test('replaces the file whole (a new inode), keeps its mode, and leaves no temporary file', async (t) => {
+  const dir = t.testdir({ 'run.sh': 'echo old\n' });
+  chmodSync(join(dir, 'run.sh'), 0o700);
+  const before = statSync(join(dir, 'run.sh'));
+  await editFile.run({ path: 'run.sh', old_string: 'old', new_string: 'new' }, context(dir));
+  const after = statSync(join(dir, 'run.sh'));
+  t.not(after.ino, before.ino, 'written through a new file renamed into place');
+  t.equal(after.mode & 0o7777, 0o700);
+  t.equal(readFileSync(join(dir, 'run.sh'), 'utf8'), 'echo new\n');
+  t.same(readdirSync(dir), ['run.sh']);
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { createToolbox } from '../../../lib/tools/registry.js';
@@ -83,4 +83,32 @@ t.test('through the toolbox: a write tool that asks permission, with checked arg
     output: 'Created "a.txt" with 1 byte.',
     truncated: false,
   });
+});
+
+// A hard link does not show where its other names are: this one leads out of the working directory.
+t.test('refuses a file hard-linked to one outside the working directory, which stays unchanged', async (t) => {
+  const dir = t.testdir({ root: {}, outside: { 'secret.txt': 'secret\n' } });
+  const root = join(dir, 'root');
+  linkSync(join(dir, 'outside', 'secret.txt'), join(root, 'inside.txt'));
+  await t.rejects(writeFile.run({ path: 'inside.txt', content: 'overwritten\n' }, context(root)), { message: /^"inside\.txt" has 2 hard links, .*write tools do not change hard-linked files/ });
+  t.equal(readFileSync(join(dir, 'outside', 'secret.txt'), 'utf8'), 'secret\n');
+});
+
+t.test('replaces the file whole (a new inode), keeps its mode, and leaves no temporary file', async (t) => {
+  const dir = t.testdir({ 'a.sh': 'echo old\n' });
+  chmodSync(join(dir, 'a.sh'), 0o750);
+  const before = statSync(join(dir, 'a.sh'));
+  await writeFile.run({ path: 'a.sh', content: 'echo new\n' }, context(dir));
+  const after = statSync(join(dir, 'a.sh'));
+  t.not(after.ino, before.ino, 'written through a new file renamed into place: a crash leaves the old file or the new one');
+  t.equal(after.mode & 0o7777, 0o750);
+  t.equal(readFileSync(join(dir, 'a.sh'), 'utf8'), 'echo new\n');
+  t.same(readdirSync(dir), ['a.sh']);
+});
+
+t.test('a new file gets the default mode, 0666 less the umask', async (t) => {
+  const dir = t.testdir({});
+  await writeFile.run({ path: 'new.txt', content: 'x' }, context(dir));
+  t.equal(statSync(join(dir, 'new.txt')).mode & 0o7777, 0o666 & ~process.umask());
+  t.same(readdirSync(dir), ['new.txt']);
 });
