@@ -2,6 +2,7 @@ import { MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
 import type { Event } from '../protocol/types.js';
 import type { ChatMessage, Provider, ProviderChunk, ToolCallRequest } from '../providers/types.js';
 import type { Toolbox } from '../tools/registry.js';
+import { isTooDeep, TOO_DEEP } from '../protocol/depth.js';
 import { isJsonObject } from '../protocol/validate.js';
 
 export type AgentRun = {
@@ -27,6 +28,15 @@ async function* streamTurn(run: AgentRun, messages: ChatMessage[]): AsyncGenerat
     if (error instanceof ZeroError) throw error;
     throw new ProviderError(`Provider ${run.provider.name} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
+}
+
+/**
+ * Arguments nested too deeply to walk or serialize safely are answered like unparseable ones:
+ * an error result the model can act on, and no `args` anywhere downstream.
+ */
+function withinDepth(call: ToolCallRequest): ToolCallRequest {
+  if (call.argsError !== undefined || !isTooDeep(call.args)) return call;
+  return { id: call.id, name: call.name, args: undefined, argsError: `The tool arguments are ${TOO_DEEP}; send them with less nesting.` };
 }
 
 async function runTool(run: AgentRun, call: ToolCallRequest): Promise<ChatMessage> {
@@ -60,7 +70,7 @@ export async function runAgent(run: AgentRun): Promise<void> {
         await run.emit({ type: 'text', delta: chunk.delta });
       } else if (chunk.type === 'tool_call') {
         const { type: _type, ...call } = chunk;
-        calls.push(call);
+        calls.push(withinDepth(call));
       } else {
         const { type: _type, ...counts } = chunk;
         const totalTokens = (counts.promptTokens ?? 0) + (counts.completionTokens ?? 0);

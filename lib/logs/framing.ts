@@ -4,6 +4,7 @@ import { none, isMany, getManyValues } from 'stream-chain/defs.js';
 import jsonParser, { type Token } from 'stream-json/core/parser.js';
 import streamValues from 'stream-json/core/streamers/stream-values.js';
 import { split } from '../../transforms/split.js';
+import { isTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from '../protocol/depth.js';
 import { parseLine } from '../protocol/parse.js';
 import type { Line } from '../protocol/types.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../protocol/lines.js';
@@ -21,12 +22,18 @@ export const NOT_JSON = 'not a JSON object';
 
 /** A framed line as a LogItem: its JSON object (the parse stage's parseLine), or the line kept as text with the problem. */
 export function lineItem(line: Line): LogItem {
+  let value: unknown;
   try {
-    return { lineNo: line.lineNo, value: parseLine(line).value, raw: line.line };
+    value = parseLine(line, undefined, { maxDepth: Infinity }).value;
   } catch {
     return { lineNo: line.lineNo, raw: line.line, problem: NOT_JSON };
   }
+  if (isTooDeep(value)) return { lineNo: line.lineNo, raw: line.line, problem: TOO_DEEP };
+  return { lineNo: line.lineNo, value, raw: line.line };
 }
+
+/** Thrown by the values framing at the first token past MAX_JSON_DEPTH, before the value is assembled. */
+class TooDeepError extends Error {}
 
 type Sink = (item: LogItem) => void;
 
@@ -98,6 +105,12 @@ function valuesFramer(maxValueChars = DEFAULT_MAX_LINE_BYTES): Framer {
   let pendingChars = 0;
   let fallback: Framer | undefined;
 
+  /** The text of the value being read, kept as a problem item. */
+  const brokenValue = (error: unknown): LogItem => {
+    const problem = error instanceof TooDeepError ? TOO_DEEP : `not JSON (${error instanceof Error ? error.message : String(error)})`;
+    return { lineNo: start ?? lineNo, raw: pending.join('\n'), problem };
+  };
+
   const feedTokens = async (tokens: Token[], sink: Sink) => {
     for (const token of tokens) {
       if (token.name === 'whitespace') continue;
@@ -115,6 +128,7 @@ function valuesFramer(maxValueChars = DEFAULT_MAX_LINE_BYTES): Framer {
       if (level === 0 && start === undefined && STARTS.has(token.name)) start = lineNo;
       if (token.name === 'startObject' || token.name === 'startArray') depth += 1;
       else if (token.name === 'endObject' || token.name === 'endArray') depth -= 1;
+      if ((unwrapping ? depth - 1 : depth) > MAX_JSON_DEPTH) throw new TooDeepError(TOO_DEEP);
       for (const out of await tokensOf(values(token))) {
         sink({ lineNo: start ?? lineNo, value: (out as unknown as { value: unknown }).value });
         start = undefined;
@@ -125,8 +139,7 @@ function valuesFramer(maxValueChars = DEFAULT_MAX_LINE_BYTES): Framer {
   };
 
   const failed = async (error: unknown, sink: Sink) => {
-    const message = error instanceof Error ? error.message : String(error);
-    sink({ lineNo: start ?? lineNo, raw: pending.join('\n'), problem: `not JSON (${message})` });
+    sink(brokenValue(error));
     fallback = linesFramer(lineNo + 1);
   };
 
@@ -175,8 +188,7 @@ function valuesFramer(maxValueChars = DEFAULT_MAX_LINE_BYTES): Framer {
         if (depth !== 0 || start !== undefined) throw new Error('unexpected end of input');
         await tokensOf(values(none));
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        sink({ lineNo: start ?? lineNo, raw: pending.join('\n'), problem: `not JSON (${message})` });
+        sink(brokenValue(error));
       }
     },
   };

@@ -1,8 +1,12 @@
 import { UsageError } from '../errors.js';
+import { isTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from './depth.js';
 import type { Line, Parsed } from './types.js';
 
-/** JSON.parse of one framed line; anything but a JSON object is an error that names the line. */
-export function parseLine({ line, lineNo }: Line, label = 'stream-json input'): Parsed {
+/**
+ * JSON.parse of one framed line; anything but a JSON object, or one nested more than `maxDepth` levels,
+ * is an error that names the line.
+ */
+export function parseLine({ line, lineNo }: Line, label = 'stream-json input', { maxDepth = MAX_JSON_DEPTH } = {}): Parsed {
   let value: unknown;
   try {
     value = JSON.parse(line);
@@ -12,5 +16,6 @@ export function parseLine({ line, lineNo }: Line, label = 'stream-json input'): 
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new UsageError(`Invalid ${label} at line ${lineNo}: expected a JSON object.`);
   }
+  if (isTooDeep(value, maxDepth)) throw new UsageError(`Invalid ${label} at line ${lineNo}: ${TOO_DEEP}.`);
   return { value, lineNo };
 }

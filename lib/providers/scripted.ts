@@ -30,7 +30,8 @@ export async function loadScript(path: string): Promise<ScriptTurn[]> {
   const turns: ScriptTurn[] = [];
   for (const raw of source.split('\n')) {
     const line = numberer.number(raw);
-    if (line) turns.push(validateParsed<ScriptTurn>('script', parseLine(line, label), label));
+    // No depth limit here: a script stands in for a model, and too-deep tool arguments are the agent loop's to answer.
+    if (line) turns.push(validateParsed<ScriptTurn>('script', parseLine(line, label, { maxDepth: Infinity }), label));
   }
   return turns;
 }

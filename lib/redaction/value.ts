@@ -3,6 +3,7 @@
  * anything under a sensitive key replaced by the marker, containers recursed.
  */
 
+import { MAX_JSON_DEPTH } from '../protocol/depth.js';
 import { isSensitiveKey } from './keys.js';
 import { REDACTED } from './rule.js';
 import { redactText, type RedactOptions } from './text.js';
@@ -12,6 +13,8 @@ const isStructureKey = (key: string): boolean =>
   key === 'type' || key === 'runId' || key === 'sessionId' || key === 'id' || key === 'schemaVersion';
 
 const CIRCULAR = '[Circular]';
+/** What replaces a container nested deeper than MAX_JSON_DEPTH: the walk recurses, and must not overflow the stack. */
+const TOO_DEEP = '[Too deep]';
 
 interface Walk {
   readonly options: RedactOptions | undefined;
@@ -90,6 +93,7 @@ function redactAny(value: unknown, walk: Walk, keep?: (key: string) => boolean):
   if (typeof value !== 'object' || value === null) return value;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
   if (typeof toJSON === 'function') return redactAny(toJSON.call(value), walk, keep);
+  if (walk.ancestors.length >= MAX_JSON_DEPTH) return TOO_DEEP;
   if (walk.ancestors.includes(value)) return CIRCULAR;
   walk.ancestors.push(value);
   const out = Array.isArray(value) ? redactArray(value, walk) : redactObject(value as Record<string, unknown>, walk, keep);
@@ -100,7 +104,8 @@ function redactAny(value: unknown, walk: Walk, keep?: (key: string) => boolean):
 /**
  * A redacted deep copy of a JSON value: every string through redactText, the
  * value under a sensitive key replaced by `"[REDACTED]"` (unless it is null,
- * a boolean or empty). The input is never modified.
+ * a boolean or empty), a container nested more than MAX_JSON_DEPTH levels
+ * down by `"[Too deep]"`. The input is never modified.
  */
 export function redactValue<T>(value: T, options?: RedactOptions): T {
   return redactAny(value, { options, copy: true, ancestors: [] }) as T;

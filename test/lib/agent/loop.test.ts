@@ -120,3 +120,19 @@ t.test('arguments the provider could not parse go back to the model as an error 
   ]);
   t.same(p.seen[1]?.at(-1), { role: 'tool', toolCallId: 'c1', name: 'read_file', content: 'The tool arguments are not valid JSON: {"path":', isError: true });
 });
+
+// Such arguments crashed the run: redacting and serializing the tool_call event recurse once per level.
+t.test('tool arguments nested more than 256 levels deep: an error result the model can act on, no args anywhere', async (t) => {
+  const deepArgs = JSON.parse(`{"path":${'['.repeat(5000)}${']'.repeat(5000)}}`);
+  const p = provider([
+    () => [{ type: 'tool_call', id: 'c1', name: 'read_file', args: deepArgs }],
+    () => [{ type: 'text', delta: 'retrying' }],
+  ]);
+  const { events, error } = await run(p, t.testdir({}));
+  t.equal(error, undefined);
+  t.same(events.slice(0, 2), [
+    { type: 'tool_call', id: 'c1', name: 'read_file', sideEffect: 'read' },
+    { type: 'tool_result', id: 'c1', status: 'error', output: 'The tool arguments are nested more than 256 levels deep; send them with less nesting.', truncated: false },
+  ]);
+  t.same(p.seen[1]![1], { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_file', args: undefined, argsError: 'The tool arguments are nested more than 256 levels deep; send them with less nesting.' }] });
+});

@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fakeApi } from '../../helpers/sse-server.js';
@@ -125,4 +125,18 @@ t.test('SIGINT during a grep with a catastrophic pattern: the run ends cancelled
   t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'error', 'run_end']);
   t.match(nth(events, 'tool_result'), { output: /^No matches for \/\(a\+\)\+\$\/ in "long.txt"\.$|cancel|abort/i });
   t.match(events.at(-2), { code: 'cancelled' });
+});
+
+// The script line is written as text: JSON.stringify of 5000 levels overflows the stack, as the redaction of
+// such a tool_call did ("Maximum call stack size exceeded", exit 1).
+t.test('tool arguments nested 5000 deep: an error tool_result, the call without args, and the run goes on', async (t) => {
+  const dir = t.testdir({});
+  const deepCall = `{"toolCalls":[{"id":"d1","name":"read_file","args":{"path":${'['.repeat(5000)}${']'.repeat(5000)}}}]}`;
+  writeFileSync(join(dir, '.script.jsonl'), `${deepCall}\n${JSON.stringify({ expect: { contains: ['nested more than 256 levels deep'] }, text: 'I will retry.' })}\n`);
+  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', join(dir, '.script.jsonl'), '-C', dir, 'go']);
+  t.equal(result.code, 0);
+  const events = jsonLines(result.stdout);
+  t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
+  t.notOk('args' in nth(events, 'tool_call')!);
+  t.match(nth(events, 'tool_result'), { status: 'error', output: 'The tool arguments are nested more than 256 levels deep; send them with less nesting.' });
 });

@@ -101,3 +101,18 @@ t.test('usage errors exit 2', async (t) => {
   t.equal((await zero(['redact', '/nonexistent/x.jsonl'])).code, 2);
   t.equal((await zero(['redact', '--framing', 'no', '-'], { stdin: '' })).code, 2);
 });
+
+// Built as text (JSON.stringify would overflow too); this crashed zero redact with "Maximum call stack size exceeded".
+t.test('a value nested 100 000 deep is kept as text, redacted, and the rest of the log goes on', async (t) => {
+  const { stdout, runId } = await recorded(t);
+  const secret = 'sk-' + 'proj-' + 'Q'.repeat(40);
+  const deepValue = `{"note":"${secret}","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+  const log = stdout + deepValue + '\n' + stamp(runId, { type: 'text', delta: `key ${secret}` }) + '\n';
+  for (const framing of ['lines', 'values']) {
+    const result = await zero(['redact', '--framing', framing, '-'], { stdin: log });
+    t.equal(result.code, 0, `${framing}: no crash`);
+    t.notOk(result.stdout.includes(secret), `${framing}: the secret in the deep value and after it is redacted`);
+    t.ok(result.stdout.startsWith(stdout), `${framing}: the events before it are unchanged`);
+    t.ok(result.stdout.includes(`{"note":"[REDACTED]","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}\n`), `${framing}: the deep value is kept as its text`);
+  }
+});

@@ -109,3 +109,17 @@ t.test('usage errors exit 2', async (t) => {
   t.equal(json.code, 2);
   t.equal((await zero(['validate'], { stdin: '' })).stdout, 'valid: 0 events, 0 runs\n', 'an empty log is valid');
 });
+
+// Built as text (JSON.stringify would overflow too); this crashed zero validate with "Maximum call stack size exceeded".
+t.test('a value nested 100 000 deep is a problem line, in both framings, and the rest is checked', async (t) => {
+  const { lines, write } = await recorded(t);
+  const deepEvent = `{"schemaVersion":1,"type":"text","runId":"run_x","delta":${'['.repeat(100_000)}${']'.repeat(100_000)}}`;
+  const path = write('deep.jsonl', [lines[0], deepEvent, ...lines.slice(1)].join('\n') + '\n');
+  for (const framing of ['lines', 'values']) {
+    const result = await zero(['validate', '--framing', framing, path]);
+    t.equal(result.code, 1, `${framing}: exit 1, no crash`);
+    t.match(result.stdout, /^line 2: nested more than 256 levels deep\n/, framing);
+    t.match(result.stdout, new RegExp(`\\ninvalid: 1 problem in ${lines.length} events, 1 run\\n$`), `${framing}: every other event was read`);
+    t.equal(result.stderr, '');
+  }
+});

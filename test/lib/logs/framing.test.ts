@@ -63,3 +63,19 @@ t.test('auto picks by the first value', async (t) => {
   t.same(await items('\n\n'), []);
   t.match(await items('\n\nhello\n'), [{ lineNo: 3, raw: 'hello', problem: /JSON/ }]);
 });
+
+// Nested arrays built as text; a value this deep crashed every log tool (stack overflow) before the framing caught it.
+t.test('a value nested more than 256 levels deep is kept as text with a problem, in both framings', async (t) => {
+  const deepLine = `{"type":"text","x":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+  const log = `${JSON.stringify(a)}\n${deepLine}\n${JSON.stringify(b)}\n`;
+  for (const framing of ['lines', 'values'] as const) {
+    const got = await items(log, framing);
+    t.same(got.map((item) => ('problem' in item ? { lineNo: item.lineNo, problem: item.problem } : item.value)), [a, { lineNo: 2, problem: 'nested more than 256 levels deep' }, b], framing);
+    t.ok(got[1]!.raw === deepLine, `${framing}: the line is kept whole`);
+  }
+  const deepArray = '['.repeat(5000) + ']'.repeat(5000);
+  const [only, ...rest] = await items(`${deepArray}\n`, 'values');
+  t.match(only, { lineNo: 1, problem: 'nested more than 256 levels deep' });
+  t.ok(only!.raw === deepArray, 'a deep top-level array is kept whole');
+  t.same(rest, []);
+});

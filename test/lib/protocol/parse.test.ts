@@ -71,3 +71,11 @@ t.test('property: any JSON object parses back to itself; any other JSON value is
   );
   t.pass('property held');
 });
+
+// Every later stage walks or serializes the value recursively: a few thousand levels overflowed the stack (a crash).
+t.test('an object nested more than 256 levels deep is a usage error naming the line', async (t) => {
+  const deep = `{"a":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+  t.throws(() => parseLine({ line: deep, lineNo: 7 }), new UsageError('Invalid stream-json input at line 7: nested more than 256 levels deep.'));
+  t.same(parseLine({ line: deep, lineNo: 7 }, 'script', { maxDepth: Infinity }).lineNo, 7, 'unless the caller lifts the limit');
+  t.ok(parseLine({ line: `{"a":${'['.repeat(255)}${']'.repeat(255)}}`, lineNo: 1 }), '256 levels are fine');
+});

@@ -91,3 +91,23 @@ t.test('a __proto__ key from JSON.parse stays a plain property', async (t) => {
   t.equal(Object.getPrototypeOf(copy), Object.prototype);
   t.equal(JSON.stringify(redactEvent(input)), '{"__proto__":{"x":1},"token":"[REDACTED]","note":"n"}');
 });
+
+// The walk recurses once per level: 5000 levels overflowed the stack ("Maximum call stack size exceeded").
+t.test('a container nested more than 256 levels down becomes "[Too deep]" instead of overflowing the stack', async (t) => {
+  const deep = JSON.parse(`{"token":"${key}","a":${'['.repeat(5000)}"${key}"${']'.repeat(5000)}}`);
+  for (const redact of [redactValue, redactEvent]) {
+    const out = redact(deep) as { token: string; a: unknown };
+    t.equal(out.token, REDACTED);
+    let node: unknown = out.a;
+    let level = 1;
+    while (Array.isArray(node)) {
+      node = node[0];
+      level++;
+    }
+    t.equal(node, '[Too deep]');
+    t.equal(level, 256, 'levels 1 to 255 below the top are kept, the next is replaced');
+  }
+  const shallow = JSON.parse(`{"a":${'['.repeat(255)}"${key}"${']'.repeat(255)}}`);
+  t.notMatch(JSON.stringify(redactValue(shallow)), /Too deep/, '256 levels in all are walked as usual');
+  t.notMatch(JSON.stringify(redactValue(shallow)), key.slice(3));
+});

@@ -1,0 +1,23 @@
+import t from 'tap';
+import { isTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from '../../../lib/protocol/depth.js';
+
+// Built as text: JSON.stringify of such values would itself overflow the stack.
+const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+
+t.test('the limit is 256 levels, the top container counting as one', async (t) => {
+  t.equal(MAX_JSON_DEPTH, 256);
+  t.equal(TOO_DEEP, 'nested more than 256 levels deep');
+  t.equal(isTooDeep(JSON.parse(nestedArrays(256))), false);
+  t.equal(isTooDeep(JSON.parse(nestedArrays(257))), true);
+  t.equal(isTooDeep({ a: [{ b: 1 }], c: 'x' }, 3), false);
+  t.equal(isTooDeep({ a: [{ b: [] }] }, 3), true);
+  t.equal(isTooDeep('[[[[', 1), false, 'a string is not a container');
+  t.equal(isTooDeep(null, 0), false);
+});
+
+t.test('any depth can be asked about: the walk does not recurse', async (t) => {
+  t.equal(isTooDeep(JSON.parse(nestedArrays(100_000))), true);
+  t.equal(isTooDeep(JSON.parse(nestedObjects(100_000))), true);
+  t.equal(isTooDeep(JSON.parse(nestedObjects(256))), false);
+});
