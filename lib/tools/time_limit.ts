@@ -3,7 +3,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 /** How long a search tool (grep, glob) may run before it gives up, like the bash tool's timeout. */
 export const SEARCH_TIME_LIMIT_MS = 30_000;
 
-/** Longest stretch of synchronous search work before handing the event loop back (so SIGINT is seen). */
+/**
+ * Longest stretch of synchronous search work before handing the event loop back: the work resumes
+ * in the same turn of the loop, and timers and signals (SIGINT) run on the next, so within two slices.
+ */
 const SLICE_MS = 50;
 
 export type TimeLimit = {
