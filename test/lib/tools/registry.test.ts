@@ -83,7 +83,8 @@ t.test('a tool that throws gives an error outcome with the message', async (t) =
   t.same(await toolbox.run(call('read_file', { path: 'missing.txt' }), context(root)), { status: 'error', output: 'Path "missing.txt" does not exist.', truncated: false });
   t.same(await toolbox.run(call('grep', { pattern: '[' }), context(root)), {
     status: 'error',
-    output: 'Invalid regular expression "[": Invalid regular expression: /[/: Unterminated character class',
+    output:
+      'Invalid regular expression "[": error parsing regexp: missing closing ]: `[`. grep uses RE2 syntax, which is JavaScript\'s without backreferences (\\1) or lookahead ((?=…), (?!…)).',
     truncated: false,
   });
 });
