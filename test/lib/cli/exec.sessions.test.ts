@@ -130,16 +130,21 @@ t.test('kill -9 while a bash tool runs: every line streamed is in the session, a
   const script = writeScript(tempDir(t), [{ chunks: ['Let me ', 'look ', 'around.'], toolCalls: [{ id: 'b1', name: 'bash', args: { command: 'echo $$ > bash.pid; exec sleep 30' } }] }]);
   t.teardown(() => {
     // zero was killed with no chance to end its tool: end the command here.
-    const pid = Number(readFileSync(join(cwd, 'bash.pid'), 'utf8'));
-    if (alive(pid)) process.kill(-pid, 'SIGKILL');
+    const pidFile = join(cwd, 'bash.pid');
+    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
+    if (pid > 0 && alive(pid)) process.kill(-pid, 'SIGKILL');
   });
   let streamed = '';
   const killed = await zero(['exec', '-o', 'stream-json', '--auto', 'high', '--provider', 'scripted', '--script', script, '-C', cwd, 'Look around'], {
     env: cleanEnv({ ZERO_HOME: home }),
     onSpawn: (child) => {
       child.stdout!.on('data', (chunk: Buffer) => (streamed += chunk));
+      const running = () => child.exitCode === null && child.signalCode === null;
       void (async () => {
-        while (!/"type":"tool_call"/.test(streamed)) await sleep(10);
+        while (!/"type":"tool_call"/.test(streamed)) {
+          if (!running()) return;
+          await sleep(10);
+        }
         const seen = Date.now();
         const [id] = sessionsIn(home);
         const keptToolCall = () => storedLines(home, id!).some((event) => event.type === 'tool_call');
