@@ -10,8 +10,8 @@ import { DEFAULT_MAX_TURNS } from '../../transforms/agent.js';
 import { planTools } from '../tools/permissions.js';
 import { allTools, createToolbox } from '../tools/registry.js';
 import { formatToolListing } from './list-tools.js';
-import { createRecorder, type SessionPlan } from '../sessions/recorder.js';
-import { latestSessionFor, lockSession, openSession, sessionsRoot } from '../sessions/index.js';
+import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
+import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot } from '../sessions/index.js';
 import { captureConsole, debugReporter, deliver, type CliIO } from './process.js';
 import { execSettings, outputFormatFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
 
@@ -59,6 +59,14 @@ async function sessionPlan(settings: ExecSettings, root: string): Promise<Sessio
   return { kind: 'resume', session };
 }
 
+/** The run's recorder, the store checked first (a bad location is a usage error before run_start); none with --no-session. */
+async function sessionRecorder(settings: ExecSettings, env: NodeJS.ProcessEnv, provider: { name: string; model: string }, secrets: string[]): Promise<SessionRecorder | undefined> {
+  if (settings.noSession) return undefined;
+  const root = sessionsRoot(env);
+  await prepareStore(root);
+  return createRecorder({ root, plan: await sessionPlan(settings, root), cwd: settings.cwd, provider: provider.name, model: provider.model, maxContextChars: settings.maxContextChars, secrets });
+}
+
 /** `zero exec`: one run, reported on stdout in the chosen format; the process exits with run_end's code. */
 export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): Promise<void> {
   const secrets = credentialsInUse(io.env);
@@ -66,7 +74,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
   const debug = debugReporter(io, Boolean(raw.debug) || io.env.ZERO_DEBUG === '1', secrets);
   captureConsole(debug.log);
   try {
-    const settings = execSettings(words, raw);
+    const settings = execSettings(words, raw, io.env);
     const tools = planTools(allTools, settings.permissions);
     if (settings.listTools) {
       io.stdout.write(formatToolListing(tools.listing, settings.outputFormat));
@@ -79,8 +87,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     secrets.splice(0, secrets.length, ...credentialsInUse(io.env, choice));
     const provider = await createProvider(choice);
     const { input, source } = await execInput(settings, io);
-    const root = sessionsRoot(io.env);
-    const recorder = createRecorder({ root, plan: await sessionPlan(settings, root), cwd: settings.cwd, provider: provider.name, model: provider.model, maxContextChars: settings.maxContextChars, secrets });
+    const recorder = await sessionRecorder(settings, io.env, provider, secrets);
     const chain = execChain({
       provider,
       cwd: settings.cwd,

@@ -59,6 +59,7 @@ function program(io: CliIO): Command {
     .option('--add-dir <dir>', 'another directory write tools may change (repeatable)', collect)
     .option('--resume [id]', 'continue a session (without an id: the newest one for this working directory)')
     .option('--fork <id>', 'start a new session from a copy of that session\'s history')
+    .option('--no-session', 'record nothing: no session is written to disk (also ZERO_NO_SESSION=1)')
     .option('--max-context-chars <n>', 'budget for the history a resumed session sends (oldest turns trimmed first; default 400000)')
     .option('--list-tools', 'print the tools the model would see with these flags, and exit')
     .option('--no-notify', 'accepted for wrappers that pass it: a headless run has nothing to notify')

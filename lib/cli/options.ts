@@ -33,6 +33,8 @@ export type RawExecOptions = {
   /** --resume [ID]: true without an id. */
   resume?: string | boolean;
   fork?: string;
+  /** --no-session: false. */
+  session?: boolean;
   maxContextChars?: string;
 };
 
@@ -57,6 +59,8 @@ export type ExecSettings = {
   listTools: boolean;
   /** --resume / --fork: which session the run continues; undefined for a new one. */
   session?: { resume: string | true } | { fork: string };
+  /** --no-session or ZERO_NO_SESSION=1: the run is not recorded, nothing is written to disk. */
+  noSession: boolean;
   maxContextChars?: number;
 };
 
@@ -127,8 +131,9 @@ export function outputFormatFromArgv(argv: string[]): OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(format.toLowerCase()) ? (format.toLowerCase() as OutputFormat) : 'text';
 }
 
-function sessionChoice(raw: RawExecOptions): ExecSettings['session'] {
+function sessionChoice(raw: RawExecOptions, noSession: string | undefined): ExecSettings['session'] {
   if (raw.resume !== undefined && raw.fork !== undefined) throw new UsageError('Use either --resume or --fork, not both.');
+  if (noSession && (raw.resume !== undefined || raw.fork !== undefined)) throw new UsageError(`${noSession} cannot be used with --resume or --fork: they continue a recorded session.`);
   if (raw.fork !== undefined) return { fork: raw.fork };
   if (raw.resume !== undefined) return { resume: raw.resume === true ? true : String(raw.resume) };
   return undefined;
@@ -143,9 +148,16 @@ function reclaimPrompt(words: string[], raw: RawExecOptions): [string[], RawExec
   return [[raw.resume, ...words], { ...raw, resume: true }];
 }
 
+/** Which of --no-session or ZERO_NO_SESSION=1 turned sessions off, if one did. */
+function noSessionSource(raw: RawExecOptions, env: NodeJS.ProcessEnv): string | undefined {
+  if (raw.session === false) return '--no-session';
+  return env.ZERO_NO_SESSION === '1' ? 'ZERO_NO_SESSION=1' : undefined;
+}
+
 /** Checks every exec flag; the first bad one is a UsageError (exit 2). */
-export function execSettings(givenWords: string[], givenRaw: RawExecOptions): ExecSettings {
+export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env: NodeJS.ProcessEnv = {}): ExecSettings {
   const [words, raw] = reclaimPrompt(givenWords, givenRaw);
+  const noSession = noSessionSource(raw, env);
   const outputFormat = choice('--output-format', raw.outputFormat ?? 'text', OUTPUT_FORMATS);
   const inputFormat = choice('--input-format', raw.inputFormat ?? 'text', INPUT_FORMATS);
   const cwd = directory(raw.cwd ?? '.');
@@ -171,7 +183,8 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions): Ex
     },
     extraRoots: (raw.addDir ?? []).map((dir) => directory(dir, '--add-dir directory', cwd)),
     listTools: Boolean(raw.listTools),
-    session: sessionChoice(raw),
+    session: sessionChoice(raw, noSession),
+    noSession: noSession !== undefined,
     maxContextChars: positiveInteger('--max-context-chars', raw.maxContextChars),
   };
 }

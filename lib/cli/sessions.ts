@@ -43,7 +43,8 @@ export async function runSessionsShow(id: string, format: OutputFormat, io: CliI
   const render = storedEventRenderer(format, io.stderr);
   return Readable.from(
     (async function* () {
-      for await (const event of readEvents(session)) {
+      const onDamaged = (message: string) => void io.stderr.write(`[zero] WARNING: ${message} That line was skipped.\n`);
+      for await (const event of readEvents(session, { onDamaged })) {
         const text = render(event);
         if (text) yield text;
       }

@@ -6,6 +6,8 @@ export type { StoredEvent } from './journal.js';
 export type { SessionLock } from './lock.js';
 export {
   createSession,
+  prepareStore,
+  syncSession,
   openSession,
   latestSessionFor,
   listSessions,

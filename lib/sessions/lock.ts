@@ -3,6 +3,7 @@ import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { UsageError } from '../errors.js';
+import { PRIVATE_FILE_MODE } from './folders.js';
 import { LOCK_FILE } from './paths.js';
 
 /** A held session lock; unlock() removes the lock file (once; later calls do nothing). */
@@ -33,7 +34,7 @@ export function isRunning(pid: number): boolean {
  */
 async function createExclusive(file: string): Promise<boolean> {
   const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temp, `${process.pid}\n`, { flag: 'wx' });
+  await writeFile(temp, `${process.pid}\n`, { flag: 'wx', mode: PRIVATE_FILE_MODE });
   try {
     await link(temp, file);
     return true;

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PRIVATE_FILE_MODE } from './folders.js';
+import type { StoredEvent } from './journal.js';
 import { METADATA_FILE } from './paths.js';
 
 /** `metadata.json` of a session; times are ISO strings. */
@@ -80,10 +82,38 @@ function ordered(m: SessionMetadata): SessionMetadata {
 export async function writeMetadata(dir: string, metadata: SessionMetadata): Promise<void> {
   const temp = join(dir, `${METADATA_FILE}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await writeFile(temp, `${JSON.stringify(ordered(metadata), null, 2)}\n`, { flag: 'wx' });
+    await writeFile(temp, `${JSON.stringify(ordered(metadata), null, 2)}\n`, { flag: 'wx', mode: PRIVATE_FILE_MODE });
     await rename(temp, join(dir, METADATA_FILE));
   } catch (error) {
     await unlink(temp).catch(() => undefined);
     throw error;
   }
+}
+
+/** When a session was created, from its id (`zero_<UTC yyyymmddHHMMSS>_…`). */
+function timeOfId(id: string): string {
+  const [, stamp = ''] = id.split('_');
+  const time = new Date(stamp.replace(/^(\d{4})(\d\d)(\d\d)(\d\d)(\d\d)(\d\d)$/, '$1-$2-$3T$4:$5:$6Z'));
+  return Number.isNaN(time.getTime()) ? new Date(0).toISOString() : time.toISOString();
+}
+
+/**
+ * Metadata for a session whose metadata.json is damaged, rebuilt from what its
+ * events tell: the title from the first prompt, cwd, provider and model from the
+ * first run_start, the creation time from the id. A fork's parentId is lost.
+ */
+export function metadataFromEvents(id: string, events: readonly StoredEvent[], updatedAt: Date): SessionMetadata {
+  const prompt = events.find((event) => event.type === 'prompt' && isString(event.content));
+  const start = events.find((event) => event.type === 'run_start') ?? {};
+  const field = (value: unknown, fallback: string) => (isString(value) ? value : fallback);
+  return {
+    id,
+    title: prompt ? titleFromPrompt(prompt.content as string) : '(no prompt recorded)',
+    cwd: field(start.cwd, ''),
+    provider: field(start.provider, 'unknown'),
+    model: field(start.model, 'unknown'),
+    createdAt: timeOfId(id),
+    updatedAt: updatedAt.toISOString(),
+    eventCount: events.length,
+  };
 }

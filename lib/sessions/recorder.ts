@@ -1,7 +1,7 @@
 import type { ChatMessage } from '../providers/types.js';
 import { redactText } from '../redaction/index.js';
 import { conversationFromEvents, trimHistory } from './history.js';
-import { appendEvents, createSession, forkSession, readAllEvents, promptEvent, unlockSession, type Session } from './store.js';
+import { appendEvents, createSession, forkSession, readAllEvents, promptEvent, syncSession, unlockSession, type Session } from './store.js';
 
 export const DEFAULT_MAX_CONTEXT_CHARS = 400_000;
 
@@ -29,31 +29,43 @@ export type RunStart = { sessionId: string; history: ChatMessage[]; warnings: st
 export type SessionRecorder = {
   /** The run starts: create, continue or fork the session, store the prompt, and hand back the history. */
   begin(prompt: string): Promise<RunStart>;
-  /** A stamped output event, stored in order (batched; nothing is stored before begin). */
+  /** A stamped output event, stored in order (appended within FLUSH_DELAY_MS, at once at a tool boundary; nothing is stored before begin). */
   record(event: object): void;
-  /** Stores what is pending and releases the session. */
+  /** Stores what is pending, flushes it to the disk, writes the metadata and releases the session. */
   finish(): Promise<void>;
 };
 
-const BATCH = 64;
+/**
+ * How long an event may wait to be appended, so that deltas arriving together
+ * share one write. A run killed at any moment has kept everything it streamed
+ * more than 100 ms before: this delay, plus a write that was already under way.
+ */
+export const FLUSH_DELAY_MS = 40;
+
+/** Events after which a run may sit still for long (a command runs, a model thinks): appended at once. */
+const BOUNDARIES = new Set(['tool_call', 'tool_result', 'run_end']);
 
 /**
  * Records a run in its session: the (redacted) prompt, then the run's own
- * stream-json output events, in whole-line batches, under the session's lock.
+ * stream-json output events, appended as whole lines in the order they come,
+ * under the session's lock. A failed append is reported by finish().
  */
 export function createRecorder(options: RecorderOptions): SessionRecorder {
   const { root, plan, cwd, provider, model, secrets } = options;
   let session: Session | undefined;
   let pending: object[] = [];
+  let timer: NodeJS.Timeout | undefined;
   let writes: Promise<void> = Promise.resolve();
+  let failure: unknown;
 
+  // Each batch is appended after the one before (ordered, never concurrent); after a failed one, none is, so no gap.
   const flush = () => {
-    if (!session || pending.length === 0) return writes;
-    const batch = pending;
-    const target = session;
+    clearTimeout(timer);
+    timer = undefined;
+    if (!session || pending.length === 0) return;
+    const [target, batch] = [session, pending];
     pending = [];
-    writes = writes.then(() => appendEvents(target, batch));
-    return writes;
+    writes = writes.then(() => (failure ? undefined : appendEvents(target, batch, { metadata: false }))).catch((error) => void (failure ??= error));
   };
 
   return {
@@ -62,24 +74,33 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
       if (plan.kind === 'new') session = await createSession({ root, cwd, provider, model, prompt: stored });
       else if (plan.kind === 'fork') session = await forkSession(root, plan.parentId, { cwd, provider, model });
       else session = plan.session;
-      const earlier = plan.kind === 'new' ? [] : conversationFromEvents(await readAllEvents(session));
+      const warnings: string[] = [];
+      const onDamaged = (message: string) => warnings.push(`${message} That line was skipped.`);
+      const earlier = plan.kind === 'new' ? [] : conversationFromEvents(await readAllEvents(session, { onDamaged }));
       const budget = Math.max(0, (options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS) - prompt.length);
       const { messages, trimmed } = trimHistory(earlier, budget);
       await appendEvents(session, [promptEvent(stored)]);
-      const warnings = trimmed ? [`The session's history was longer than --max-context-chars (${options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS}): its oldest turns were left out.`] : [];
+      if (trimmed) warnings.push(`The session's history was longer than --max-context-chars (${options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS}): its oldest turns were left out.`);
       return { sessionId: session.id, history: messages, warnings };
     },
     record(event) {
       if (!session) return;
       pending.push(event);
-      if (pending.length >= BATCH) void flush();
+      if (BOUNDARIES.has((event as { type?: unknown }).type as string)) flush();
+      else timer ??= setTimeout(flush, FLUSH_DELAY_MS);
     },
     async finish() {
       // A resumed session was locked before the run; release it even if the run never started.
       const held = session ?? (plan.kind === 'resume' ? plan.session : undefined);
       if (!held) return;
-      await flush();
-      await unlockSession(held);
+      try {
+        flush();
+        await writes;
+        if (session && !failure) await syncSession(session).catch((error) => void (failure ??= error));
+        if (failure) throw failure;
+      } finally {
+        await unlockSession(held);
+      }
     },
   };
 }

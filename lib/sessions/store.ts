@@ -1,10 +1,11 @@
-import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { newSessionId } from '../protocol/ids.js';
-import { appendLines, readLines, repairJournal, type StoredEvent } from './journal.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, makePrivateDir, storeError } from './folders.js';
+import { appendLines, readLines, repairJournal, syncJournal, type StoredEvent } from './journal.js';
 import { acquireLock, type SessionLock } from './lock.js';
-import { readMetadata, titleFromPrompt, writeMetadata, type SessionMetadata } from './metadata.js';
+import { metadataFromEvents, readMetadata, titleFromPrompt, writeMetadata, type SessionMetadata } from './metadata.js';
 import { EVENTS_FILE, assertSessionId, sessionDir } from './paths.js';
 
 /** An open session: its folder and its metadata as last written by this handle. */
@@ -44,20 +45,35 @@ export function eventsPath(session: Session): string {
   return join(session.dir, EVENTS_FILE);
 }
 
-/** A fresh folder under root with a new id; holds its lock before anything else can see it. */
+/**
+ * Makes the sessions root usable (created 0700 if missing, narrowed to 0700 if
+ * wider). A path that cannot be a folder, or one that cannot be written, is a
+ * configuration error (exit 2) naming it: check it before the run starts.
+ */
+export async function prepareStore(root: string): Promise<void> {
+  await makePrivateDir(root).catch((error) => {
+    throw storeError(root, error);
+  });
+}
+
+/** Ids are random: a clash more than a few times in a row means the folder answers EEXIST to everything. */
+const NEW_ID_ATTEMPTS = 20;
+
+/** A fresh folder (0700) under root with a new id; holds its lock before anything else can see it. */
 async function makeFolder(root: string, now: Date): Promise<{ id: string; dir: string; lock: SessionLock }> {
-  await mkdir(root, { recursive: true });
-  for (;;) {
+  await prepareStore(root);
+  for (let attempt = 0; attempt < NEW_ID_ATTEMPTS; attempt++) {
     const id = newSessionId(now);
     const dir = join(root, id);
     try {
-      await mkdir(dir);
+      await mkdir(dir, { mode: PRIVATE_DIR_MODE });
+      await chmod(dir, PRIVATE_DIR_MODE);
+      return { id, dir, lock: await acquireLock(dir, id) };
     } catch (error) {
-      if (errnoOf(error) === 'EEXIST') continue;
-      throw error;
+      if (errnoOf(error) !== 'EEXIST') throw storeError(dir, error);
     }
-    return { id, dir, lock: await acquireLock(dir, id) };
   }
+  throw new UsageError(`Cannot use the session store at ${root}: no new session folder could be created there.`);
 }
 
 /**
@@ -81,7 +97,7 @@ export async function createSession(options: NewSession): Promise<Session> {
     eventCount: 0,
   };
   try {
-    await writeFile(join(dir, EVENTS_FILE), '', { flag: 'wx' });
+    await writeFile(join(dir, EVENTS_FILE), '', { flag: 'wx', mode: PRIVATE_FILE_MODE });
     await writeMetadata(dir, metadata);
   } catch (error) {
     await lock.unlock();
@@ -92,13 +108,28 @@ export async function createSession(options: NewSession): Promise<Session> {
   return session;
 }
 
-/** readMetadata, with its failures as UsageErrors: no metadata is an unknown session. */
+/** Metadata for a damaged metadata.json, from events.jsonl (see metadataFromEvents); its damaged lines are skipped. */
+async function rebuildMetadata(dir: string, id: string): Promise<SessionMetadata> {
+  const file = join(dir, EVENTS_FILE);
+  const { mtime } = await stat(file);
+  const events: StoredEvent[] = [];
+  for await (const event of readLines(file, { label: `session ${id}` })) events.push(event);
+  return metadataFromEvents(id, events, mtime);
+}
+
+/**
+ * readMetadata, with its failures as UsageErrors: no metadata is an unknown
+ * session (one still being made). A damaged metadata.json is rebuilt from
+ * events.jsonl, so the session stays listed and resumable.
+ */
 async function loadMetadata(dir: string, id: string): Promise<SessionMetadata> {
   try {
     return await readMetadata(dir, id);
   } catch (error) {
     if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') throw notFound(id);
-    throw new UsageError(`Zero session ${id} cannot be read: ${(error as Error).message}.`, { cause: error });
+    return rebuildMetadata(dir, id).catch(() => {
+      throw new UsageError(`Zero session ${id} cannot be read: ${(error as Error).message}.`, { cause: error });
+    });
   }
 }
 
@@ -108,7 +139,7 @@ export async function openSession(root: string, id: string): Promise<Session> {
   return handle(root, id, await loadMetadata(dir, id));
 }
 
-/** Every readable session under root, most recently updated first; folders without readable metadata are skipped. */
+/** Every session under root, most recently updated first (damaged metadata rebuilt); folders without metadata are skipped. */
 export async function listSessions(root: string): Promise<SessionMetadata[]> {
   let entries;
   try {
@@ -121,7 +152,7 @@ export async function listSessions(root: string): Promise<SessionMetadata[]> {
     entries.map(async (entry) => {
       try {
         assertSessionId(entry.name);
-        return entry.isDirectory() ? await readMetadata(join(root, entry.name), entry.name) : undefined;
+        return entry.isDirectory() ? await loadMetadata(join(root, entry.name), entry.name) : undefined;
       } catch {
         return undefined;
       }
@@ -145,6 +176,8 @@ export async function latestSessionFor(root: string, cwd: string): Promise<Sessi
  * Takes the session's lock for this handle (see lock.ts), then makes the journal
  * safe to append to: a torn last line is cut off, and eventCount is set to the
  * lines there are (a run killed between writing events and metadata left it short).
+ * Metadata is written back (a rebuilt one replaces the damaged file), and a session
+ * made by an older version gets the private modes (folder 0700, files 0600).
  * Locking a handle that holds the lock already returns that lock.
  */
 export async function lockSession(session: Session): Promise<SessionLock> {
@@ -156,8 +189,10 @@ export async function lockSession(session: Session): Promise<SessionLock> {
   try {
     const current = await loadMetadata(session.dir, session.id);
     const lines = await repairJournal(eventsPath(session), `session ${session.id}`);
-    session.metadata = current.eventCount === lines ? current : { ...current, eventCount: lines };
-    if (current.eventCount !== lines) await writeMetadata(session.dir, session.metadata);
+    await chmod(session.dir, PRIVATE_DIR_MODE);
+    await chmod(eventsPath(session), PRIVATE_FILE_MODE);
+    session.metadata = { ...current, eventCount: lines };
+    await writeMetadata(session.dir, session.metadata);
   } catch (error) {
     await lock.unlock();
     throw error;
@@ -171,32 +206,62 @@ export async function unlockSession(session: Session): Promise<void> {
   await states.get(session)?.lock?.unlock();
 }
 
-/**
- * Appends events (already redacted: the store writes what it is handed) as whole
- * lines in one write, then updates eventCount and updatedAt. Only under this
- * handle's lock; appends through one handle are applied in call order.
- */
-export function appendEvents(session: Session, events: readonly object[], options: { now?: Date } = {}): Promise<void> {
+/** Runs fn after every earlier write through this handle, under its lock: writes are ordered, never concurrent. */
+function queued(session: Session, fn: () => Promise<void>): Promise<void> {
   const state = stateOf(session);
-  const run = state.queue.then(async () => {
+  const run = state.queue.then(() => {
     if (!state.lock?.held) throw new Error(`Session ${session.id} must be locked (lockSession) before appending.`);
-    if (events.length === 0) return;
-    await appendLines(eventsPath(session), events);
-    session.metadata = { ...session.metadata, eventCount: session.metadata.eventCount + events.length, updatedAt: (options.now ?? new Date()).toISOString() };
-    await writeMetadata(session.dir, session.metadata);
+    return fn();
   });
   state.queue = run.catch(() => undefined);
   return run;
 }
 
-/** The session's events in order, streamed; a torn last line is skipped, a bad line elsewhere is a UsageError naming it. */
-export function readEvents(session: Session): AsyncGenerator<StoredEvent> {
-  return readLines(eventsPath(session), { label: `session ${session.id}` });
+export type AppendOptions = {
+  now?: Date;
+  /**
+   * false: only the in-memory eventCount and updatedAt change; metadata.json is
+   * written by a later syncSession (a run appends often; lockSession repairs the
+   * count of a run killed in between).
+   */
+  metadata?: boolean;
+};
+
+/**
+ * Appends events (already redacted: the store writes what it is handed) as whole
+ * lines in one write, then updates eventCount and updatedAt. Only under this
+ * handle's lock; appends through one handle are applied in call order.
+ */
+export function appendEvents(session: Session, events: readonly object[], options: AppendOptions = {}): Promise<void> {
+  return queued(session, async () => {
+    if (events.length === 0) return;
+    await appendLines(eventsPath(session), events);
+    session.metadata = { ...session.metadata, eventCount: session.metadata.eventCount + events.length, updatedAt: (options.now ?? new Date()).toISOString() };
+    if (options.metadata !== false) await writeMetadata(session.dir, session.metadata);
+  });
 }
 
-export async function readAllEvents(session: Session): Promise<StoredEvent[]> {
+/** After every earlier append: events.jsonl is flushed to the disk (fsync) and metadata.json written. */
+export function syncSession(session: Session): Promise<void> {
+  return queued(session, async () => {
+    await syncJournal(eventsPath(session));
+    await writeMetadata(session.dir, session.metadata);
+  });
+}
+
+export type ReadEventsOptions = {
+  /** A damaged line is skipped; this gets a message naming the session and the line. */
+  onDamaged?: (message: string) => void;
+};
+
+/** The session's events in order, streamed; a torn last line is skipped silently, a damaged line elsewhere with onDamaged. */
+export function readEvents(session: Session, options: ReadEventsOptions = {}): AsyncGenerator<StoredEvent> {
+  return readLines(eventsPath(session), { label: `session ${session.id}`, onDamaged: options.onDamaged });
+}
+
+export async function readAllEvents(session: Session, options: ReadEventsOptions = {}): Promise<StoredEvent[]> {
   const events: StoredEvent[] = [];
-  for await (const event of readEvents(session)) events.push(event);
+  for await (const event of readEvents(session, options)) events.push(event);
   return events;
 }
 
@@ -213,6 +278,10 @@ export async function forkSession(root: string, parentId: string, options: ForkO
   try {
     const events = join(dir, EVENTS_FILE);
     await copyFile(eventsPath(parent), events).catch((error) => {
+      if (errnoOf(error) !== 'ENOENT') throw error;
+    });
+    // A copy keeps the parent's mode, which an older version made 0644.
+    await chmod(events, PRIVATE_FILE_MODE).catch((error) => {
       if (errnoOf(error) !== 'ENOENT') throw error;
     });
     // The parent may have been mid-append: a torn last line is not copied on.

@@ -1,7 +1,10 @@
 import t, { type Test } from 'tap';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanEnv, eventTypes, jsonLines, nth, tempDir, writeScript, zero } from '../../helpers/zero.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { ZERO, cleanEnv, eventTypes, jsonLines, nth, tempDir, writeScript, zero } from '../../helpers/zero.js';
 
 // Sessions end to end: every run recorded; --resume sends the whole conversation back; --fork copies it.
 
@@ -105,4 +108,157 @@ t.test('zero sessions list and show', async (t) => {
   t.equal(missing.code, 2);
   t.match(jsonLines(missing.stdout)[0], { code: 'usage_error', message: 'Zero session not found: zero_20200101000000_zzzzzz' });
   t.ok(statSync(join(home, 'sessions', id!)).isDirectory());
+});
+
+/** Whether a process is alive (a zombie is not). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !/^\d+ \(.*\) [ZX] /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+function storedLines(home: string, id: string): Record<string, unknown>[] {
+  return jsonLines(readFileSync(join(home, 'sessions', id, 'events.jsonl'), 'utf8'));
+}
+
+t.test('kill -9 while a bash tool runs: every line streamed is in the session, and --resume sends it', async (t) => {
+  const home = tempDir(t);
+  const cwd = tempDir(t);
+  const script = writeScript(tempDir(t), [{ chunks: ['Let me ', 'look ', 'around.'], toolCalls: [{ id: 'b1', name: 'bash', args: { command: 'echo $$ > bash.pid; exec sleep 30' } }] }]);
+  t.teardown(() => {
+    // zero was killed with no chance to end its tool: end the command here.
+    const pidFile = join(cwd, 'bash.pid');
+    const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
+    if (pid > 0 && alive(pid)) process.kill(-pid, 'SIGKILL');
+  });
+  let streamed = '';
+  const killed = await zero(['exec', '-o', 'stream-json', '--auto', 'high', '--provider', 'scripted', '--script', script, '-C', cwd, 'Look around'], {
+    env: cleanEnv({ ZERO_HOME: home }),
+    onSpawn: (child) => {
+      child.stdout!.on('data', (chunk: Buffer) => (streamed += chunk));
+      const running = () => child.exitCode === null && child.signalCode === null;
+      void (async () => {
+        while (!/"type":"tool_call"/.test(streamed)) {
+          if (!running()) return;
+          await sleep(10);
+        }
+        const seen = Date.now();
+        const [id] = sessionsIn(home);
+        const keptToolCall = () => storedLines(home, id!).some((event) => event.type === 'tool_call');
+        // 100 ms is the promise; on a busy machine the write may take longer, so wait for the file (bounded) too.
+        while (Date.now() - seen < 100 || (!keptToolCall() && Date.now() - seen < 5000)) await sleep(10);
+        child.kill('SIGKILL');
+      })();
+    },
+  });
+  t.equal(killed.signal, 'SIGKILL');
+  const lines = jsonLines(killed.stdout);
+  t.same(eventTypes(lines), ['run_start', 'warning', 'text', 'tool_call']);
+  const [id] = sessionsIn(home);
+  const stored = storedLines(home, id!);
+  t.same(stored[0], { schemaVersion: 1, type: 'prompt', content: 'Look around' });
+  t.same(stored.slice(1, 1 + lines.length), lines, 'every streamed line, as it was streamed');
+
+  const resumed = await exec(t, home, cwd, [{ expect: { contains: ['Look around', 'Let me look around.', 'And now?'] }, text: 'Done.' }], ['--resume', id!, 'And now?']);
+  t.equal(resumed.code, 0, resumed.stdout);
+  t.match(resumed.events[0], { type: 'run_start', sessionId: id });
+});
+
+t.test('a damaged line in the middle of events.jsonl is skipped with a warning naming it; the session resumes', async (t) => {
+  const home = tempDir(t);
+  const cwd = tempDir(t);
+  await exec(t, home, cwd, [{ text: 'The answer is 42.' }], ['Question one']);
+  const [id] = sessionsIn(home);
+  const file = join(home, 'sessions', id!, 'events.jsonl');
+  const [prompt, ...rest] = readFileSync(file, 'utf8').split('\n');
+  writeFileSync(file, [prompt, '{"schemaVersion":1,"type":"te', ...rest].join('\n'));
+  const resumed = await exec(t, home, cwd, [{ expect: { contains: ['Question one', 'The answer is 42.', 'Question two'] }, text: 'Yes.' }], ['--resume', id!, 'Question two']);
+  t.equal(resumed.code, 0, resumed.stdout);
+  t.same(eventTypes(resumed.events).slice(0, 2), ['run_start', 'warning']);
+  t.match(nth(resumed.events, 'warning'), { message: `Invalid session ${id} at line 2: expected a JSON object. That line was skipped.` });
+
+  const shown = await zero(['sessions', 'show', id!], { env: cleanEnv({ ZERO_HOME: home }) });
+  t.equal(shown.code, 0);
+  t.match(shown.stdout, /> Question one\n\nThe answer is 42\.\n> Question two\n\nYes\.\n/);
+  t.match(shown.stderr, `[zero] WARNING: Invalid session ${id} at line 2: expected a JSON object. That line was skipped.`);
+});
+
+t.test('a corrupt metadata.json: the session is still listed, shown and resumed (rebuilt from its events)', async (t) => {
+  const home = tempDir(t);
+  const cwd = tempDir(t);
+  await exec(t, home, cwd, [{ text: 'The answer is 42.' }], ['Question one']);
+  const [id] = sessionsIn(home);
+  writeFileSync(join(home, 'sessions', id!, 'metadata.json'), '{"id":"zero_');
+  const env = cleanEnv({ ZERO_HOME: home });
+  const list = await zero(['sessions', 'list'], { env });
+  t.equal(list.code, 0);
+  t.match(list.stdout, new RegExp(`^${id}  \\S+ +\\d+ events  \\S+  Question one\\n$`));
+  const shown = await zero(['sessions', 'show', id!], { env });
+  t.equal(shown.stdout, '> Question one\n\nThe answer is 42.\n');
+  const resumed = await exec(t, home, cwd, [{ expect: { contains: ['Question one', 'The answer is 42.'] }, text: 'ok' }], ['--resume', 'Question two']);
+  t.equal(resumed.code, 0, resumed.stdout);
+  t.match(resumed.events[0], { sessionId: id });
+  t.match(JSON.parse(readFileSync(join(home, 'sessions', id!, 'metadata.json'), 'utf8')), { id, title: 'Question one', cwd });
+});
+
+t.test('under a umask of 022, session folders are 0700 and their files 0600', async (t) => {
+  const home = tempDir(t);
+  const cwd = tempDir(t);
+  const script = writeScript(tempDir(t), [{ text: 'Hi.' }]);
+  const child = spawn('sh', ['-c', 'umask 022 && exec "$0" "$@"', process.execPath, ZERO, 'exec', '--provider', 'scripted', '--script', script, '-C', cwd, 'Hello'], { env: cleanEnv({ ZERO_HOME: home }), stdio: 'ignore' });
+  const [code] = await once(child, 'close');
+  t.equal(code, 0);
+  const [id] = sessionsIn(home);
+  const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
+  t.equal(mode(join(home, 'sessions')), '700');
+  t.equal(mode(join(home, 'sessions', id!)), '700');
+  t.equal(mode(join(home, 'sessions', id!, 'events.jsonl')), '600');
+  t.equal(mode(join(home, 'sessions', id!, 'metadata.json')), '600');
+});
+
+t.test('a session store that cannot be used is a usage error naming it, before the run starts', async (t) => {
+  const dir = tempDir(t, { 'a-file': 'not a folder' });
+  const cwd = tempDir(t);
+  const script = writeScript(dir, [{ text: 'unused' }]);
+  const run = (home: string) =>
+    zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', cwd, 'hi'], {
+      env: cleanEnv({ ZERO_HOME: home }),
+      // Only a bound for the old behaviour (a spin at 100% CPU): a clean answer comes at once.
+      onSpawn: (child) => void setTimeout(() => child.kill('SIGKILL'), 30_000).unref(),
+    });
+  const cases: [string, string][] = [
+    [join(dir, 'a-file'), 'part of that path is a file, not a folder (ENOTDIR)'],
+    ['/proc/zero', 'a folder cannot be created there (ENOENT)'],
+  ];
+  for (const [home, problem] of cases) {
+    const result = await run(home);
+    t.equal(result.code, 2, home);
+    t.same(jsonLines(result.stdout).map(({ type, code, message, exitCode }) => ({ type, code, message, exitCode })), [
+      { type: 'error', code: 'usage_error', message: `Cannot use the session store at ${join(home, 'sessions')}: ${problem}. Set ZERO_HOME to a writable folder, or pass --no-session.`, exitCode: undefined },
+      { type: 'run_end', code: undefined, message: undefined, exitCode: 2 },
+    ]);
+  }
+});
+
+t.test('--no-session and ZERO_NO_SESSION=1: nothing on disk, no sessionId; with --resume or --fork a usage error', async (t) => {
+  const home = join(tempDir(t), 'zero-home');
+  const cwd = tempDir(t);
+  const flag = await exec(t, home, cwd, [{ text: 'Hi.' }], ['--no-session', 'Hello']);
+  t.equal(flag.code, 0, flag.stdout);
+  t.same(eventTypes(flag.events), ['run_start', 'text', 'final', 'run_end']);
+  t.notOk('sessionId' in flag.events[0]!);
+  const script = writeScript(tempDir(t), [{ text: 'Hi.' }]);
+  const variable = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', cwd, 'Hello'], { env: cleanEnv({ ZERO_HOME: home, ZERO_NO_SESSION: '1' }) });
+  t.equal(variable.code, 0);
+  t.notOk('sessionId' in jsonLines(variable.stdout)[0]!);
+  t.notOk(existsSync(home), 'nothing was written');
+
+  const refused = await exec(t, home, cwd, [{ text: 'unused' }], ['--no-session', '--resume', 'Hello']);
+  t.equal(refused.code, 2);
+  t.match(refused.events, [{ type: 'error', code: 'usage_error', message: '--no-session cannot be used with --resume or --fork: they continue a recorded session.' }, { type: 'run_end', exitCode: 2 }]);
+  const help = await zero(['exec', '--help']);
+  t.match(help.stdout, /--no-session +record nothing/);
 });

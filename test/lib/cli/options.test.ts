@@ -59,3 +59,12 @@ t.test('the shared checks the log commands use too', async (t) => {
   t.throws(() => nonNegativeInteger('--delay', '-1'), { code: 'usage_error' });
   t.throws(() => nonNegativeInteger('--max-problems', '1.5'), { code: 'usage_error' });
 });
+
+t.test('--no-session and ZERO_NO_SESSION=1 turn recording off; with --resume or --fork they are usage errors', async (t) => {
+  t.equal(execSettings(['hi'], {}).noSession, false);
+  t.equal(execSettings(['hi'], { session: false }).noSession, true);
+  t.equal(execSettings(['hi'], {}, { ZERO_NO_SESSION: '1' }).noSession, true);
+  t.equal(execSettings(['hi'], {}, { ZERO_NO_SESSION: '0' }).noSession, false);
+  t.throws(() => execSettings(['hi'], { session: false, fork: 'zero_20260101000000_abcdef' }), { name: 'UsageError', message: '--no-session cannot be used with --resume or --fork: they continue a recorded session.' });
+  t.throws(() => execSettings(['hi'], { resume: true }, { ZERO_NO_SESSION: '1' }), { name: 'UsageError', message: /^ZERO_NO_SESSION=1 cannot be used with --resume or --fork/ });
+});

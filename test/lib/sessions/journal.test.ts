@@ -2,15 +2,21 @@ import fc from 'fast-check';
 import t from 'tap';
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UsageError } from '../../../lib/errors.js';
 import { appendLines, readLines, repairJournal, type StoredEvent } from '../../../lib/sessions/journal.js';
 
 const label = 'session zero_20240102030405_abc123';
 
-async function readAll(file: string, maxLineBytes?: number): Promise<StoredEvent[]> {
+async function readAll(file: string, maxLineBytes?: number, damaged: string[] = []): Promise<StoredEvent[]> {
   const events: StoredEvent[] = [];
-  for await (const event of readLines(file, { label, maxLineBytes })) events.push(event);
+  for await (const event of readLines(file, { label, maxLineBytes, onDamaged: (message) => damaged.push(message) })) events.push(event);
   return events;
+}
+
+/** The events and the damaged-line reports of a file. */
+async function readReporting(file: string, maxLineBytes?: number): Promise<{ events: StoredEvent[]; damaged: string[] }> {
+  const damaged: string[] = [];
+  const events = await readAll(file, maxLineBytes, damaged);
+  return { events, damaged };
 }
 
 /** Counts FileHandle write calls while fn runs. */
@@ -77,30 +83,34 @@ t.test('a last line that is whole JSON and lacks only its newline is read', asyn
   t.same(await readAll(file), [{ a: 1 }, { b: 2 }]);
 });
 
-t.test('a bad line in the middle is a usage error naming it', async (t) => {
+t.test('a damaged line in the middle is skipped and reported by its number; the lines after it are read', async (t) => {
   const file = join(t.testdir({}), 'events.jsonl');
-  await writeFile(file, '{"a":1}\n{"b":\n{"c":3}\n');
-  await t.rejects(readAll(file), new UsageError(`Invalid ${label} at line 2: expected a JSON object.`));
-  await writeFile(file, '{"a":1}\n[1,2]\n');
-  await t.rejects(readAll(file), new UsageError(`Invalid ${label} at line 2: expected a JSON object.`));
-  // With its newline, a bad last line was not torn: it is an error too.
+  const notObject = (line: number) => `Invalid ${label} at line ${line}: expected a JSON object.`;
+  // A torn line with the next append glued on, as after a crash mid-write.
+  await writeFile(file, '{"a":1}\n{"b":{"c":3}\n{"d":4}\n');
+  t.same(await readReporting(file), { events: [{ a: 1 }, { d: 4 }], damaged: [notObject(2)] });
+  await writeFile(file, '{"a":1}\n[1,2]\n\u0000\u0000\n{"d":4}\n');
+  t.same(await readReporting(file), { events: [{ a: 1 }, { d: 4 }], damaged: [notObject(2), notObject(3)] });
+  // With its newline, a bad last line was not torn by a killed writer: it is reported too.
   await writeFile(file, '{"a":1}\n{"b":\n');
-  await t.rejects(readAll(file), new UsageError(`Invalid ${label} at line 2: expected a JSON object.`));
+  t.same(await readReporting(file), { events: [{ a: 1 }], damaged: [notObject(2)] });
 });
 
 t.test('framing is the protocol\'s: BOM, CRLF and blank lines; numbers count physical lines', async (t) => {
   const file = join(t.testdir({}), 'events.jsonl');
-  await writeFile(file, '\ufeff{"a":1}\r\n\n  \n{"b":2}\r\nnope\n');
-  await t.rejects(readAll(file), new UsageError(`Invalid ${label} at line 5: expected a JSON object.`));
+  await writeFile(file, '\ufeff{"a":1}\r\n\n  \nnope\r\n{"b":2}\r\n');
+  t.same(await readReporting(file), { events: [{ a: 1 }, { b: 2 }], damaged: [`Invalid ${label} at line 4: expected a JSON object.`] });
   await writeFile(file, '\ufeff{"a":1}\r\n\n  \n{"b":2}\r\n');
-  t.same(await readAll(file), [{ a: 1 }, { b: 2 }]);
+  t.same(await readReporting(file), { events: [{ a: 1 }, { b: 2 }], damaged: [] });
 });
 
-t.test('a line longer than the limit is an error naming it, before it is all in memory', async (t) => {
+t.test('a line longer than the limit is skipped before it is all in memory; the count goes on after it', async (t) => {
   const file = join(t.testdir({}), 'events.jsonl');
-  await writeFile(file, `{"a":1}\n{"b":"${'x'.repeat(200_000)}"}\n`);
-  await t.rejects(readAll(file, 1000), /Invalid session .* at line 2: the line is longer than 1000 bytes/);
-  t.equal((await readAll(file)).length, 2);
+  await writeFile(file, `{"a":1}\n{"b":"${'x'.repeat(200_000)}"}\n{"c":3}\nbad\n`);
+  const { events, damaged } = await readReporting(file, 1000);
+  t.same(events, [{ a: 1 }, { c: 3 }]);
+  t.match(damaged, [/^Invalid session .* at line 2: the line is longer than 1000 bytes/, /at line 4: expected a JSON object\.$/]);
+  t.equal((await readAll(file)).length, 3);
 });
 
 t.test('lines spanning read chunks, multi-byte characters split between chunks, are read whole', async (t) => {

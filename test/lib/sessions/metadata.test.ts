@@ -1,7 +1,7 @@
 import t from 'tap';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkMetadata, readMetadata, titleFromPrompt, writeMetadata, type SessionMetadata } from '../../../lib/sessions/metadata.js';
+import { checkMetadata, metadataFromEvents, readMetadata, titleFromPrompt, writeMetadata, type SessionMetadata } from '../../../lib/sessions/metadata.js';
 
 const id = 'zero_20240102030405_abc123';
 const base: SessionMetadata = {
@@ -95,4 +95,24 @@ t.test('the shape check', async (t) => {
   t.equal(checkMetadata({ ...base, parentId: 3 }, id), undefined);
   t.equal(checkMetadata({ ...base, forkedAt: 'x' }, id), undefined);
   t.same(checkMetadata({ ...base, parentId: 'zero_20240101000000_parent', forkedAt: 0 }, id), { ...base, parentId: 'zero_20240101000000_parent', forkedAt: 0 });
+});
+
+t.test('metadata rebuilt from events: title, cwd, provider and model from what they tell; created when the id says', async (t) => {
+  const events = [
+    { type: 'prompt', content: '  Fix   the\ntests ' },
+    { type: 'run_start', cwd: '/repo', provider: 'openai', model: 'gpt-x' },
+    { type: 'text', delta: 'ok' },
+  ];
+  const updated = new Date('2026-11-30T07:00:00Z');
+  t.same(metadataFromEvents('zero_20261130065406_h8c50c', events, updated), {
+    id: 'zero_20261130065406_h8c50c',
+    title: 'Fix the tests',
+    cwd: '/repo',
+    provider: 'openai',
+    model: 'gpt-x',
+    createdAt: '2026-11-30T06:54:06.000Z',
+    updatedAt: '2026-11-30T07:00:00.000Z',
+    eventCount: 3,
+  });
+  t.match(metadataFromEvents('zero_20261130065406_h8c50c', [], updated), { title: '(no prompt recorded)', cwd: '', provider: 'unknown', model: 'unknown', eventCount: 0 });
 });

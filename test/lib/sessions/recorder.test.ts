@@ -1,6 +1,7 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { createRecorder } from '../../../lib/sessions/recorder.js';
 import { listSessions, lockSession, openSession, readAllEvents } from '../../../lib/sessions/index.js';
 
@@ -65,4 +66,44 @@ t.test('a history over the budget is trimmed from the oldest end, with a warning
   t.same(start.history, []);
   t.match(start.warnings, [/--max-context-chars \(100\)/]);
   await resumed.finish();
+});
+
+/** The lines of a session's events.jsonl, polled until `done` holds (bounded: a generous 10 s for a busy machine). */
+async function linesWhen(file: string, done: (lines: Record<string, unknown>[]) => boolean): Promise<Record<string, unknown>[]> {
+  let lines: Record<string, unknown>[] = [];
+  for (let waited = 0; waited < 10_000; waited += 10) {
+    lines = readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line));
+    if (done(lines)) break;
+    await setTimeout(10);
+  }
+  return lines;
+}
+
+t.test('events reach events.jsonl as the run goes, not only at its end', async (t) => {
+  const root = t.testdir({});
+  const recorder = createRecorder({ root, plan: { kind: 'new' }, ...base });
+  const { sessionId } = await recorder.begin('Run it');
+  const file = join(root, sessionId, 'events.jsonl');
+  recorder.record(stamped('text', { delta: 'Running.' }));
+  t.same((await linesWhen(file, (lines) => lines.length === 2)).map((line) => line.type), ['prompt', 'text'], 'a delta, after a short delay');
+  recorder.record(stamped('text', { delta: 'Now:' }));
+  recorder.record(stamped('tool_call', { id: 'c1', name: 'bash', args: { command: 'sleep 60' } }));
+  t.same((await linesWhen(file, (lines) => lines.length === 4)).map((line) => line.type), ['prompt', 'text', 'text', 'tool_call'], 'a tool call, in order');
+  t.equal((await openSession(root, sessionId)).metadata.eventCount, 1, 'metadata.json waits for the end');
+  recorder.record(stamped('tool_result', { id: 'c1', status: 'success', output: '' }));
+  recorder.record(stamped('run_end', { status: 'success', exitCode: 0 }));
+  await recorder.finish();
+  t.equal((await openSession(root, sessionId)).metadata.eventCount, 6, 'written at the end');
+});
+
+t.test('an append that fails is reported by finish, and the session is still released', async (t) => {
+  const root = t.testdir({});
+  const recorder = createRecorder({ root, plan: { kind: 'new' }, ...base });
+  const { sessionId } = await recorder.begin('Run it');
+  rmSync(join(root, sessionId, 'events.jsonl'));
+  mkdirSync(join(root, sessionId, 'events.jsonl'));
+  recorder.record(stamped('tool_call', { id: 'c1', name: 'bash', args: {} }));
+  recorder.record(stamped('run_end', { status: 'success', exitCode: 0 }));
+  await t.rejects(recorder.finish(), { code: 'EISDIR' });
+  t.notOk(existsSync(join(root, sessionId, 'lock')), 'unlocked');
 });

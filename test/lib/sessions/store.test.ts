@@ -1,7 +1,7 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { access, appendFile, mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { access, appendFile, chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../../lib/errors.js';
 import { SESSION_ID_PATTERN } from '../../../lib/protocol/ids.js';
@@ -14,9 +14,11 @@ import {
   listSessions,
   lockSession,
   openSession,
+  prepareStore,
   promptEvent,
   readAllEvents,
   readEvents,
+  syncSession,
   unlockSession,
   type Session,
 } from '../../../lib/sessions/store.js';
@@ -267,13 +269,15 @@ t.test('resume: an event count left short by a killed run is set right', async (
   await unlockSession(resumed);
 });
 
-t.test('a torn line in the middle is an error naming the line', async (t) => {
+t.test('a torn line in the middle is skipped, reported with the session and the line', async (t) => {
   const root = t.testdir({});
   const session = await create(root);
   await appendEvents(session, [promptEvent('first')]);
   await appendFile(eventsPath(session), '{"type":"text","del\n');
   await appendEvents(session, [{ type: 'final', text: '' }]);
-  await t.rejects(readAllEvents(session), new UsageError(`Invalid session ${session.id} at line 2: expected a JSON object.`));
+  const damaged: string[] = [];
+  t.same(await readAllEvents(session, { onDamaged: (message) => damaged.push(message) }), [promptEvent('first'), { type: 'final', text: '' }]);
+  t.same(damaged, [`Invalid session ${session.id} at line 2: expected a JSON object.`]);
 });
 
 t.test('concurrent resume: the second run is refused while the first holds the session', async (t) => {
@@ -377,4 +381,70 @@ t.test('lock: a session whose folder vanished is not found', async (t) => {
   await mkdir(join(root, 'gone'));
   await t.rejects(lockSession(ghost), new UsageError(`Zero session not found: ${session.id}`), 'no metadata');
   t.notOk(await exists(join(root, 'gone', 'lock')), 'the lock is given back');
+});
+
+t.test('a damaged metadata.json is rebuilt from events.jsonl: listed, opened, and written back once locked', async (t) => {
+  const root = t.testdir({});
+  const session = await create(root, { prompt: 'What broke?' });
+  await appendEvents(session, [promptEvent('What broke?'), runEvents[0], runEvents[1]]);
+  await unlockSession(session);
+  await writeFile(join(session.dir, 'metadata.json'), '{"id": "zero_2024');
+  const rebuilt = { id: session.id, title: 'What broke?', cwd: '/work', provider: 'scripted', model: 'scripted', eventCount: 3 };
+  t.match(await listSessions(root), [rebuilt], 'listed, not hidden');
+  t.equal((await listSessions(root))[0]?.createdAt.slice(0, 19), session.metadata.createdAt.slice(0, 19), 'created when its id says');
+  const opened = await openSession(root, session.id);
+  t.match(opened.metadata, rebuilt);
+  await lockSession(opened);
+  t.match(JSON.parse(await readFile(join(session.dir, 'metadata.json'), 'utf8')), rebuilt, 'written back');
+  await unlockSession(opened);
+});
+
+t.test('modes: the store and session folders are 0700, every file 0600, under a umask of 022', async (t) => {
+  const previous = process.umask(0o022);
+  t.teardown(() => void process.umask(previous));
+  const home = t.testdir({});
+  const root = join(home, 'sessions');
+  const mode = async (path: string) => ((await stat(path)).mode & 0o777).toString(8);
+  const session = await create(root);
+  await appendEvents(session, [promptEvent('hi')]);
+  t.equal(await mode(root), '700');
+  t.equal(await mode(session.dir), '700');
+  for (const file of ['events.jsonl', 'metadata.json', 'lock']) t.equal(await mode(join(session.dir, file)), '600', file);
+  await unlockSession(session);
+
+  // A session left 0755/0644 by an older version is narrowed when it is used again, and so is its copy.
+  await chmod(root, 0o755);
+  await chmod(session.dir, 0o755);
+  for (const file of ['events.jsonl', 'metadata.json']) await chmod(join(session.dir, file), 0o644);
+  const fork = await forkSession(root, session.id);
+  t.equal(await mode(root), '700', 'the root narrowed');
+  t.equal(await mode(join(fork.dir, 'events.jsonl')), '600', 'a fork does not copy the wider mode');
+  const again = await openSession(root, session.id);
+  await lockSession(again);
+  t.equal(await mode(session.dir), '700');
+  for (const file of ['events.jsonl', 'metadata.json']) t.equal(await mode(join(session.dir, file)), '600', file);
+  await unlockSession(again);
+  await unlockSession(fork);
+});
+
+t.test('prepareStore: a root that cannot be a folder is a usage error naming it, at once', async (t) => {
+  const home = t.testdir({ file: 'not a folder' });
+  const throughFile = join(home, 'file', 'sessions');
+  await t.rejects(prepareStore(throughFile), new UsageError(`Cannot use the session store at ${throughFile}: part of that path is a file, not a folder (ENOTDIR). Set ZERO_HOME to a writable folder, or pass --no-session.`));
+  await t.rejects(createSession({ root: throughFile, cwd: '/', provider: 'p', model: 'm', prompt: 'x' }), { name: 'UsageError', message: /ENOTDIR/ });
+  // Node's recursive mkdir loops forever here.
+  await t.rejects(prepareStore('/proc/zero/sessions'), { name: 'UsageError', message: /^Cannot use the session store at \/proc\/zero\/sessions: a folder cannot be created there \(ENOENT\)/ });
+});
+
+t.test('appends may leave metadata.json for later: syncSession writes it after them', async (t) => {
+  const root = t.testdir({});
+  const session = await create(root);
+  await appendEvents(session, [promptEvent('hi')]);
+  await appendEvents(session, runEvents, { metadata: false, now: at('2024-02-02T00:00:00Z') });
+  t.equal(session.metadata.eventCount, 5);
+  t.equal((await openSession(root, session.id)).metadata.eventCount, 1, 'not written yet');
+  t.equal((await readAllEvents(session)).length, 5, 'the events are');
+  await syncSession(session);
+  t.match((await openSession(root, session.id)).metadata, { eventCount: 5, updatedAt: '2024-02-02T00:00:00.000Z' });
+  await unlockSession(session);
 });
