@@ -24,7 +24,7 @@ Examples:
   $ zero exec --resume "And the tests?"
   $ OPENAI_BASE_URL=http://localhost:11434/v1 zero exec -m llama3.2 "Explain lib/"
 
-Exit codes: 0 success, 1 internal error, 2 usage, 3 provider, 4 turn limit,
+Exit codes: 0 success, 1 internal error or stdout not writable, 2 usage, 3 provider, 4 turn limit,
 129/130/143 cancelled by SIGHUP/SIGINT/SIGTERM (a second signal kills the tools at once; run_end is still written),
 141 stdout closed by its reader.`;
 

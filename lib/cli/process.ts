@@ -79,13 +79,13 @@ const STOP_WAIT_MS = 5000;
  */
 export async function deliver(io: CliIO, output: Readable, exitCode: Promise<number>, run?: RunControl, onReady?: () => void): Promise<void> {
   const stdout = watchStdout(io);
-  const removeSignalHandlers = handleSignals(io, run);
+  const signals = handleSignals(io, run);
   onReady?.();
   output.pipe(io.stdout, { end: false });
   const failure = await Promise.race([written(io, output, stdout), stdout.failed]);
-  if (failure) return stopAfterLostStdout(io, output, failure, run);
+  if (failure) return stopAfterLostStdout(io, output, failure, run, signals.first());
   const code = await exitCode;
-  removeSignalHandlers();
+  signals.remove();
   killRunningGroups();
   io.exit(code);
 }
@@ -123,7 +123,11 @@ function ended(stream: Readable): Promise<void> {
   return new Promise((resolve) => stream.once('end', resolve).once('close', resolve));
 }
 
-async function stopAfterLostStdout(io: CliIO, output: Readable, failure: NodeJS.ErrnoException, run?: RunControl): Promise<void> {
+/**
+ * Stops the run once stdout failed and exits: 141 if its reader went away, 1 for any other write error, or
+ * the code of the signal that had already cancelled the run (a closed terminal sends SIGHUP, then fails writes).
+ */
+async function stopAfterLostStdout(io: CliIO, output: Readable, failure: NodeJS.ErrnoException, run?: RunControl, signal?: CancelSignal): Promise<void> {
   const readerGone = failure.code === 'EPIPE';
   run?.silence();
   if (!readerGone) io.stderr.write(`zero: cannot write to stdout: ${describeErrno(failure)}\n`);
@@ -135,23 +139,23 @@ async function stopAfterLostStdout(io: CliIO, output: Readable, failure: NodeJS.
     await Promise.race([ended(output), sleep(STOP_WAIT_MS, undefined, { ref: false })]);
   }
   killRunningGroups();
-  io.exit(readerGone ? EXIT_STDOUT_CLOSED : 1);
+  io.exit(signal ? new CancelledError(signal).exitCode : readerGone ? EXIT_STDOUT_CLOSED : 1);
 }
 
-function handleSignals(io: CliIO, run?: RunControl): () => void {
-  let cancelled = false;
+function handleSignals(io: CliIO, run?: RunControl): { first(): CancelSignal | undefined; remove(): void } {
+  let first: CancelSignal | undefined;
   const removers = CANCEL_SIGNALS.map((signal) => {
     const handler = () => {
       if (!run) return io.exit(new CancelledError(signal).exitCode);
       // A second signal hurries the end (no grace for the tools) but never skips it: run_end is still written.
-      if (cancelled) return killRunningGroups();
-      cancelled = true;
+      if (first) return killRunningGroups();
+      first = signal;
       run.cancel(signal);
     };
     process.on(signal, handler);
     return () => void process.off(signal, handler);
   });
-  return () => removers.forEach((remove) => remove());
+  return { first: () => first, remove: () => removers.forEach((remove) => remove()) };
 }
 
 /** A writer that can be silenced: the run's progress lines on stderr. */

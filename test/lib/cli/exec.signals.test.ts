@@ -98,3 +98,18 @@ t.test('the reader of stdout goes away while bash runs: the command is killed, t
   t.match(stored.slice(-2), [{ type: 'error', code: 'cancelled' }, { type: 'run_end', status: 'error', exitCode: 141 }], 'the session record was finished');
   t.match(nth(stored, 'tool_result'), { status: 'error', output: /cancelled/ });
 });
+
+t.test('SIGHUP from a terminal that is gone: exit 129 although stdout fails too, and the session ends with run_end 129', async (t) => {
+  const run = bashRun(t, `${RECORD_PIDS}; wait`);
+  const result = await exec(run, (child) => {
+    void waitForPid(join(run.dir, 'child.pid')).then(() => {
+      // A closed terminal: the reader of stdout is gone, then SIGHUP arrives.
+      child.stdout?.destroy();
+      child.kill('SIGHUP');
+    });
+  });
+  t.equal(result.code, 129);
+  const group = await waitForPid(join(run.dir, 'group.pid'));
+  t.same(await survivors([await waitForPid(join(run.dir, 'child.pid'))], [group]), [], 'no process of the group survives');
+  t.match((await storedEvents(t, run)).slice(-2), [{ type: 'error', code: 'cancelled', message: 'Cancelled by SIGHUP.' }, { type: 'run_end', exitCode: 129 }]);
+});
