@@ -100,13 +100,18 @@ t.test('the reader of stdout goes away while bash runs: the command is killed, t
 });
 
 t.test('SIGHUP from a terminal that is gone: exit 129 although stdout fails too, and the session ends with run_end 129', async (t) => {
-  const run = bashRun(t, `${RECORD_PIDS}; wait`);
+  // As in the test above, unread text keeps zero's writes pending; bash notes the SIGTERM that zero's SIGHUP handling sends.
+  const chunks = Array.from({ length: 24 }, () => 'x'.repeat(64 * 1024));
+  const run = bashRun(t, `trap 'echo > term.seen' TERM; ${RECORD_PIDS}; wait; wait`, { chunks });
   const result = await exec(run, (child) => {
-    void waitForPid(join(run.dir, 'child.pid')).then(() => {
-      // A closed terminal: the reader of stdout is gone, then SIGHUP arrives.
-      child.stdout?.destroy();
+    child.stdout?.pause();
+    void (async () => {
+      await waitForPid(join(run.dir, 'child.pid'));
       child.kill('SIGHUP');
-    });
+      // zero has cancelled the run; now the terminal's output side fails too.
+      await waitForFile(join(run.dir, 'term.seen'));
+      child.stdout?.destroy();
+    })();
   });
   t.equal(result.code, 129);
   const group = await waitForPid(join(run.dir, 'group.pid'));
