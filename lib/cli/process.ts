@@ -136,7 +136,7 @@ async function stopAfterLostStdout(io: CliIO, output: Readable, failure: NodeJS.
     run.cancel(readerGone ? 'SIGPIPE' : new StdoutError(failure));
     // What the run still produces goes nowhere, so that it reaches its end: tools killed, session record finished.
     output.resume();
-    await Promise.race([ended(output), sleep(STOP_WAIT_MS, undefined, { ref: false })]);
+    await Promise.race([ended(output), sleep(STOP_WAIT_MS)]);
   }
   killRunningGroups();
   io.exit(signal ? new CancelledError(signal).exitCode : readerGone ? EXIT_STDOUT_CLOSED : 1);
