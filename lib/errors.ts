@@ -1,3 +1,5 @@
+import { getSystemErrorMap } from 'node:util';
+
 /** Every failure the protocol can report is a ZeroError: its code, exit code and recoverability (PROTOCOL §3). */
 export class ZeroError extends Error {
   constructor(
@@ -30,13 +32,30 @@ export class MaxTurnsError extends ZeroError {
   }
 }
 
-const signalExitCodes = { SIGINT: 130, SIGTERM: 143 } as const;
+/** 128 + the signal's number, as a shell reports a process killed by it. SIGPIPE stands for stdout's reader gone (EPIPE). */
+const signalExitCodes = { SIGHUP: 129, SIGINT: 130, SIGPIPE: 141, SIGTERM: 143 } as const;
 export type CancelSignal = keyof typeof signalExitCodes;
 
 export class CancelledError extends ZeroError {
   constructor(readonly signal: CancelSignal) {
-    super('cancelled', `Cancelled by ${signal}.`, signalExitCodes[signal], true);
+    super('cancelled', signal === 'SIGPIPE' ? 'Cancelled: the reader of stdout went away.' : `Cancelled by ${signal}.`, signalExitCodes[signal], true);
   }
+}
+
+/** stdout cannot be written (a full disk, an I/O error): the run stops, since what it produces would be lost. */
+export class StdoutError extends ZeroError {
+  constructor(cause: NodeJS.ErrnoException) {
+    super('output_error', `Cannot write to stdout: ${describeErrno(cause)}`, 1, false, { cause });
+  }
+}
+
+/** "ENOSPC (No space left on device)" from an error such as fs or a socket throws. */
+export function describeErrno(error: NodeJS.ErrnoException): string {
+  const code = error.code;
+  if (!code) return error.message;
+  const errno = typeof error.errno === 'number' ? error.errno : undefined;
+  const text = errno === undefined ? undefined : systemErrorText(errno);
+  return text ? `${code} (${text})` : code;
 }
 
 function describeThrown(cause: unknown): string {
@@ -58,4 +77,9 @@ export class CrashError extends ZeroError {
 /** Anything thrown becomes a ZeroError; what is not one already is a bug (exit 1). */
 export function toZeroError(error: unknown): ZeroError {
   return error instanceof ZeroError ? error : new CrashError(error);
+}
+
+function systemErrorText(errno: number): string | undefined {
+  const text = getSystemErrorMap().get(errno)?.[1];
+  return text && text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -118,8 +118,11 @@ export type ExecOptions = Omit<AgentOptions, 'signal'> & {
 export type ExecChain = Duplex & {
   /** The exit code carried by the run's run_end, once the output has ended. */
   exitCode: Promise<number>;
-  /** Ends the run as cancelled: `error {code: "cancelled"}`, `run_end` 130 / 143. */
-  cancel(signal: CancelSignal): void;
+  /**
+   * Ends the run: a signal as cancelled (`error {code: "cancelled"}`, `run_end` 129 / 130 / 143), a ZeroError
+   * as that error. Running tools are stopped; the output still ends with `error` + `run_end`.
+   */
+  cancel(reason: CancelSignal | ZeroError): void;
 };
 
 /**
@@ -134,8 +137,8 @@ export function execChain(options: ExecOptions): ExecChain {
   const { readable, exitCode } = writeOut(tail, output, onFailure);
   return Object.assign(joinDuplex(writable, readable), {
     exitCode,
-    cancel(signal: CancelSignal) {
-      if (!controller.signal.aborted) controller.abort(new CancelledError(signal));
+    cancel(reason: CancelSignal | ZeroError) {
+      if (!controller.signal.aborted) controller.abort(typeof reason === 'string' ? new CancelledError(reason) : reason);
     },
   });
 }

@@ -1,6 +1,6 @@
 import { createReadStream, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { execChain, reportFailure, type ExecInput } from '../pipeline.js';
 import { NO_INPUT } from '../protocol/combine.js';
@@ -12,7 +12,7 @@ import { allTools, createToolbox } from '../tools/registry.js';
 import { formatToolListing } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
 import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot } from '../sessions/index.js';
-import { captureConsole, debugReporter, deliver, type CliIO } from './process.js';
+import { captureConsole, debugReporter, deliver, silenceable, type CliIO } from './process.js';
 import { execSettings, outputFormatFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
 
 export const NO_PROMPT_TEXT = 'No prompt given. Pass it as arguments or with --file (stdin is read only with --input-format stream-json).';
@@ -77,8 +77,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const settings = execSettings(words, raw, io.env);
     const tools = planTools(allTools, settings.permissions);
     if (settings.listTools) {
-      io.stdout.write(formatToolListing(tools.listing, settings.outputFormat));
-      return io.exit(0);
+      return await deliver(io, Readable.from([formatToolListing(tools.listing, settings.outputFormat)]), Promise.resolve(0));
     }
     const config = await loadConfig(settings.cwd, io.env);
     const { maxRetries, timeoutMs, idleTimeoutMs } = settings;
@@ -88,6 +87,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const provider = await createProvider(choice);
     const { input, source } = await execInput(settings, io);
     const recorder = await sessionRecorder(settings, io.env, provider, secrets);
+    const progress = silenceable(io.stderr);
     const chain = execChain({
       provider,
       cwd: settings.cwd,
@@ -97,12 +97,13 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       extraRoots: settings.extraRoots,
       input,
       session: recorder,
-      output: { format: settings.outputFormat, secrets, stderr: io.stderr, recorder },
+      output: { format: settings.outputFormat, secrets, stderr: progress, recorder },
       onFailure: debug.failure,
     });
     source?.pipe(chain);
     const from = input.format === 'text' ? 'the command line' : settings.file ?? 'stdin';
-    await deliver(io, chain, chain.exitCode, (signal) => chain.cancel(signal), () => debug.log(`run started with provider ${provider.name}, model ${provider.model}; prompt from ${from}`));
+    const run = { cancel: chain.cancel, silence: progress.silence };
+    await deliver(io, chain, chain.exitCode, run, () => debug.log(`run started with provider ${provider.name}, model ${provider.model}; prompt from ${from}`));
   } catch (error) {
     const { readable, exitCode } = reportFailure(error, { format, secrets, stderr: io.stderr }, debug.failure);
     await deliver(io, readable, exitCode);

@@ -12,7 +12,7 @@ import { registerRender } from './render.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../transforms/serialize.js';
 import { nothing, runCommand } from './command.js';
 import { choice, MAX_TIMER_SECONDS, outputFormatFromArgv, type RawExecOptions } from './options.js';
-import { processIO, type CliIO } from './process.js';
+import { processIO, watchStdout, type CliIO } from './process.js';
 
 const EXEC_EXAMPLES = `
 Examples:
@@ -24,7 +24,9 @@ Examples:
   $ zero exec --resume "And the tests?"
   $ OPENAI_BASE_URL=http://localhost:11434/v1 zero exec -m llama3.2 "Explain lib/"
 
-Exit codes: 0 success, 1 internal error, 2 usage, 3 provider, 4 turn limit, 130/143 cancelled.`;
+Exit codes: 0 success, 1 internal error or stdout not writable, 2 usage, 3 provider, 4 turn limit,
+129/130/143 cancelled by SIGHUP/SIGINT/SIGTERM (a second signal kills the tools at once; run_end is still written),
+141 stdout closed by its reader.`;
 
 /** Repeatable flags gather their values. */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -115,6 +117,7 @@ async function reportCommanderError(error: CommanderError, argv: string[], io: C
 }
 
 export async function main(argv: string[] = process.argv.slice(2), io: CliIO = processIO()): Promise<void> {
+  watchStdout(io);
   try {
     await program(io).parseAsync(argv, { from: 'user' });
   } catch (error) {

@@ -1,6 +1,8 @@
 import type { Readable } from 'node:stream';
 import { format } from 'node:util';
-import type { CancelSignal } from '../errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { CancelledError, StdoutError, describeErrno, type CancelSignal, type ZeroError } from '../errors.js';
+import { killRunningGroups } from '../tools/process_group.js';
 import { redactText } from '../redaction/index.js';
 
 export type CliIO = {
@@ -11,13 +13,25 @@ export type CliIO = {
   exit(code: number): void;
 };
 
-export const processIO = (): CliIO => ({
-  stdin: process.stdin,
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  exit: (code) => process.exit(code),
-});
+export function processIO(): CliIO {
+  // stderr is best effort: a reader of stderr that went away must not stop the run or change stdout.
+  process.stderr.on('error', () => {});
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: { write: (text) => bestEffort(() => process.stderr.write(text)) },
+    env: process.env,
+    exit: (code) => process.exit(code),
+  };
+}
+
+function bestEffort(write: () => boolean): boolean {
+  try {
+    return write();
+  } catch {
+    return false;
+  }
+}
 
 /**
  * What libraries print with console.* (an SDK's deprecation notice, say) must
@@ -44,32 +58,111 @@ export function debugReporter(io: CliIO, debug: boolean, secrets: string[]) {
   };
 }
 
+/** The run behind a command's output, when there is one (zero exec): how deliver stops it. */
+export type RunControl = {
+  /** Ends the run (running tools are killed); its output still ends, with `error` + `run_end`. */
+  cancel(reason: CancelSignal | ZeroError): void;
+  /** stdout is lost: progress lines on stderr would only add noise to the one message (or the silence) that says so. */
+  silence(): void;
+};
+
+const CANCEL_SIGNALS: CancelSignal[] = ['SIGHUP', 'SIGINT', 'SIGTERM'];
+/** Once stdout is lost, how long the run has to wind down (tools killed, session record finished) before the exit. */
+const STOP_WAIT_MS = 5000;
+
 /**
  * Copies a command's output to stdout and exits with its exit code once every
- * byte is written. A reader that closes early (`| head`) ends the process
- * quietly; SIGINT / SIGTERM go to `onSignal` (a second one exits at once).
+ * byte is written. SIGHUP / SIGINT / SIGTERM cancel the run (a second one
+ * SIGKILLs its tools, and the run still ends with run_end); without a run they
+ * exit at once. When stdout cannot be written the run is stopped: quietly with
+ * 141 if its reader went away (EPIPE), else with a message and exit 1.
  */
-export async function deliver(io: CliIO, output: Readable, exitCode: Promise<number>, onSignal?: (signal: CancelSignal) => void, onReady?: () => void): Promise<void> {
+export async function deliver(io: CliIO, output: Readable, exitCode: Promise<number>, run?: RunControl, onReady?: () => void): Promise<void> {
+  const stdout = watchStdout(io);
+  const signals = handleSignals(io, run);
+  onReady?.();
+  output.pipe(io.stdout, { end: false });
+  const failure = await Promise.race([written(io, output, stdout), stdout.failed]);
+  if (failure) return stopAfterLostStdout(io, output, failure, run, signals.first());
+  const code = await exitCode;
+  signals.remove();
+  killRunningGroups();
+  io.exit(code);
+}
+
+type StdoutWatch = { failure?: NodeJS.ErrnoException; failed: Promise<NodeJS.ErrnoException> };
+const stdoutWatches = new WeakMap<object, StdoutWatch>();
+
+/**
+ * The first write error on stdout. Called when the process starts, so that an
+ * error from an early write (sessions list writes before deliver) is never unhandled.
+ */
+export function watchStdout(io: CliIO): StdoutWatch {
+  const known = stdoutWatches.get(io.stdout);
+  if (known) return known;
+  let seen: (error: NodeJS.ErrnoException) => void = () => {};
+  const watch: StdoutWatch = { failed: new Promise((resolve) => (seen = resolve)) };
   io.stdout.on('error', (error) => {
-    if (error.code === 'EPIPE') io.exit(EXIT_STDOUT_CLOSED);
+    watch.failure ??= error;
+    seen(error);
   });
-  const signals: CancelSignal[] = ['SIGINT', 'SIGTERM'];
-  const handlers = signals.map((signal) => {
-    let received = false;
+  stdoutWatches.set(io.stdout, watch);
+  return watch;
+}
+
+/** Resolves once the output has ended and stdout took every byte: with nothing, or with the write error. */
+async function written(io: CliIO, output: Readable, stdout: StdoutWatch): Promise<NodeJS.ErrnoException | undefined> {
+  await ended(output);
+  const flushError = await new Promise<Error | null | undefined>((resolve) => io.stdout.write('', resolve));
+  // A write after the failure reports only "stream destroyed"; the watch holds the error that says why.
+  return flushError ? (stdout.failure ?? flushError) : undefined;
+}
+
+function ended(stream: Readable): Promise<void> {
+  if (stream.readableEnded || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => stream.once('end', resolve).once('close', resolve));
+}
+
+/**
+ * Stops the run once stdout failed and exits: 141 if its reader went away, 1 for any other write error, or
+ * the code of the signal that had already cancelled the run (a closed terminal sends SIGHUP, then fails writes).
+ */
+async function stopAfterLostStdout(io: CliIO, output: Readable, failure: NodeJS.ErrnoException, run?: RunControl, signal?: CancelSignal): Promise<void> {
+  const readerGone = failure.code === 'EPIPE';
+  run?.silence();
+  if (!readerGone) io.stderr.write(`zero: cannot write to stdout: ${describeErrno(failure)}\n`);
+  output.unpipe(io.stdout);
+  if (run) {
+    run.cancel(readerGone ? 'SIGPIPE' : new StdoutError(failure));
+    // What the run still produces goes nowhere, so that it reaches its end: tools killed, session record finished.
+    output.resume();
+    await Promise.race([ended(output), sleep(STOP_WAIT_MS)]);
+  }
+  killRunningGroups();
+  io.exit(signal ? new CancelledError(signal).exitCode : readerGone ? EXIT_STDOUT_CLOSED : 1);
+}
+
+function handleSignals(io: CliIO, run?: RunControl): { first(): CancelSignal | undefined; remove(): void } {
+  let first: CancelSignal | undefined;
+  const removers = CANCEL_SIGNALS.map((signal) => {
     const handler = () => {
-      if (received || !onSignal) io.exit(signal === 'SIGINT' ? 130 : 143);
-      received = true;
-      onSignal?.(signal);
+      if (!run) return io.exit(new CancelledError(signal).exitCode);
+      // A second signal hurries the end (no grace for the tools) but never skips it: run_end is still written.
+      if (first) return killRunningGroups();
+      first = signal;
+      run.cancel(signal);
     };
     process.on(signal, handler);
-    return () => process.off(signal, handler);
+    return () => void process.off(signal, handler);
   });
-  onReady?.();
-  const ended = new Promise<void>((resolve) => output.on('end', resolve));
-  output.pipe(io.stdout, { end: false });
-  await ended;
-  await new Promise<void>((resolve) => io.stdout.write('', () => resolve()));
-  const code = await exitCode;
-  handlers.forEach((remove) => remove());
-  io.exit(code);
+  return { first: () => first, remove: () => removers.forEach((remove) => remove()) };
+}
+
+/** A writer that can be silenced: the run's progress lines on stderr. */
+export function silenceable(target: { write(text: string): unknown }): { write(text: string): unknown; silence(): void } {
+  let silent = false;
+  return {
+    write: (text) => (silent ? true : target.write(text)),
+    silence: () => void (silent = true),
+  };
 }

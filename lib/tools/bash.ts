@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { capOutput, MAX_OUTPUT_BYTES } from './output.js';
-import { killProcessGroup } from './process_group.js';
+import { killProcessGroup, trackProcessGroup } from './process_group.js';
 import type { Tool } from './types.js';
 
 type BashArgs = { command: string; timeout_ms?: number };
@@ -12,6 +12,8 @@ const DEFAULT_TIMEOUT_MS = 120_000;
 const MAX_TIMEOUT_MS = 600_000;
 /** How long SIGTERM has to end the command's process group before SIGKILL. */
 const TERM_GRACE_MS = 2000;
+/** Once bash has exited, how long what it left running in its group (`sleep 1000 &`) has to end after SIGTERM. */
+const LEFTOVER_GRACE_MS = 500;
 /** Once bash has exited, how long to wait for the rest of its output: a background process may hold the pipes open. */
 const DRAIN_MS = 200;
 
@@ -45,15 +47,21 @@ export const bash: Tool<BashArgs, { output: string; truncated: boolean }> = {
     child.stderr!.on('data', output.add);
     const exit = exited(child);
     const stop = whenToStop(args.timeout_ms ?? DEFAULT_TIMEOUT_MS, context.signal);
+    const untrack = child.pid === undefined ? () => {} : trackProcessGroup(child.pid);
     try {
       const first = await Promise.race([exit, stop.reason]);
-      if (typeof first !== 'string') return report(output, first);
+      if (typeof first !== 'string') {
+        // Background processes the command started would otherwise outlive the tool call, and zero.
+        if (child.pid !== undefined) await killProcessGroup(child.pid, LEFTOVER_GRACE_MS);
+        return report(output, first);
+      }
       if (child.pid !== undefined) await killProcessGroup(child.pid, TERM_GRACE_MS);
       await exit.catch(() => undefined);
       const text = output.text();
       throw new Error(`${first} and was killed, with its whole process group.${text ? `\nOutput so far:\n${text}` : ''}`);
     } finally {
       stop.clear();
+      untrack();
     }
   },
 };

@@ -5,6 +5,26 @@ const POLL_MS = 25;
 /** How long to wait, after SIGKILL, for the group to be gone before giving up on it. */
 const KILL_WAIT_MS = 5000;
 
+/** Process groups of tools still running (or being killed): whatever ends the process kills them first. */
+const runningGroups = new Set<number>();
+
+/** Notes a tool's process group as running until the returned function is called. */
+export function trackProcessGroup(pgid: number): () => void {
+  runningGroups.add(pgid);
+  return () => runningGroups.delete(pgid);
+}
+
+/** SIGKILL to every tracked group: a second signal hurries the end, and nothing survives an exit. */
+export function killRunningGroups(): void {
+  for (const pgid of runningGroups) {
+    try {
+      signalGroup(pgid, 'SIGKILL');
+    } catch {
+      // EPERM: the group id now belongs to someone else's processes; ours are gone.
+    }
+  }
+}
+
 /**
  * Ends every process in the group `pgid` (a child spawned with `detached: true` leads its own group):
  * SIGTERM, then SIGKILL for whatever still runs after `graceMs`. Resolves once none of them runs.

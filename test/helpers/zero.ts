@@ -18,17 +18,24 @@ export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, XDG_CONFIG_HOME: '/nonexistent/zero-test-config', ZERO_HOME: TEST_ZERO_HOME, ...extra };
 }
 
-export type ZeroOptions = { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string; onSpawn?: (child: ChildProcess) => void };
+export type ZeroOptions = {
+  stdin?: string;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  onSpawn?: (child: ChildProcess) => void;
+  /** A file descriptor to give the process as its stdout (such as /dev/full opened), instead of a pipe read here. */
+  stdout?: number;
+};
 
 /** Spawns bin/zero and collects what it printed and how it exited. */
 export function zero(args: string[], options: ZeroOptions = {}): Promise<Result> {
-  const child = spawn(process.execPath, [ZERO, ...args], { cwd: options.cwd, env: options.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [ZERO, ...args], { cwd: options.cwd, env: options.env ?? cleanEnv(), stdio: ['pipe', options.stdout ?? 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdin.on('error', () => {});
-  if (options.stdin !== undefined) child.stdin.end(options.stdin);
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin!.on('error', () => {});
+  if (options.stdin !== undefined) child.stdin!.end(options.stdin);
   options.onSpawn?.(child);
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ stdout, stderr, code, signal })));
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { CancelledError, CrashError, MaxTurnsError, ProviderError, UsageError, ZeroError, toZeroError } from '../../lib/errors.js';
+import { CancelledError, CrashError, MaxTurnsError, ProviderError, StdoutError, UsageError, ZeroError, toZeroError } from '../../lib/errors.js';
 
 // PROTOCOL §3, "Exit codes and error codes".
 const table: [string, () => ZeroError, { name: string; code: string; exitCode: number; recoverable: boolean }][] = [
@@ -10,6 +10,10 @@ const table: [string, () => ZeroError, { name: string; code: string; exitCode: n
   ['MaxTurnsError', () => new MaxTurnsError(8), { name: 'MaxTurnsError', code: 'max_turns', exitCode: 4, recoverable: true }],
   ['CancelledError(SIGINT)', () => new CancelledError('SIGINT'), { name: 'CancelledError', code: 'cancelled', exitCode: 130, recoverable: true }],
   ['CancelledError(SIGTERM)', () => new CancelledError('SIGTERM'), { name: 'CancelledError', code: 'cancelled', exitCode: 143, recoverable: true }],
+  ['CancelledError(SIGHUP)', () => new CancelledError('SIGHUP'), { name: 'CancelledError', code: 'cancelled', exitCode: 129, recoverable: true }],
+  // Only the session record sees these two: stdout is what failed.
+  ['CancelledError(SIGPIPE)', () => new CancelledError('SIGPIPE'), { name: 'CancelledError', code: 'cancelled', exitCode: 141, recoverable: true }],
+  ['StdoutError', () => new StdoutError(Object.assign(new Error('write ENOSPC'), { code: 'ENOSPC', errno: -28 })), { name: 'StdoutError', code: 'output_error', exitCode: 1, recoverable: false }],
 ];
 
 for (const [what, make, expected] of table) {
@@ -42,6 +46,15 @@ t.test('a cancellation names its signal', async (t) => {
   t.equal(error.signal, 'SIGTERM');
   t.equal(error.message, 'Cancelled by SIGTERM.');
   t.equal(new CancelledError('SIGINT').message, 'Cancelled by SIGINT.');
+  t.equal(new CancelledError('SIGHUP').message, 'Cancelled by SIGHUP.');
+  t.equal(new CancelledError('SIGPIPE').message, 'Cancelled: the reader of stdout went away.');
+});
+
+t.test('a failed write to stdout names the error as the system does', async (t) => {
+  const error = (code: string, errno?: number) => Object.assign(new Error(`write ${code}`), { code, errno });
+  t.equal(new StdoutError(error('ENOSPC', -28)).message, 'Cannot write to stdout: ENOSPC (No space left on device)');
+  t.equal(new StdoutError(error('EIO', -5)).message, 'Cannot write to stdout: EIO (I/o error)');
+  t.equal(new StdoutError(error('EWHATEVER')).message, 'Cannot write to stdout: EWHATEVER', 'no errno: the code alone');
 });
 
 t.test('a crash says it is internal, keeps the detail and the original as cause', async (t) => {

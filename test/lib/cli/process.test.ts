@@ -1,6 +1,6 @@
 import t from 'tap';
-import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 import type { ChildProcess } from 'node:child_process';
+import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 function slowScript(dir: string) {
   return writeScript(dir, [{ chunks: Array.from({ length: 50 }, (_, i) => `part ${i} `), delayMs: 100 }]);

@@ -105,10 +105,16 @@ t.test('a signal aborted before the start runs nothing', async (t) => {
   t.notOk(existsSync(join(dir, 'ran')));
 });
 
-t.test('a background process left running does not hold the result back', async (t) => {
+t.test('a background process left running does not hold the result back, and is killed once the command returns', async (t) => {
   const dir = t.testdir({});
   t.equal(await run({ command: 'sleep 30 & echo $! > pid; echo done' }, context(dir)), 'done\nexit code 0');
-  process.kill(Number(readFileSync(join(dir, 'pid'), 'utf8')), 'SIGKILL');
+  t.notOk(isRunning(Number(readFileSync(join(dir, 'pid'), 'utf8'))));
+});
+
+t.test('a background process that ignores SIGTERM is killed with SIGKILL once the command returns', async (t) => {
+  const dir = t.testdir({});
+  t.equal(await run({ command: "(trap '' TERM; exec sleep 30) & echo $! > pid; echo done" }, context(dir)), 'done\nexit code 0');
+  t.notOk(isRunning(Number(readFileSync(join(dir, 'pid'), 'utf8'))));
 });
 
 t.test('timeout_ms is checked: a positive integer, at most ten minutes', async (t) => {

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { killProcessGroup } from '../../../lib/tools/process_group.js';
+import { survivors } from '../../helpers/processes.js';
+import { killProcessGroup, killRunningGroups, trackProcessGroup } from '../../../lib/tools/process_group.js';
 
 function running(pid: number): boolean {
   try {
@@ -36,4 +37,18 @@ t.test('a group that is already gone is fine', async (t) => {
   const { leader } = await groupWithChild('echo 0');
   await new Promise((resolve) => setTimeout(resolve, 100));
   await t.resolves(killProcessGroup(leader, 100));
+});
+
+t.test('killRunningGroups sends SIGKILL to the tracked groups only, SIGTERM-proof or not', async (t) => {
+  const tracked = await groupWithChild("trap '' TERM; sleep 60 & echo $!; wait; wait");
+  const untracked = await groupWithChild('sleep 60 & echo $!; wait');
+  const done = await groupWithChild('sleep 60 & echo $!; wait');
+  t.teardown(() => process.kill(-untracked.leader, 'SIGKILL'));
+  trackProcessGroup(tracked.leader);
+  trackProcessGroup(done.leader)();
+  killRunningGroups();
+  t.same(await survivors([tracked.leader, tracked.child]), [], 'killed at once: SIGTERM would have been ignored');
+  t.ok(running(untracked.child));
+  t.ok(running(done.child), 'a group no longer tracked is left alone');
+  process.kill(-done.leader, 'SIGKILL');
 });

@@ -1,0 +1,55 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const POLL_MS = 20;
+/** How long a process just sent SIGKILL may take to be gone on a busy machine: generous, it only bounds a failing test. */
+const DYING_MS = 5000;
+
+/** Whether the process runs: a zombie (dead, waiting to be collected) does not count. Linux only: reads /proc. */
+export function isRunning(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) [ZX] /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** The running processes whose process group is `pgid`. */
+export function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat = '';
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
+    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(group) === pgid && state !== 'Z' && state !== 'X') members.push(Number(entry));
+  }
+  return members;
+}
+
+/** The pids (and members of the groups) still running once dying ones had time to go. */
+export async function survivors(pids: number[], groups: number[] = []): Promise<number[]> {
+  const running = () => [...new Set([...pids.filter(isRunning), ...groups.flatMap(groupMembers)])];
+  const deadline = Date.now() + DYING_MS;
+  while (running().length > 0 && Date.now() < deadline) await sleep(POLL_MS);
+  return running();
+}
+
+/** Waits until a file holds a number (a bash command writes a pid there) and returns it. */
+export async function waitForPid(path: string): Promise<number> {
+  for (;;) {
+    const text = existsSync(path) ? readFileSync(path, 'utf8').trim() : '';
+    if (/^\d+$/.test(text)) return Number(text);
+    await sleep(POLL_MS);
+  }
+}
+
+/** Waits until a file exists. */
+export async function waitForFile(path: string): Promise<void> {
+  while (!existsSync(path)) await sleep(POLL_MS);
+}

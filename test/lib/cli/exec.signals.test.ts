@@ -1,0 +1,120 @@
+import t, { type Test } from 'tap';
+import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { survivors, waitForFile, waitForPid } from '../../helpers/processes.js';
+import { cleanEnv, eventTypes, jsonLines, nth, writeScript, zero } from '../../helpers/zero.js';
+
+// zero exec under signals and a vanished reader: run_end is still written (or, stdout gone, the session still
+// records it), and no process a bash tool started outlives the run.
+
+type Run = { dir: string; script: string; env: NodeJS.ProcessEnv };
+
+/** A run whose model asks for one bash command, then says "done"; its sessions go to a home of its own. */
+function bashRun(t: Test, command: string, before: Record<string, unknown> = {}): Run {
+  const dir = t.testdir({});
+  const script = writeScript(dir, [{ ...before, toolCalls: [{ id: 'b1', name: 'bash', args: { command } }] }, { text: 'done' }], '.script.jsonl');
+  return { dir, script, env: cleanEnv({ ZERO_HOME: join(dir, '.home') }) };
+}
+
+function exec(run: Run, onSpawn: (child: ChildProcess) => void) {
+  return zero(['exec', '-o', 'stream-json', '--auto', 'high', '--provider', 'scripted', '--script', run.script, '-C', run.dir, 'go'], { env: run.env, onSpawn });
+}
+
+/** The events the run's session holds, read back with zero sessions show. */
+async function storedEvents(t: Test, run: Run) {
+  const list = jsonLines((await zero(['sessions', 'list', '-o', 'json'], { env: run.env })).stdout);
+  t.equal(list.length, 1, 'one session');
+  const shown = await zero(['sessions', 'show', String(list[0]?.id), '-o', 'stream-json'], { env: run.env });
+  return jsonLines(shown.stdout);
+}
+
+// The command records its process group (bash's own pid: tools run in a group of their own) and a background child.
+const RECORD_PIDS = 'echo $$ > group.pid; sleep 30 & echo $! > child.pid';
+
+for (const [signal, code] of [['SIGHUP', 129], ['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  t.test(`${signal} while bash runs: cancelled, run_end ${code}, exit ${code}, no process left`, async (t) => {
+    const run = bashRun(t, `${RECORD_PIDS}; wait`);
+    const result = await exec(run, (child) => void waitForPid(join(run.dir, 'child.pid')).then(() => child.kill(signal)));
+    t.equal(result.code, code);
+    const events = jsonLines(result.stdout);
+    t.same(eventTypes(events), ['run_start', 'warning', 'tool_call', 'tool_result', 'error', 'run_end']);
+    t.match(events.slice(-2), [
+      { type: 'error', code: 'cancelled', recoverable: true, message: `Cancelled by ${signal}.` },
+      { type: 'run_end', status: 'error', exitCode: code },
+    ]);
+    const group = await waitForPid(join(run.dir, 'group.pid'));
+    t.same(await survivors([await waitForPid(join(run.dir, 'child.pid'))], [group]), [], 'no process of the group survives');
+  });
+}
+
+t.test('a second SIGINT hurries the end but never skips it, even when the command ignores SIGTERM', async (t) => {
+  // bash traps TERM (it notes it got one); its child ignores TERM altogether: only SIGKILL ends it.
+  const run = bashRun(t, `trap 'echo > term.seen' TERM; echo $$ > group.pid; (trap '' TERM; exec sleep 30) & echo $! > child.pid; wait; wait`);
+  const result = await exec(run, (child) => {
+    void (async () => {
+      await waitForPid(join(run.dir, 'child.pid'));
+      child.kill('SIGINT');
+      // zero got the first SIGINT and sent SIGTERM to the group: now the second one.
+      await waitForFile(join(run.dir, 'term.seen'));
+      child.kill('SIGINT');
+    })();
+  });
+  t.equal(result.code, 130);
+  const events = jsonLines(result.stdout);
+  t.same(eventTypes(events), ['run_start', 'warning', 'tool_call', 'tool_result', 'error', 'run_end']);
+  t.match(nth(events, 'tool_result'), { status: 'error', output: /cancelled/ });
+  t.match(events.slice(-2), [{ type: 'error', code: 'cancelled', message: 'Cancelled by SIGINT.' }, { type: 'run_end', exitCode: 130 }]);
+  t.equal(events.filter((event) => event.type === 'run_end').length, 1, 'exactly one run_end');
+  const group = await waitForPid(join(run.dir, 'group.pid'));
+  t.same(await survivors([await waitForPid(join(run.dir, 'child.pid'))], [group]), [], 'the TERM-proof child is dead too');
+});
+
+t.test('background children of a finished bash command are killed when it returns, even one ignoring SIGTERM', async (t) => {
+  const run = bashRun(t, `sleep 1000 & echo $! > plain.pid; (trap '' TERM; exec sleep 1000) & echo $! > stubborn.pid; echo $$ > group.pid; echo hi`);
+  const result = await exec(run, () => {});
+  t.equal(result.code, 0);
+  const events = jsonLines(result.stdout);
+  t.same(eventTypes(events), ['run_start', 'warning', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
+  t.match(nth(events, 'tool_result'), { status: 'ok', output: 'hi\nexit code 0' });
+  const pids = await Promise.all(['plain.pid', 'stubborn.pid'].map((name) => waitForPid(join(run.dir, name))));
+  t.same(await survivors(pids, [await waitForPid(join(run.dir, 'group.pid'))]), [], 'nothing the command started outlives it');
+});
+
+t.test('the reader of stdout goes away while bash runs: the command is killed, the session ends with run_end, exit 141 quietly', async (t) => {
+  // 24 text events of 64 KiB come before the tool call. Nobody reads stdout, so they fill the socket between zero
+  // and this test (about 200 KiB) and wait in zero's buffers while the command runs: closing our end of the
+  // socket then fails a pending write with EPIPE, as `| head` does to a run that is still printing.
+  const chunks = Array.from({ length: 24 }, () => 'x'.repeat(64 * 1024));
+  const run = bashRun(t, `${RECORD_PIDS}; wait`, { chunks });
+  const result = await exec(run, (child) => {
+    child.stdout?.pause();
+    void waitForPid(join(run.dir, 'child.pid')).then(() => child.stdout?.destroy());
+  });
+  t.equal(result.code, 141);
+  t.equal(result.stderr, '', 'no message, no stack trace');
+  const group = await waitForPid(join(run.dir, 'group.pid'));
+  t.same(await survivors([await waitForPid(join(run.dir, 'child.pid'))], [group]), [], 'no process of the group survives');
+  const stored = await storedEvents(t, run);
+  t.match(stored.slice(-2), [{ type: 'error', code: 'cancelled' }, { type: 'run_end', status: 'error', exitCode: 141 }], 'the session record was finished');
+  t.match(nth(stored, 'tool_result'), { status: 'error', output: /cancelled/ });
+});
+
+t.test('SIGHUP from a terminal that is gone: exit 129 although stdout fails too, and the session ends with run_end 129', async (t) => {
+  // As in the test above, unread text keeps zero's writes pending; bash notes the SIGTERM that zero's SIGHUP handling sends.
+  const chunks = Array.from({ length: 24 }, () => 'x'.repeat(64 * 1024));
+  const run = bashRun(t, `trap 'echo > term.seen' TERM; ${RECORD_PIDS}; wait; wait`, { chunks });
+  const result = await exec(run, (child) => {
+    child.stdout?.pause();
+    void (async () => {
+      await waitForPid(join(run.dir, 'child.pid'));
+      child.kill('SIGHUP');
+      // zero has cancelled the run; now the terminal's output side fails too.
+      await waitForFile(join(run.dir, 'term.seen'));
+      child.stdout?.destroy();
+    })();
+  });
+  t.equal(result.code, 129);
+  const group = await waitForPid(join(run.dir, 'group.pid'));
+  t.same(await survivors([await waitForPid(join(run.dir, 'child.pid'))], [group]), [], 'no process of the group survives');
+  t.match((await storedEvents(t, run)).slice(-2), [{ type: 'error', code: 'cancelled', message: 'Cancelled by SIGHUP.' }, { type: 'run_end', exitCode: 129 }]);
+});
