@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { format } from 'node:util';
 import type { CancelSignal } from '../errors.js';
-import { redactText } from '../redaction/index.js';
+import { redactOutbound } from '../redaction/index.js';
 
 export type CliIO = {
   stdin: Readable & { isTTY?: boolean };
@@ -36,7 +36,7 @@ export const EXIT_STDOUT_CLOSED = 141;
 /** With --debug, diagnostics and failures (with their stack) go to stderr, redacted like everything else. */
 export function debugReporter(io: CliIO, debug: boolean, secrets: string[]) {
   const log = (text: string) => {
-    if (debug) io.stderr.write(`[zero debug] ${redactText(text, { secrets })}\n`);
+    if (debug) io.stderr.write(`[zero debug] ${redactOutbound(text, { secrets })}\n`);
   };
   return {
     log,

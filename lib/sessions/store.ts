@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import { newSessionId } from '../protocol/ids.js';
 import { appendLines, readLines, repairJournal, type StoredEvent } from './journal.js';
 import { acquireLock, type SessionLock } from './lock.js';
+import { redactOutbound } from '../redaction/index.js';
 import { readMetadata, titleFromPrompt, writeMetadata, type SessionMetadata } from './metadata.js';
 import { EVENTS_FILE, assertSessionId, sessionDir } from './paths.js';
 
@@ -15,8 +16,9 @@ export type Session = {
   metadata: SessionMetadata;
 };
 
-export type NewSession = { root: string; cwd: string; provider: string; model: string; prompt: string; now?: Date };
-export type ForkOptions = { cwd?: string; provider?: string; model?: string; now?: Date };
+/** `secrets`: the credentials in use, redacted (with every other secret) from the metadata as it is created. */
+export type NewSession = { root: string; cwd: string; provider: string; model: string; prompt: string; now?: Date; secrets?: readonly string[] };
+export type ForkOptions = { cwd?: string; provider?: string; model?: string; now?: Date; secrets?: readonly string[] };
 
 type State = { lock?: SessionLock; queue: Promise<unknown> };
 const states = new WeakMap<Session, State>();
@@ -70,7 +72,7 @@ export async function createSession(options: NewSession): Promise<Session> {
   const now = options.now ?? new Date();
   const { id, dir, lock } = await makeFolder(options.root, now);
   const time = now.toISOString();
-  const metadata: SessionMetadata = {
+  const metadata: SessionMetadata = redactOutbound({
     id,
     title: titleFromPrompt(options.prompt),
     cwd: options.cwd,
@@ -79,7 +81,7 @@ export async function createSession(options: NewSession): Promise<Session> {
     createdAt: time,
     updatedAt: time,
     eventCount: 0,
-  };
+  }, { secrets: options.secrets });
   try {
     await writeFile(join(dir, EVENTS_FILE), '', { flag: 'wx' });
     await writeMetadata(dir, metadata);
@@ -218,7 +220,7 @@ export async function forkSession(root: string, parentId: string, options: ForkO
     // The parent may have been mid-append: a torn last line is not copied on.
     const copied = await repairJournal(events, `session ${id}`);
     const time = now.toISOString();
-    const metadata: SessionMetadata = {
+    const metadata: SessionMetadata = redactOutbound({
       id,
       title: parent.metadata.title,
       cwd: options.cwd ?? parent.metadata.cwd,
@@ -229,7 +231,7 @@ export async function forkSession(root: string, parentId: string, options: ForkO
       createdAt: time,
       updatedAt: time,
       eventCount: copied,
-    };
+    }, { secrets: options.secrets });
     await writeMetadata(dir, metadata);
     const session = handle(root, id, metadata);
     stateOf(session).lock = lock;
