@@ -1,22 +1,25 @@
 /**
- * Escaped forms of secrets: `\u0073k-…` (JSON, JavaScript), `\x2d`,
- * `&#115;` / `&#x73;` (HTML numeric entities) and `%2D` (URL encoding). Only
+ * Escaped forms of secrets: `\u0073k-…` (JSON, JavaScript), `\x2d` and
+ * `&#115;` / `&#x73;` (HTML numeric entities). (URL encoding leaves key
+ * characters as they are; a credential's URL-encoded form is matched whole:
+ * see known.ts.) Only
  * escapes of characters that secrets are made of (letters, digits, `_-.+/=:`)
  * are decoded, so decoding never creates a quote, a backslash or markup: the
  * text keeps its JSON or HTML structure.
  */
 
-const ESCAPE = /\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|&#(?:[xX]([0-9A-Fa-f]{1,6})|([0-9]{1,7}));|%([0-9A-Fa-f]{2})/g;
-const HAS_ESCAPE = /\\u[0-9A-Fa-f]{4}|\\x[0-9A-Fa-f]{2}|&#[xX]?[0-9A-Fa-f]{1,7};|%[0-9A-Fa-f]{2}/;
+const ESCAPE = /\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|&#(?:[xX]([0-9A-Fa-f]{1,6})|([0-9]{1,7}));/g;
 const SECRET_CHAR = /^[A-Za-z0-9_.+\/=:-]$/;
 
-/** Whether the text holds an escape that decodeSecretEscapes could decode (a cheap test). */
-export const hasEscape = (text: string): boolean => HAS_ESCAPE.test(text);
+const ESCAPE_START = /\\[ux]|&#/;
+
+/** Whether the text holds an escape that decodeSecretEscapes might decode (one cheap pass). */
+export const hasEscape = (text: string): boolean => ESCAPE_START.test(text);
 
 /** The text with every escape of a secret character decoded (other escapes stay as they were). */
 export function decodeSecretEscapes(text: string): string {
-  return text.replace(ESCAPE, (escape, unicode?: string, hex?: string, entityHex?: string, entity?: string, percent?: string) => {
-    const code = unicode ?? hex ?? entityHex ?? percent;
+  return text.replace(ESCAPE, (escape, unicode?: string, hex?: string, entityHex?: string, entity?: string) => {
+    const code = unicode ?? hex ?? entityHex;
     const point = code !== undefined ? parseInt(code, 16) : parseInt(entity!, 10);
     // every secret character is ASCII
     const char = point < 128 ? String.fromCharCode(point) : '';

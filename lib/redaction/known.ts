@@ -30,10 +30,14 @@ export function base64Forms(secret: string): string[] {
   return forms;
 }
 
-/** The credentials and their encoded forms to replace whole, deduplicated, longest first (so a value holding another goes whole). */
+/**
+ * The credentials and their encoded forms (base64, URL-encoded) to replace
+ * whole, deduplicated, longest first (so a value holding another goes whole).
+ */
 export function knownForms(secrets: readonly string[]): string[] {
   const usable = secrets.filter((secret) => typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH);
-  return [...new Set(usable.flatMap((secret) => [secret, ...base64Forms(secret)]))].sort((a, b) => b.length - a.length);
+  const forms = usable.flatMap((secret) => [secret, encodeURIComponent(secret), ...base64Forms(secret)]);
+  return [...new Set(forms)].sort((a, b) => b.length - a.length);
 }
 
 /** Whole occurrences of the known forms become the marker. */

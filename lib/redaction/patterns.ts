@@ -72,7 +72,7 @@ export const PATTERN_RULES: readonly TextRule[] = [
     /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{4,16384}\.[A-Za-z0-9_-]{0,8192}/g,
     /[A-Za-z0-9_-]/,
   ),
-  // the path of a Slack incoming webhook is its credential: `hooks.slack.com/services/T…/B…/<secret>`
+  // a Slack incoming webhook: the path after `hooks.slack.com/services/` is the secret
   prefixedSecretRule(
     'slack-webhook',
     ['hooks.slack.com/'],
