@@ -84,17 +84,18 @@ function redactPlain(text: string, known: Known): string {
 
 /**
  * Replaces every secret-looking substring of `text` with `[REDACTED]`, keeping
- * what surrounds it. A secret written with escapes (`\u0073k-…`, `&#x73;k-…`,
- * `%73k-…`) is found in the decoded text; only then does the result carry
- * those characters decoded.
+ * what surrounds it. Escapes of key characters (`\u0073k-…`, `&#x73;k-…`)
+ * are decoded first; when the decoded text holds a secret, it is what comes
+ * out, redacted (those characters then read decoded: the same JSON string or
+ * HTML text), else the text as it was, redacted.
  */
 export function redactText(text: string, options?: RedactOptions): string {
   if (text.length === 0) return text;
   const known = prepareKnown(options?.secrets);
-  const out = redactPlain(text, known);
-  if (!hasEscape(out)) return out;
-  const decoded = decodeSecretEscapes(out);
-  if (decoded === out) return out;
-  const again = redactPlain(decoded, known);
-  return again === decoded ? out : again;
+  const decoded = hasEscape(text) ? decodeSecretEscapes(text) : text;
+  if (decoded !== text) {
+    const redacted = redactPlain(decoded, known);
+    if (redacted !== decoded) return redacted;
+  }
+  return redactPlain(text, known);
 }

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { prng } from '../../../bench/prng.js';
-import { escapedContexts, secretsCorpus, type CorpusEntry } from '../../fixtures/secrets/corpus.js';
+import { contexts, escapedContexts, secretsCorpus, type CorpusEntry } from '../../fixtures/secrets/corpus.js';
 import { cleanEnv, jsonLines, tempDir, writeScript, zero, type Result } from '../../helpers/zero.js';
 
 /*
@@ -46,7 +46,8 @@ function encodings(key: string): string[] {
 
 /** One text holding every planted secret: a random context of each rule, escaped pattern secrets, every credential encoding. */
 function everything(): string {
-  const selfIdentifying = corpus.filter((entry) => entry.contexts.includes(escapedContexts(entry.secret)[0]));
+  // (not the PEM block: the stream holds back a header that starts `-----BEGIN`, not one whose first `-` is escaped)
+  const selfIdentifying = corpus.filter((entry) => entry.contexts.length === contexts(entry.secret).length && entry.rule !== 'pem-private-key');
   return [
     ...corpus.map(pick),
     ...selfIdentifying.map((entry) => escapedContexts(entry.secret)[int(3)]),
