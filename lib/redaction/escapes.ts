@@ -11,10 +11,8 @@
 const ESCAPE = /\\u([0-9A-Fa-f]{4})|\\x([0-9A-Fa-f]{2})|&#(?:[xX]([0-9A-Fa-f]{1,6})|([0-9]{1,7}));/g;
 const SECRET_CHAR = /^[A-Za-z0-9_.+\/=:-]$/;
 
-const ESCAPE_START = /\\[ux]|&#/;
-
-/** Whether the text holds an escape that decodeSecretEscapes might decode (one cheap pass). */
-export const hasEscape = (text: string): boolean => ESCAPE_START.test(text);
+/** Every escape decodeSecretEscapes decodes starts with one of these (lowercase, as prefilter keywords). */
+export const ESCAPE_KEYWORDS: readonly string[] = ['\\u', '\\x', '&#'];
 
 /** The text with every escape of a secret character decoded (other escapes stay as they were). */
 export function decodeSecretEscapes(text: string): string {

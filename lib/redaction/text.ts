@@ -7,7 +7,7 @@ import { HTTP_RULES } from './http.js';
 import { PATTERN_RULES } from './patterns.js';
 import { buildPrefilter } from './prefilter.js';
 import { type TextRule } from './rule.js';
-import { decodeSecretEscapes, hasEscape } from './escapes.js';
+import { ESCAPE_KEYWORDS, decodeSecretEscapes } from './escapes.js';
 import { MIN_SECRET_LENGTH, knownForms, redactFragments, redactKnownForms } from './known.js';
 
 export { MIN_SECRET_LENGTH };
@@ -31,7 +31,10 @@ export const TEXT_RULES: readonly TextRule[] = [...PATTERN_RULES, AWS_SECRET_RUL
  */
 const FREQUENT_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'credential', '://'];
 
-const prefilter = buildPrefilter(TEXT_RULES, FREQUENT_KEYWORDS);
+/** Not a rule: its keywords let the prefilter's one pass spot escapes too (see escapes.ts). */
+const ESCAPES: TextRule = { name: 'escapes', keywords: ESCAPE_KEYWORDS, apply: (text) => text };
+
+const prefilter = buildPrefilter([...TEXT_RULES, ESCAPES], FREQUENT_KEYWORDS);
 
 interface Known {
   /** The credentials, MIN_SECRET_LENGTH+ characters, deduplicated. */
@@ -68,15 +71,12 @@ const containsAny = (text: string, forms: readonly string[]): boolean => forms.s
  * base64, escaped or in pieces). When false, redactText returns the text unchanged.
  */
 export function mayContainSecret(text: string, options?: RedactOptions): boolean {
-  if (prefilter.test(text) || hasEscape(text)) return true;
+  if (prefilter.test(text)) return true;
   const known = prepareKnown(options?.secrets);
   return known.secrets.length > 0 && (containsAny(text, known.forms) || redactFragments(text, known.secrets) !== text);
 }
 
-function redactPlain(text: string, known: Known): string {
-  // Chosen on the original text: replacing a secret with the marker cannot
-  // create a keyword (no keyword overlaps the marker; a test checks).
-  const rules = prefilter.select(text);
+function redactPlain(text: string, known: Known, rules: readonly TextRule[]): string {
   let out = known.secrets.length === 0 ? text : redactFragments(redactKnownForms(text, known.forms), known.secrets);
   for (const rule of rules) out = rule.apply(out);
   return out;
@@ -92,10 +92,14 @@ function redactPlain(text: string, known: Known): string {
 export function redactText(text: string, options?: RedactOptions): string {
   if (text.length === 0) return text;
   const known = prepareKnown(options?.secrets);
-  const decoded = hasEscape(text) ? decodeSecretEscapes(text) : text;
+  // Chosen on the original text: replacing a secret with the marker cannot
+  // create a keyword (no keyword overlaps the marker; a test checks).
+  const rules = prefilter.select(text);
+  if (rules.length === 0 && known.secrets.length === 0) return text;
+  const decoded = rules.includes(ESCAPES) ? decodeSecretEscapes(text) : text;
   if (decoded !== text) {
-    const redacted = redactPlain(decoded, known);
+    const redacted = redactPlain(decoded, known, prefilter.select(decoded));
     if (redacted !== decoded) return redacted;
   }
-  return redactPlain(text, known);
+  return redactPlain(text, known, rules);
 }
