@@ -1,6 +1,8 @@
 import { PassThrough, Readable, pipeline, type Duplex, type Transform } from 'node:stream';
 import { reportFailure, type Outcome } from '../pipeline.js';
+import { loadConfig } from '../providers/config.js';
 import { credentialsInUse } from '../providers/index.js';
+import type { RedactOptions } from '../redaction/index.js';
 import { deliver, type CliIO } from './process.js';
 import type { OutputFormat } from '../../transforms/serialize.js';
 
@@ -35,6 +37,16 @@ export async function runCommand(io: CliIO, format: OutputFormat, build: () => O
     outcome = reportFailure(error, { format, secrets: credentialsInUse(io.env), stderr: io.stderr });
   }
   await deliver(io, outcome.readable, outcome.exitCode);
+}
+
+/**
+ * What a log command redacts with: the credentials in the environment and
+ * every apiKey the config files hold (a config file that cannot be read adds none:
+ * reading a log must not fail on it).
+ */
+export async function logRedaction(io: CliIO): Promise<RedactOptions> {
+  const config = await loadConfig(process.cwd(), io.env).catch(() => undefined);
+  return { secrets: credentialsInUse(io.env, undefined, config) };
 }
 
 export const nothing = (): Outcome => ({ readable: Readable.from([]), exitCode: Promise.resolve(0) });

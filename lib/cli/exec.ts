@@ -82,8 +82,8 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const config = await loadConfig(settings.cwd, io.env);
     const { maxRetries, timeoutMs, idleTimeoutMs } = settings;
     const choice = chooseProvider({ name: settings.provider, model: settings.model, script: settings.script, cwd: settings.cwd, env: io.env, config, limits: { maxRetries, timeoutMs, idleTimeoutMs } });
-    // A key the chosen profile read from a config file is a credential in use too: redacted from here on.
-    secrets.splice(0, secrets.length, ...credentialsInUse(io.env, choice));
+    // Keys the config files hold are credentials in use too: redacted from here on.
+    secrets.splice(0, secrets.length, ...credentialsInUse(io.env, choice, config));
     const provider = await createProvider(choice);
     const { input, source } = await execInput(settings, io);
     const recorder = await sessionRecorder(settings, io.env, provider, secrets);

@@ -3,7 +3,7 @@ import { format } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CancelledError, StdoutError, describeErrno, type CancelSignal, type ZeroError } from '../errors.js';
 import { killRunningGroups } from '../tools/process_group.js';
-import { redactText } from '../redaction/index.js';
+import { redactOutbound } from '../redaction/index.js';
 
 export type CliIO = {
   stdin: Readable & { isTTY?: boolean };
@@ -50,7 +50,7 @@ export const EXIT_STDOUT_CLOSED = 141;
 /** With --debug, diagnostics and failures (with their stack) go to stderr, redacted like everything else. */
 export function debugReporter(io: CliIO, debug: boolean, secrets: string[]) {
   const log = (text: string) => {
-    if (debug) io.stderr.write(`[zero debug] ${redactText(text, { secrets })}\n`);
+    if (debug) io.stderr.write(`[zero debug] ${redactOutbound(text, { secrets })}\n`);
   };
   return {
     log,

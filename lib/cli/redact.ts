@@ -1,19 +1,18 @@
 import { Command } from 'commander';
 import { logItems } from '../logs/framing.js';
 import { redactLog } from '../logs/redact.js';
-import { runChain, runCommand } from './command.js';
+import { logRedaction, runChain, runCommand } from './command.js';
 import { checkFraming, framingOption, openLog } from './log-source.js';
-import { credentialsInUse } from '../providers/index.js';
 import type { CliIO } from './process.js';
 
 type RawRedactOptions = { framing: string };
 
 /** `zero redact [FILE]`: file → logItems → redact (per run, streaming-safe) → the same log, secrets replaced. */
 export async function runRedact(file: string | undefined, raw: RawRedactOptions, io: CliIO): Promise<void> {
-  await runCommand(io, 'stream-json', () => {
+  await runCommand(io, 'stream-json', async () => {
     const framing = checkFraming(raw.framing);
     const source = openLog(file, io.stdin);
-    return runChain(io, 'stream-json', source, [logItems(framing), redactLog({ secrets: credentialsInUse(io.env) })], async () => 0);
+    return runChain(io, 'stream-json', source, [logItems(framing), redactLog(await logRedaction(io))], async () => 0);
   });
 }
 

@@ -4,11 +4,10 @@ import { pipeline } from 'node:stream/promises';
 import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { logItems, type Framing, type LogItem } from '../logs/framing.js';
-import { credentialsInUse } from '../providers/index.js';
 import { renderHtml } from '../render/html.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { TranscriptBuilder, redactTranscript, type Transcript } from '../render/transcript.js';
-import { runCommand } from './command.js';
+import { logRedaction, runCommand } from './command.js';
 import { checkFraming, framingOption, openLog } from './log-source.js';
 import { choice } from './options.js';
 import type { CliIO } from './process.js';
@@ -57,7 +56,7 @@ export async function runRender(file: string | undefined, raw: RawRenderOptions,
     } catch (error) {
       throw error instanceof UsageError ? error : new UsageError(`Cannot read ${name ?? 'stdin'}: ${(error as Error).message}`);
     }
-    const text = renderTranscript(redactTranscript(transcript, { secrets: credentialsInUse(io.env) }), format, { source: name });
+    const text = renderTranscript(redactTranscript(transcript, await logRedaction(io)), format, { source: name });
     return { readable: Readable.from([text]), exitCode: Promise.resolve(0) };
   });
 }

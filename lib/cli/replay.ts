@@ -3,10 +3,13 @@ import type { Transform } from 'node:stream';
 import { newRunId } from '../protocol/ids.js';
 import { logItems } from '../logs/framing.js';
 import { pace, pickRun } from '../logs/replay.js';
-import { runChain, runCommand } from './command.js';
+import { logRedaction, runChain, runCommand } from './command.js';
 import { checkFraming, framingOption, openLog } from './log-source.js';
 import { choice, MAX_TIMER_MS, milliseconds } from './options.js';
 import { validate } from '../../transforms/validate.js';
+import { mapStream } from '../streams.js';
+import { redactEvent } from '../redaction/index.js';
+import type { OutputEvent } from '../protocol/types.js';
 import { stamp } from '../../transforms/stamp.js';
 import { OUTPUT_FORMATS, serialize } from '../../transforms/serialize.js';
 import { outputFormatFromArgv } from './options.js';
@@ -26,14 +29,17 @@ Exit code: the recorded run's run_end exitCode (2 when the log is not a complete
 /** `zero replay FILE`: file → logItems → pick a run → validate(output) → (restamp) → pace → serialize. */
 export async function runReplay(file: string | undefined, raw: RawReplayOptions, io: CliIO): Promise<void> {
   const format = outputFormatFromArgv(['-o', raw.outputFormat]);
-  await runCommand(io, format, () => {
+  await runCommand(io, format, async () => {
     choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
     const framing = checkFraming(raw.framing);
     const delay = milliseconds('--delay', raw.delay)!;
     const source = openLog(file, io.stdin);
     const { stream: picker, pick } = pickRun(raw.run);
     const runId = raw.newRunId ? newRunId() : undefined;
-    const stages: Transform[] = [logItems(framing), picker, validate('output', { label: 'recorded event' }), ...(runId ? [stamp({ runId })] : []), pace(delay), serialize(format, { stderr: io.stderr })];
+    const redaction = await logRedaction(io);
+    // a log is input like any other: each recorded event is redacted again on the way out
+    const redacted = mapStream((event: OutputEvent) => redactEvent(event, redaction));
+    const stages: Transform[] = [logItems(framing), picker, validate('output', { label: 'recorded event' }), redacted, ...(runId ? [stamp({ runId })] : []), pace(delay), serialize(format, { stderr: io.stderr })];
     return runChain(io, format, source, stages, async () => pick.exitCode ?? 1, () => runId ?? pick.chosen);
   });
 }

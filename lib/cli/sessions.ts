@@ -4,6 +4,8 @@ import type { OutputEvent } from '../protocol/types.js';
 import { listSessions, openSession, readEvents, sessionsRoot, type SessionMetadata, type StoredEvent } from '../sessions/index.js';
 import type { OutputFormat } from '../../transforms/serialize.js';
 import type { CliIO } from './process.js';
+import { logRedaction } from './command.js';
+import { redactEvent, redactOutbound } from '../redaction/index.js';
 
 /** `zero sessions list`: newest first, as a table or one JSON object per session. */
 export function formatSessionList(sessions: SessionMetadata[], format: OutputFormat): string {
@@ -34,18 +36,21 @@ export function storedEventRenderer(format: OutputFormat, stderr: { write(text: 
 }
 
 export async function runSessionsList(format: OutputFormat, io: CliIO): Promise<void> {
-  io.stdout.write(formatSessionList(await listSessions(sessionsRoot(io.env)), format));
+  const redaction = await logRedaction(io);
+  const sessions = (await listSessions(sessionsRoot(io.env))).map((metadata) => redactOutbound(metadata, redaction));
+  io.stdout.write(formatSessionList(sessions, format));
 }
 
-/** `zero sessions show ID`: the session's events, streamed from its file in the chosen format. */
+/** `zero sessions show ID`: the session's events, streamed from its file in the chosen format, redacted again (stored data is input like any other). */
 export async function runSessionsShow(id: string, format: OutputFormat, io: CliIO): Promise<Readable> {
   const session = await openSession(sessionsRoot(io.env), id);
   const render = storedEventRenderer(format, io.stderr);
+  const redaction = await logRedaction(io);
   return Readable.from(
     (async function* () {
-      const onDamaged = (message: string) => void io.stderr.write(`[zero] WARNING: ${message} That line was skipped.\n`);
+      const onDamaged = (message: string) => void io.stderr.write(redactOutbound(`[zero] WARNING: ${message} That line was skipped.\n`, redaction));
       for await (const event of readEvents(session, { onDamaged })) {
-        const text = render(event);
+        const text = render(redactEvent(event, redaction));
         if (text) yield text;
       }
     })(),

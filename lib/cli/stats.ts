@@ -1,7 +1,7 @@
 import { OUTPUT_FORMATS } from '../../transforms/serialize.js';
 import { Command, Option } from 'commander';
 import { logItems } from '../logs/framing.js';
-import { runChain, runCommand } from './command.js';
+import { logRedaction, runChain, runCommand } from './command.js';
 import { checkFraming, framingOption, openLog } from './log-source.js';
 import { choice } from './options.js';
 import { statsReport } from '../logs/stats.js';
@@ -13,11 +13,11 @@ type RawStatsOptions = { outputFormat: string; framing: string };
 /** `zero stats FILE`: file → logItems → per-run totals. */
 export async function runStats(file: string | undefined, raw: RawStatsOptions, io: CliIO): Promise<void> {
   const format = outputFormatFromArgv(['-o', raw.outputFormat]);
-  await runCommand(io, format, () => {
+  await runCommand(io, format, async () => {
     const chosen = choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
     const framing = checkFraming(raw.framing);
     const source = openLog(file, io.stdin);
-    return runChain(io, format, source, [logItems(framing), statsReport(chosen === 'text' ? 'text' : 'json')], async () => 0);
+    return runChain(io, format, source, [logItems(framing), statsReport(chosen === 'text' ? 'text' : 'json', await logRedaction(io))], async () => 0);
   });
 }
 

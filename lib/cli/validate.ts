@@ -1,7 +1,7 @@
 import { OUTPUT_FORMATS } from '../../transforms/serialize.js';
 import { Command, Option } from 'commander';
 import { logItems } from '../logs/framing.js';
-import { runChain, runCommand } from './command.js';
+import { logRedaction, runChain, runCommand } from './command.js';
 import { checkFraming, framingOption, openLog } from './log-source.js';
 import { choice, nonNegativeInteger } from './options.js';
 import { DEFAULT_MAX_PROBLEMS, logReport } from '../logs/validate.js';
@@ -21,12 +21,12 @@ Exit codes: 0 valid, 1 invalid, 2 usage.`;
 /** `zero validate [FILE]`: file → logItems → schema + order rules → report. */
 export async function runValidate(file: string | undefined, raw: RawValidateOptions, io: CliIO): Promise<void> {
   const format = outputFormatFromArgv(['-o', raw.outputFormat]);
-  await runCommand(io, format, () => {
+  await runCommand(io, format, async () => {
     const chosen = choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
     const framing = checkFraming(raw.framing);
     const maxProblems = nonNegativeInteger('--max-problems', raw.maxProblems)!;
     const source = openLog(file, io.stdin);
-    const report = logReport({ kind: raw.input ? 'input' : 'output', maxProblems, format: chosen === 'text' ? 'text' : 'json' });
+    const report = logReport({ kind: raw.input ? 'input' : 'output', maxProblems, format: chosen === 'text' ? 'text' : 'json', redaction: await logRedaction(io) });
     return runChain(io, format, source, [logItems(framing), report.stream], async () => ((await report.done).valid ? 0 : 1));
   });
 }

@@ -2,6 +2,7 @@ import { Transform } from 'node:stream';
 import { checkAgainstSchema } from '../protocol/validate.js';
 import type { OutputEvent } from '../protocol/types.js';
 import type { LogItem } from './framing.js';
+import { redactOutbound, type RedactOptions } from '../redaction/index.js';
 
 export type RunStats = {
   runId: string;
@@ -26,7 +27,9 @@ export type RunStats = {
 };
 
 /** Per-run totals of the schema-valid events of a log (others are counted as skipped). */
-export function createStatsCollector() {
+export function createStatsCollector(redaction?: RedactOptions) {
+  // names come from the log: a model or tool name may carry a secret
+  const clean = (name: string) => redactOutbound(name, redaction);
   const runs = new Map<string, RunStats & { inTurn: boolean; afterResult: boolean }>();
   let skipped = 0;
   return {
@@ -42,8 +45,8 @@ export function createStatsCollector() {
       }
       switch (event.type) {
         case 'run_start':
-          run.provider = event.provider;
-          run.model = event.model;
+          run.provider = clean(event.provider);
+          run.model = clean(event.model);
           break;
         case 'text':
         case 'tool_call':
@@ -54,7 +57,8 @@ export function createStatsCollector() {
           }
           if (event.type === 'tool_call') {
             run.toolCalls += 1;
-            run.toolsByName[event.name] = (run.toolsByName[event.name] ?? 0) + 1;
+            const name = clean(event.name);
+            run.toolsByName[name] = (run.toolsByName[name] ?? 0) + 1;
             const side = event.sideEffect ?? 'unknown';
             run.toolsBySideEffect[side] = (run.toolsBySideEffect[side] ?? 0) + 1;
           }
@@ -75,7 +79,7 @@ export function createStatsCollector() {
           if (event.costUsd !== undefined) run.tokens.costUsd = (run.tokens.costUsd ?? 0) + event.costUsd;
           break;
         case 'error':
-          run.errorCode = event.code;
+          run.errorCode = clean(event.code);
           break;
         case 'run_end':
           run.outcome = event.status;
@@ -114,8 +118,8 @@ export function formatStats(runs: RunStats[], skipped = 0): string {
 }
 
 /** LogItems → the stats report, at the end: a text table, or one JSON object per run. */
-export function statsReport(format: 'text' | 'json' = 'text'): Transform {
-  const collector = createStatsCollector();
+export function statsReport(format: 'text' | 'json' = 'text', redaction?: RedactOptions): Transform {
+  const collector = createStatsCollector(redaction);
   return new Transform({
     writableObjectMode: true,
     readableObjectMode: false,

@@ -3,8 +3,15 @@ import { checkAgainstSchema } from '../protocol/validate.js';
 import type { SchemaKind } from '../protocol/schemas.js';
 import type { LogItem } from './framing.js';
 import { createInvariantChecker, type Problem } from './invariants.js';
+import { redactOutbound, type RedactOptions } from '../redaction/index.js';
 
-export type LogCheckOptions = { kind?: Extract<SchemaKind, 'input' | 'output'>; maxProblems?: number; format?: 'text' | 'json' };
+export type LogCheckOptions = {
+  kind?: Extract<SchemaKind, 'input' | 'output'>;
+  maxProblems?: number;
+  format?: 'text' | 'json';
+  /** Problem messages quote values from the log: redacted before they are printed. */
+  redaction?: RedactOptions;
+};
 
 export type LogSummary = { valid: boolean; events: number; runs: number; problems: number };
 
@@ -62,6 +69,7 @@ export function logReport(options: LogCheckOptions = {}): { stream: Transform; d
   const lines = (problems: Problem[]) =>
     problems
       .filter(() => shown < max && ++shown > 0)
+      .map(({ lineNo, problem }) => ({ lineNo, problem: redactOutbound(problem, options.redaction) }))
       .map(({ lineNo, problem }) => (json ? `${JSON.stringify({ type: 'problem', line: lineNo, problem })}\n` : `line ${lineNo}: ${problem}\n`))
       .join('');
   const stream = new Transform({

@@ -97,9 +97,14 @@ export async function createProvider(choice: ProviderChoice): Promise<Provider> 
 /** Environment variables that hold credentials a provider may load; their values are redacted everywhere. */
 export const CREDENTIAL_ENV_VARS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'ZERO_API_KEY'];
 
-/** The credentials in use: keys in the environment, and a key the chosen profile read from a config file. */
-export function credentialsInUse(env: NodeJS.ProcessEnv = process.env, choice?: ProviderChoice): string[] {
+/**
+ * The credentials in use: keys in the environment, the key the chosen profile
+ * read, and every apiKey the config files hold (any profile can be chosen with
+ * --provider, so each is a credential in use, active or not).
+ */
+export function credentialsInUse(env: NodeJS.ProcessEnv = process.env, choice?: ProviderChoice, config?: ZeroConfig): string[] {
   const fromEnv = CREDENTIAL_ENV_VARS.map((name) => env[name]?.trim() ?? '');
   const fromChoice = choice && choice.kind !== 'scripted' ? [choice.options.apiKey ?? ''] : [];
-  return [...new Set([...fromEnv, ...fromChoice])].filter((value) => value.length >= 8);
+  const fromConfig = [...(config?.profiles.values() ?? [])].map((profile) => profile.apiKey ?? '');
+  return [...new Set([...fromEnv, ...fromChoice, ...fromConfig])].filter((value) => value.length >= 8);
 }

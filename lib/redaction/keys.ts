@@ -19,13 +19,25 @@ export const SENSITIVE_SUFFIXES: readonly string[] = [
   'cookie',
   'set_cookie',
   'session_token',
+  'signing_key',
+  'encryption_key',
+  'master_key',
+  'ssh_key',
+  'session_key',
 ];
 
+/**
+ * Environment-style endings that are sensitive only after a separator
+ * (`DB_PASS`, `MYSQL_PWD`, `BASIC_AUTH`): bare, or glued into a word
+ * (`bypass`, `oauth`), they are ordinary.
+ */
+export const SENSITIVE_ENV_SUFFIXES: readonly string[] = ['pass', 'pwd', 'auth'];
+
 /** Lowercase keywords for rule prefilters: every sensitive key name contains one (a test checks). */
-export const SENSITIVE_KEY_KEYWORDS: readonly string[] = ['pass', 'secret', 'token', 'key', 'credential', 'auth', 'cookie'];
+export const SENSITIVE_KEY_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'key', 'credential', 'auth', 'cookie'];
 
 /** The same for query parameter names (`sig`, `signature`, `pwd` besides the sensitive keys). */
-export const QUERY_PARAM_KEYWORDS: readonly string[] = [...SENSITIVE_KEY_KEYWORDS, 'sig', 'pwd'];
+export const QUERY_PARAM_KEYWORDS: readonly string[] = [...SENSITIVE_KEY_KEYWORDS, 'sig'];
 
 /** Query-string parameters whose value is a secret even though the name alone is too generic for a key. */
 export const SENSITIVE_QUERY_PARAMS: ReadonlySet<string> = new Set([
@@ -72,7 +84,8 @@ function cached(judge: (name: string) => boolean): (name: string) => boolean {
 /** Whether a value stored under this key is a secret (compared after normaliseKey). */
 export const isSensitiveKey: (key: string) => boolean = cached((key) => {
   const normalised = normaliseKey(key);
-  return normalised.length > 0 && SENSITIVE_SUFFIXES.some((suffix) => normalised.endsWith(suffix));
+  if (normalised.length === 0) return false;
+  return SENSITIVE_SUFFIXES.some((suffix) => normalised.endsWith(suffix)) || SENSITIVE_ENV_SUFFIXES.some((suffix) => normalised.endsWith(`_${suffix}`));
 });
 
 /** Whether a URL query parameter of this name carries a secret (`?token=`, `&sig=`, …). */

@@ -8,7 +8,7 @@
  * pass to match differently.
  */
 
-import { wholeMatchRule, type TextRule } from './rule.js';
+import { prefixedSecretRule, wholeMatchRule, type TextRule } from './rule.js';
 
 /** Not preceded by a letter or digit: `task-list` and `risk-level` never start a key. */
 const START = '(?<![A-Za-z0-9])';
@@ -71,5 +71,20 @@ export const PATTERN_RULES: readonly TextRule[] = [
     ['eyj'],
     /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{4,16384}\.[A-Za-z0-9_-]{0,8192}/g,
     /[A-Za-z0-9_-]/,
+  ),
+  // a Slack incoming webhook: the path after `hooks.slack.com/services/` is the secret
+  prefixedSecretRule(
+    'slack-webhook',
+    ['hooks.slack.com/'],
+    /(hooks\.slack\.com\/(?:services|workflows|triggers)\/)([A-Za-z0-9_-]{1,64}(?:\/[A-Za-z0-9_-]{1,128}){0,4})/g,
+    (secret) => secret.length < 8,
+    /[A-Za-z0-9_\/-]/,
+  ),
+  // a Sentry DSN's public key (and legacy `:secret`) before `@…sentry.io`: `https://<key>@o123.ingest.sentry.io/456`
+  prefixedSecretRule(
+    'sentry-dsn',
+    ['sentry'],
+    /(:\/\/)([A-Za-z0-9]{16,64}(?::[A-Za-z0-9]{16,64})?)(?=@[A-Za-z0-9.-]{0,253}sentry)/g,
+    () => false,
   ),
 ];

@@ -1,4 +1,4 @@
-/** redactText: every text rule, plus the exact credentials the process loaded, over one string. */
+/** redactText: every text rule, plus the exact credentials the process loaded, over one string (and over its escaped secret characters decoded). */
 
 import { ASSIGNMENT_RULE } from './assignments.js';
 import { AWS_SECRET_RULE } from './aws.js';
@@ -6,15 +6,16 @@ import { COOKIE_RULE } from './cookies.js';
 import { HTTP_RULES } from './http.js';
 import { PATTERN_RULES } from './patterns.js';
 import { buildPrefilter } from './prefilter.js';
-import { REDACTED, type TextRule } from './rule.js';
+import { type TextRule } from './rule.js';
+import { ESCAPE_KEYWORDS, decodeSecretEscapes } from './escapes.js';
+import { MIN_SECRET_LENGTH, knownForms, redactFragments, redactKnownForms } from './known.js';
+
+export { MIN_SECRET_LENGTH };
 
 export interface RedactOptions {
   /** Exact credential values the process loaded (API keys, tokens); values under 8 characters are ignored. */
   readonly secrets?: readonly string[];
 }
-
-/** Shorter known values are too likely to occur by chance in ordinary text. */
-export const MIN_SECRET_LENGTH = 8;
 
 /**
  * Every rule in the order it runs: self-identifying keys first (the PEM block
@@ -28,52 +29,77 @@ export const TEXT_RULES: readonly TextRule[] = [...PATTERN_RULES, AWS_SECRET_RUL
  * Keywords frequent in ordinary code (`apiKey`, `tokens`, `https://`): rules
  * with one of them are each tested on their own (see prefilter.ts).
  */
-const FREQUENT_KEYWORDS: readonly string[] = ['pass', 'secret', 'token', 'key', 'auth', 'credential', '://'];
+const FREQUENT_KEYWORDS: readonly string[] = ['pass', 'pwd', 'secret', 'token', 'key', 'auth', 'credential', '://'];
 
-const prefilter = buildPrefilter(TEXT_RULES, FREQUENT_KEYWORDS);
+/** Not a rule: its keywords let the prefilter's one pass spot escapes too (see escapes.ts). */
+const ESCAPES: TextRule = { name: 'escapes', keywords: ESCAPE_KEYWORDS, apply: (text) => text };
 
-const preparedSecrets = new WeakMap<readonly string[], readonly string[]>();
+const prefilter = buildPrefilter([...TEXT_RULES, ESCAPES], FREQUENT_KEYWORDS);
+
+interface Known {
+  /** The credentials, MIN_SECRET_LENGTH+ characters, deduplicated. */
+  readonly secrets: readonly string[];
+  /** They and their base64 forms, longest first. */
+  readonly forms: readonly string[];
+}
+
+const NONE: Known = { secrets: [], forms: [] };
+const prepared = new WeakMap<readonly string[], Known>();
+
+/** The usable secrets and their forms, computed once per secrets array. */
+function prepareKnown(secrets: readonly string[] | undefined): Known {
+  if (!secrets || secrets.length === 0) return NONE;
+  let known = prepared.get(secrets);
+  if (!known) {
+    const usable = [...new Set(secrets)].filter((secret) => typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH);
+    known = { secrets: usable.sort((a, b) => b.length - a.length), forms: knownForms(usable) };
+    prepared.set(secrets, known);
+  }
+  return known;
+}
 
 /** The usable secrets, deduplicated and longest first (so a secret containing another goes whole). */
 export function prepareSecrets(secrets: readonly string[] | undefined): readonly string[] {
-  if (!secrets || secrets.length === 0) return [];
-  const cached = preparedSecrets.get(secrets);
-  if (cached) return cached;
-  const usable = [...new Set(secrets)]
-    .filter((secret) => typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH)
-    .sort((a, b) => b.length - a.length);
-  preparedSecrets.set(secrets, usable);
-  return usable;
+  return prepareKnown(secrets).secrets;
 }
 
-function redactKnownSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) {
-    if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  }
-  return out;
-}
-
-const containsAny = (text: string, secrets: readonly string[]): boolean => secrets.some((secret) => text.includes(secret));
+const containsAny = (text: string, forms: readonly string[]): boolean => forms.some((form) => text.includes(form));
 
 /**
  * Whether redactText could change `text`: some rule's keyword occurs in it
- * (one case-insensitive regex pass), or a loaded credential does. When false,
- * redactText returns the text unchanged.
+ * (one case-insensitive regex pass), or a loaded credential does (whole, in
+ * base64, escaped or in pieces). When false, redactText returns the text unchanged.
  */
 export function mayContainSecret(text: string, options?: RedactOptions): boolean {
-  return prefilter.test(text) || containsAny(text, prepareSecrets(options?.secrets));
+  if (prefilter.test(text)) return true;
+  const known = prepareKnown(options?.secrets);
+  return known.secrets.length > 0 && (containsAny(text, known.forms) || redactFragments(text, known.secrets) !== text);
 }
 
-/** Replaces every secret-looking substring of `text` with `[REDACTED]`, keeping what surrounds it. */
+function redactPlain(text: string, known: Known, rules: readonly TextRule[]): string {
+  let out = known.secrets.length === 0 ? text : redactFragments(redactKnownForms(text, known.forms), known.secrets);
+  for (const rule of rules) out = rule.apply(out);
+  return out;
+}
+
+/**
+ * Replaces every secret-looking substring of `text` with `[REDACTED]`, keeping
+ * what surrounds it. Escapes of key characters (`\u0073k-…`, `&#x73;k-…`)
+ * are decoded first; when the decoded text holds a secret, it is what comes
+ * out, redacted (those characters then read decoded: the same JSON string or
+ * HTML text), else the text as it was, redacted.
+ */
 export function redactText(text: string, options?: RedactOptions): string {
   if (text.length === 0) return text;
-  const secrets = prepareSecrets(options?.secrets);
+  const known = prepareKnown(options?.secrets);
   // Chosen on the original text: replacing a secret with the marker cannot
   // create a keyword (no keyword overlaps the marker; a test checks).
   const rules = prefilter.select(text);
-  if (rules.length === 0 && (secrets.length === 0 || !containsAny(text, secrets))) return text;
-  let out = redactKnownSecrets(text, secrets);
-  for (const rule of rules) out = rule.apply(out);
-  return out;
+  if (rules.length === 0 && known.secrets.length === 0) return text;
+  const decoded = rules.includes(ESCAPES) ? decodeSecretEscapes(text) : text;
+  if (decoded !== text) {
+    const redacted = redactPlain(decoded, known, prefilter.select(decoded));
+    if (redacted !== decoded) return redacted;
+  }
+  return redactPlain(text, known, rules);
 }

@@ -4,6 +4,7 @@
  */
 
 import { MAX_JSON_DEPTH } from '../protocol/depth.js';
+import { withRedactedId } from './ids.js';
 import { isSensitiveKey } from './keys.js';
 import { REDACTED } from './rule.js';
 import { redactText, type RedactOptions } from './text.js';
@@ -113,9 +114,10 @@ export function redactValue<T>(value: T, options?: RedactOptions): T {
 
 /**
  * What the redact stage applies to each protocol event: like redactValue, but
- * the top-level `type`, `runId`, `sessionId`, `id` and `schemaVersion` are
- * left alone, and an event with nothing to redact comes back as the same object.
+ * the top-level `type`, `runId`, `sessionId` and `schemaVersion` are left
+ * alone, the `id` goes through redactId (so it stays a valid id), and an event
+ * with nothing to redact comes back as the same object.
  */
 export function redactEvent<T extends object>(event: T, options?: RedactOptions): T {
-  return redactAny(event, { options, copy: false, ancestors: [] }, isStructureKey) as T;
+  return withRedactedId(redactAny(event, { options, copy: false, ancestors: [] }, isStructureKey) as T, options);
 }

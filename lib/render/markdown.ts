@@ -1,6 +1,27 @@
 import { finalTurn, formatArgs, isLong, sizeLabel, tokenSummary, type Entry, type RunSection, type ToolCall, type Transcript } from './transcript.js';
 import { escapeHtml } from './html.js';
 
+/**
+ * Markdown viewers render raw HTML and follow links: text from the log is
+ * untrusted. `&` and `<` become entities (no tag, no entity-obfuscated
+ * scheme survives), and a link or image whose destination has a scheme other
+ * than http(s) or mailto (`javascript:`, `data:`, `vbscript:`, `file:`) is
+ * broken into plain text by escaping its `(` or, for a reference
+ * definition, its `[`.
+ */
+export function safeMarkdown(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(UNSAFE_INLINE_LINK, ']\\(')
+    .replace(UNSAFE_LINK_DEFINITION, '$1\\[');
+}
+
+/** A scheme (`javascript:`) that is not http, https or mailto, after optional spaces and an opening `&lt;`. */
+const UNSAFE_SCHEME = '[ \\t\\n]*(?:&lt;)?[ \\t]*(?!(?:https?|mailto):)[A-Za-z][A-Za-z0-9+.-]{0,31}:';
+const UNSAFE_INLINE_LINK = new RegExp(`\\]\\((?=${UNSAFE_SCHEME})`, 'g');
+const UNSAFE_LINK_DEFINITION = new RegExp(`^([ ]{0,3})\\[(?=[^\\]\\n]{1,999}\\]:${UNSAFE_SCHEME})`, 'gm');
+
 /** A code fence longer than any run of backticks in the text, so untrusted output cannot close it. */
 export function fenced(text: string, lang = ''): string {
   const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (match) => match[0].length));
@@ -17,7 +38,7 @@ function inline(text: string): string {
   return `${ticks}${pad}${clean}${pad}${ticks}`;
 }
 
-const quote = (text: string) => text.split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n');
+const quote = (text: string) => safeMarkdown(text).split('\n').map((line) => (line ? `> ${line}` : '>')).join('\n');
 
 /** A block that is folded with <details> when long (more than 40 lines or 4 KB). */
 function block(label: string, text: string, lang = ''): string {
@@ -45,15 +66,15 @@ function entry(item: Entry, final: ReturnType<typeof finalTurn>): string[] {
     case 'turn': {
       const { turn } = item;
       const out = [`### ${turn === final ? 'Final answer' : `Turn ${turn.index}`}`];
-      if (turn.text !== '') out.push(turn.text.trimEnd());
+      if (turn.text !== '') out.push(safeMarkdown(turn.text.trimEnd()));
       for (const call of turn.tools) out.push(tool(call));
       if (turn.text === '' && turn.tools.length === 0) out.push('_No text._');
       return out;
     }
     case 'warning':
-      return [`> **Warning:** ${item.message.replace(/\n/g, ' ')}`];
+      return [`> **Warning:** ${safeMarkdown(item.message.replace(/\n/g, ' '))}`];
     case 'error':
-      return [`> **Error (${item.code}${item.recoverable ? ', recoverable' : ''}):** ${item.message.replace(/\n/g, ' ')}`];
+      return [`> **Error (${safeMarkdown(item.code)}${item.recoverable ? ', recoverable' : ''}):** ${safeMarkdown(item.message.replace(/\n/g, ' '))}`];
     case 'orphan_result':
       return [`#### Result for ${inline(item.id)} (no matching call): ${item.result.status}`, item.result.output === '' ? '(empty)' : block('Result', item.result.output)];
   }
@@ -70,7 +91,7 @@ function section(run: RunSection, index: number, count: number): string {
   out.push('### Prompt', run.prompt !== undefined ? quote(run.prompt) : '_The log does not record the prompt (only session files do)._');
   const final = finalTurn(run);
   for (const item of run.entries) out.push(...entry(item, final));
-  if (run.final !== undefined && !final) out.push('### Final answer', run.final === '' ? '_Empty._' : run.final.trimEnd());
+  if (run.final !== undefined && !final) out.push('### Final answer', run.final === '' ? '_Empty._' : safeMarkdown(run.final.trimEnd()));
   out.push('### Outcome');
   const outcome: string[] = [];
   outcome.push(run.outcome ? `- Status: **${run.outcome.status}**, exit code ${run.outcome.exitCode}` : '- Status: unknown (no run_end: the log ends before the run did)');
@@ -85,11 +106,11 @@ function section(run: RunSection, index: number, count: number): string {
 
 /** The transcript as Markdown: headings per run and turn, fenced arguments and results, long ones folded. */
 export function renderMarkdown(transcript: Transcript, options: { title?: string } = {}): string {
-  const out = [`# ${options.title ?? 'Zero transcript'}`];
+  const out = [`# ${safeMarkdown(options.title ?? 'Zero transcript')}`];
   if (transcript.runs.length === 0) out.push('_No runs in this log._');
   transcript.runs.forEach((run, index) => out.push(section(run, index, transcript.runs.length)));
   if (transcript.skipped.length > 0) {
-    const lines = transcript.skipped.map((skip) => `- ${skip.lineNo !== undefined ? `line ${skip.lineNo}: ` : ''}${skip.reason}`);
+    const lines = transcript.skipped.map((skip) => `- ${skip.lineNo !== undefined ? `line ${skip.lineNo}: ` : ''}${safeMarkdown(skip.reason)}`);
     out.push('## Skipped lines', lines.join('\n'));
   }
   return `${out.join('\n\n')}\n`;

@@ -1,4 +1,4 @@
-import { redactText, redactValue, type RedactOptions } from '../redaction/index.js';
+import { redactId, redactOutbound, redactValue, type RedactOptions } from '../redaction/index.js';
 import { isJsonObject } from '../protocol/validate.js';
 
 /**
@@ -200,10 +200,13 @@ export function buildTranscript(values: Iterable<unknown>): Transcript {
  * deltas are joined, so a secret split across deltas is caught too.
  */
 export function redactTranscript(transcript: Transcript, options: RedactOptions = {}): Transcript {
-  const text = (value: string) => redactText(value, options);
+  const text = (value: string) => redactOutbound(value, options);
   const result = (value: ToolResult): ToolResult => ({ ...value, output: text(value.output) });
   const call = (value: ToolCall): ToolCall => ({
     ...value,
+    id: redactId(value.id, options),
+    name: text(value.name),
+    ...(value.sideEffect !== undefined ? { sideEffect: text(value.sideEffect) } : {}),
     ...(value.args !== undefined ? { args: redactValue(value.args, options) } : {}),
     ...(value.result ? { result: result(value.result) } : {}),
   });
@@ -214,13 +217,14 @@ export function redactTranscript(transcript: Transcript, options: RedactOptions 
       case 'warning':
         return { ...value, message: text(value.message) };
       case 'error':
-        return { ...value, message: text(value.message) };
+        return { ...value, code: text(value.code), message: text(value.message) };
       case 'orphan_result':
-        return { ...value, result: result(value.result) };
+        return { ...value, id: redactId(value.id, options), result: result(value.result) };
     }
   };
   const runs = transcript.runs.map((run): RunSection => ({
     ...run,
+    ...(run.runId !== undefined ? { runId: text(run.runId) } : {}),
     ...(run.prompt !== undefined ? { prompt: text(run.prompt) } : {}),
     ...(run.final !== undefined ? { final: text(run.final) } : {}),
     ...(run.start ? { start: redactValue(run.start, options) } : {}),

@@ -71,8 +71,8 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
   return {
     async begin(prompt) {
       const stored = redactText(prompt, { secrets });
-      if (plan.kind === 'new') session = await createSession({ root, cwd, provider, model, prompt: stored });
-      else if (plan.kind === 'fork') session = await forkSession(root, plan.parentId, { cwd, provider, model });
+      if (plan.kind === 'new') session = await createSession({ root, cwd, provider, model, prompt: stored, secrets });
+      else if (plan.kind === 'fork') session = await forkSession(root, plan.parentId, { cwd, provider, model, secrets });
       else session = plan.session;
       const warnings: string[] = [];
       const onDamaged = (message: string) => warnings.push(`${message} That line was skipped.`);

@@ -5,6 +5,7 @@ import { newSessionId } from '../protocol/ids.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, makePrivateDir, storeError } from './folders.js';
 import { appendLines, readLines, repairJournal, syncJournal, type StoredEvent } from './journal.js';
 import { acquireLock, type SessionLock } from './lock.js';
+import { redactOutbound } from '../redaction/index.js';
 import { metadataFromEvents, readMetadata, titleFromPrompt, writeMetadata, type SessionMetadata } from './metadata.js';
 import { EVENTS_FILE, assertSessionId, sessionDir } from './paths.js';
 
@@ -16,8 +17,9 @@ export type Session = {
   metadata: SessionMetadata;
 };
 
-export type NewSession = { root: string; cwd: string; provider: string; model: string; prompt: string; now?: Date };
-export type ForkOptions = { cwd?: string; provider?: string; model?: string; now?: Date };
+/** `secrets`: the credentials in use, redacted (with every other secret) from the metadata as it is created. */
+export type NewSession = { root: string; cwd: string; provider: string; model: string; prompt: string; now?: Date; secrets?: readonly string[] };
+export type ForkOptions = { cwd?: string; provider?: string; model?: string; now?: Date; secrets?: readonly string[] };
 
 type State = { lock?: SessionLock; queue: Promise<unknown> };
 const states = new WeakMap<Session, State>();
@@ -86,7 +88,7 @@ export async function createSession(options: NewSession): Promise<Session> {
   const now = options.now ?? new Date();
   const { id, dir, lock } = await makeFolder(options.root, now);
   const time = now.toISOString();
-  const metadata: SessionMetadata = {
+  const metadata: SessionMetadata = redactOutbound({
     id,
     title: titleFromPrompt(options.prompt),
     cwd: options.cwd,
@@ -95,7 +97,7 @@ export async function createSession(options: NewSession): Promise<Session> {
     createdAt: time,
     updatedAt: time,
     eventCount: 0,
-  };
+  }, { secrets: options.secrets });
   try {
     await writeFile(join(dir, EVENTS_FILE), '', { flag: 'wx', mode: PRIVATE_FILE_MODE });
     await writeMetadata(dir, metadata);
@@ -287,7 +289,7 @@ export async function forkSession(root: string, parentId: string, options: ForkO
     // The parent may have been mid-append: a torn last line is not copied on.
     const copied = await repairJournal(events, `session ${id}`);
     const time = now.toISOString();
-    const metadata: SessionMetadata = {
+    const metadata: SessionMetadata = redactOutbound({
       id,
       title: parent.metadata.title,
       cwd: options.cwd ?? parent.metadata.cwd,
@@ -298,7 +300,7 @@ export async function forkSession(root: string, parentId: string, options: ForkO
       createdAt: time,
       updatedAt: time,
       eventCount: copied,
-    };
+    }, { secrets: options.secrets });
     await writeMetadata(dir, metadata);
     const session = handle(root, id, metadata);
     stateOf(session).lock = lock;

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ZERO, cleanEnv, eventTypes, jsonLines, nth, tempDir, writeScript, zero } from '../../helpers/zero.js';
@@ -261,4 +261,31 @@ t.test('--no-session and ZERO_NO_SESSION=1: nothing on disk, no sessionId; with 
   t.match(refused.events, [{ type: 'error', code: 'usage_error', message: '--no-session cannot be used with --resume or --fork: they continue a recorded session.' }, { type: 'run_end', exitCode: 2 }]);
   const help = await zero(['exec', '--help']);
   t.match(help.stdout, /--no-session +record nothing/);
+});
+t.test('metadata.json, sessions list and sessions show are redacted, even for a session file edited by hand', async (t) => {
+  const home = tempDir(t);
+  const cwd = join(tempDir(t), `ws-${secret}`);
+  mkdirSync(cwd);
+  const loaded = 'zk7731Qm7TfRp2LxWc9VbN3sYdHg6JkAe5Uo';
+  const env = cleanEnv({ ZERO_HOME: home, ZERO_API_KEY: loaded });
+  const script = writeScript(tempDir(t), [{ text: 'ok' }]);
+  const run = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '--model', `m-${loaded}`, '-C', cwd, 'hi'], { env });
+  t.equal(run.code, 0, run.stderr);
+  const [id] = sessionsIn(home);
+  const metadata = readFileSync(join(home, 'sessions', id!, 'metadata.json'), 'utf8');
+  t.notMatch(metadata, secret, 'no secret in the stored cwd');
+  t.notMatch(metadata, loaded, 'no credential in the stored model');
+  t.match(JSON.parse(metadata), { cwd: /ws-\[REDACTED\]$/, model: 'm-[REDACTED]' });
+
+  // a session file edited by hand: stored data is input like any other
+  appendFileSync(join(home, 'sessions', id!, 'events.jsonl'), `${JSON.stringify({ schemaVersion: 1, type: 'prompt', content: `use ${secret}` })}\n`);
+  writeFileSync(join(home, 'sessions', id!, 'metadata.json'), metadata.replace('ws-[REDACTED]', `ws-${secret}`));
+  for (const format of ['text', 'json', 'stream-json']) {
+    const list = await zero(['sessions', 'list', '-o', format], { env });
+    t.match(list.stdout, id!, `sessions list -o ${format}`);
+    t.notMatch(list.stdout, secret, `sessions list -o ${format}: no raw cwd`);
+    const show = await zero(['sessions', 'show', id!, '-o', format], { env });
+    t.match(show.stdout, 'use [REDACTED]', `sessions show -o ${format}`);
+    t.notMatch(show.stdout, secret, `sessions show -o ${format}`);
+  }
 });

@@ -40,6 +40,19 @@ for (const [name, turns, code] of [['a tool run', TOOL_RUN, 0], ['a failing run'
   });
 }
 
+t.test('a log edited by hand is redacted on the way out, ids kept valid and paired', async (t) => {
+  const { log, recorded } = await setup(t, TOOL_RUN);
+  const token = ['ghp_', 'Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa'].join('');
+  writeFileSync(log, recorded.stdout.replaceAll('call_1', `call_${token}`).replace('The launch', `The ${token} launch`));
+  const replayed = await zero(['replay', log]);
+  t.equal(replayed.code, 0, replayed.stdout);
+  t.notMatch(replayed.stdout, token);
+  const events = jsonLines(replayed.stdout);
+  const callId = events.find((event) => event.type === 'tool_call')?.id;
+  t.match(callId, /^redacted_[0-9a-f]{16}$/);
+  t.equal(events.find((event) => event.type === 'tool_result')?.id, callId);
+});
+
 t.test('--new-run-id re-stamps every event; --delay spaces them', async (t) => {
   const { log, recorded } = await setup(t, TOOL_RUN);
   const started = Date.now();

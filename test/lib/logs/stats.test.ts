@@ -27,3 +27,19 @@ t.test('turns, tools, tokens, outcome', async (t) => {
   t.match(text, /1 line skipped/);
   t.equal(formatStats([]), 'No runs.\n');
 });
+
+t.test('model and tool names from the log are redacted', async (t) => {
+  const token = ['ghp_', 'Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa'].join('');
+  const loaded = 'zk7731Qm7TfRp2LxWc9VbN3sYdHg6JkAe5Uo';
+  const stats = createStatsCollector({ secrets: [loaded] });
+  [
+    e('run_start', { cwd: '/', provider: 'p', model: `m-${loaded}` }),
+    e('tool_call', { id: '1', name: `tool_${token}`, args: {} }),
+    e('error', { code: `c_${loaded}`, message: 'x', recoverable: false }),
+  ].forEach((item) => stats.item(item));
+  const [run] = stats.runs();
+  t.match(run, { model: 'm-[REDACTED]', toolsByName: { 'tool_[REDACTED]': 1 }, errorCode: 'c_[REDACTED]' });
+  const printed = JSON.stringify(run) + formatStats(stats.runs());
+  t.notMatch(printed, token);
+  t.notMatch(printed, loaded);
+});

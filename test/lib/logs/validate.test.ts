@@ -33,3 +33,17 @@ t.test('the report stage, text and json, with a cap', async (t) => {
   t.match(JSON.parse(json.out.split('\n')[2]!), { type: 'summary', problems: 3 });
   t.equal(summaryLine({ valid: true, events: 1, runs: 1, problems: 0 }, 0), 'valid: 1 event, 1 run\n');
 });
+
+t.test('values quoted in problem messages are redacted', async (t) => {
+  const token = ['ghp_', 'Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa'].join('');
+  const loaded = 'zk7731Qm7TfRp2LxWc9VbN3sYdHg6JkAe5Uo';
+  const call = { schemaVersion: 1, type: 'tool_call', runId: start.runId, id: `id_${loaded}`, name: 'bash', args: {} };
+  const result = { schemaVersion: 1, type: 'tool_result', runId: start.runId, id: `x_${token}`, status: 'ok', output: '', truncated: false };
+  const items: LogItem[] = [start, call, result, end].map((value, index) => ({ lineNo: index + 1, raw: JSON.stringify(value), value }));
+  const { stream } = logReport({ format: 'json', redaction: { secrets: [loaded] } });
+  let out = '';
+  for await (const chunk of Readable.from(items).pipe(stream)) out += chunk;
+  t.match(out, 'answers no tool_call', 'the problems are reported');
+  t.notMatch(out, token);
+  t.notMatch(out, loaded);
+});

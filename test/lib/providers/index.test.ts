@@ -73,3 +73,10 @@ t.test('credentialsInUse: keys in the environment and the chosen profile key, lo
   const choice = chooseProvider({ cwd: '.', env: {}, config: config([{ name: 'p', provider: 'openai', apiKey: 'file-key-0123456789' }], 'p') });
   t.same(credentialsInUse({}, choice), ['file-key-0123456789']);
 });
+
+t.test('credentialsInUse: every apiKey the config files hold, active profile or not', async (t) => {
+  const loaded = config([{ name: 'p', provider: 'openai', apiKey: 'active-key-0123456789' }, { name: 'spare', provider: 'anthropic', apiKey: 'spare-key-0123456789' }], 'p');
+  const choice = chooseProvider({ cwd: '.', env: {}, config: loaded });
+  t.same(credentialsInUse({}, choice, loaded).sort(), ['active-key-0123456789', 'spare-key-0123456789']);
+  t.same(credentialsInUse({}, undefined, loaded).sort(), ['active-key-0123456789', 'spare-key-0123456789'], 'without a chosen provider too (the log commands)');
+});

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { TEXT_RULES, redactText } from '../../../lib/redaction/text.js';
-import { CORPUS_RULES, contexts, keyedContexts, secretsCorpus } from '../../fixtures/secrets/corpus.js';
+import { CORPUS_RULES, contexts, escapedContexts, keyedContexts, secretsCorpus } from '../../fixtures/secrets/corpus.js';
 
 /** Every 8-character substring of the secret that survives in `text`. */
 function leakedFragments(secret: string, text: string): string[] {
@@ -48,4 +48,17 @@ t.test('every context of every corpus secret is redacted, idempotently', async (
   }
   t.same(failures, [], `${checked} contexts, 100% redacted`);
   t.ok(checked > 500);
+});
+
+t.test('self-identifying secrets written with escapes (JSON \\u, HTML entities) are redacted too', async (t) => {
+  const failures: string[] = [];
+  const selfIdentifying = corpus.filter(({ secret, contexts: texts }) => texts[0] === contexts(secret)[0] && texts.length === contexts(secret).length);
+  for (const { rule, secret } of selfIdentifying) {
+    for (const text of escapedContexts(secret)) {
+      const once = redactText(text);
+      if (leakedFragments(secret.slice(1), once).length > 0 || !once.includes('[REDACTED]')) failures.push(`${rule}: ${JSON.stringify(once)}`);
+    }
+  }
+  t.same(failures, []);
+  t.ok(selfIdentifying.length > 50);
 });

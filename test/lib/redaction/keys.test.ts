@@ -1,6 +1,6 @@
 import t from 'tap';
 import {
-  QUERY_PARAM_KEYWORDS, SENSITIVE_KEY_KEYWORDS, SENSITIVE_QUERY_PARAMS, SENSITIVE_SUFFIXES, isSensitiveKey,
+  QUERY_PARAM_KEYWORDS, SENSITIVE_ENV_SUFFIXES, SENSITIVE_KEY_KEYWORDS, SENSITIVE_QUERY_PARAMS, SENSITIVE_SUFFIXES, isSensitiveKey,
   isSensitiveQueryParam, normaliseKey,
 } from '../../../lib/redaction/keys.js';
 
@@ -52,4 +52,13 @@ t.test('answers are cached, and stay right', async (t) => {
 t.test('every sensitive name contains a prefilter keyword', async (t) => {
   for (const suffix of SENSITIVE_SUFFIXES) t.ok(SENSITIVE_KEY_KEYWORDS.some((k) => suffix.includes(k)), suffix);
   for (const name of SENSITIVE_QUERY_PARAMS) t.ok(QUERY_PARAM_KEYWORDS.some((k) => name.includes(k)), name);
+});
+
+t.test('environment-style names: *_PASS, *_PWD, *_AUTH and *_…_KEY of signing, encryption, master, ssh and session keys', async (t) => {
+  for (const key of ['DB_PASS', 'MYSQL_PWD', 'REGISTRY_AUTH', 'basicAuth', 'JWT_SIGNING_KEY', 'DATA_ENCRYPTION_KEY', 'VAULT_MASTER_KEY', 'DEPLOY_SSH_KEY', 'FLASK_SESSION_KEY', 'sshKey']) {
+    t.ok(isSensitiveKey(key), key);
+  }
+  // the same words without a separator, or alone, are ordinary
+  for (const key of ['bypass', 'compass', 'pass', 'pwd', 'auth', 'oauth', 'githubOauth', 'author']) t.notOk(isSensitiveKey(key), key);
+  for (const suffix of SENSITIVE_ENV_SUFFIXES) t.ok(SENSITIVE_KEY_KEYWORDS.some((k) => suffix.includes(k)), suffix);
 });

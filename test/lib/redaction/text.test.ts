@@ -203,3 +203,41 @@ t.test('adversarial input for the name, cookie and AWS rules finishes, idempoten
     t.equal(redactText(once), once, `${input.slice(0, 16)}… (${input.length} chars)`);
   }
 });
+
+t.test('a credential in use is found in pieces, in base64, URL-encoded and escaped', async (t) => {
+  const key = 'zk4821Qm7TfRp2LxWc9VbN3sYdHg6JkAe5Uo';
+  const secrets = [key];
+  const clean = (text: string) => redactText(text, { secrets });
+  // `cut -c1-12` and `cut -c13-`, each in a tool output of its own
+  t.equal(clean(`${key.slice(0, 12)}\n`), `${REDACTED}\n`);
+  t.equal(clean(`${key.slice(12)}\n`), `${REDACTED}\n`);
+  t.equal(clean(`the end: ${key.slice(-8)}`), `the end: ${REDACTED}`, 'a piece of 8 characters');
+  t.equal(clean(`x ${key.slice(0, 7)} y`), `x ${key.slice(0, 7)} y`, 'under 8 characters a piece is left alone');
+  t.equal(clean('abcdefghijklmnop'), 'abcdefghijklmnop', 'no piece, nothing to do');
+  t.equal(redactText('keys look like sk-proj-…', { secrets: ['sk-proj-Q7xL1spNxnyVmihA_2O76UMFxFkM'] }), 'keys look like sk-proj-…', 'a word-like piece (no digit) is not a secret');
+  // base64 of the key alone, and of a line holding it (other alignments)
+  t.notMatch(clean(Buffer.from(key).toString('base64')), /[A-Za-z0-9+/]{12}/);
+  for (const line of [`KEY=${key}\n`, `K=${key}\n`, `${key}\n`]) {
+    const encoded = Buffer.from(line).toString('base64');
+    t.match(clean(encoded), REDACTED, line);
+    // what is left encodes at most the few bytes around the key
+    t.ok(clean(encoded).replace(REDACTED, '').length <= 12, `${JSON.stringify(line)}: ${clean(encoded)}`);
+  }
+  const slashed = `${key.slice(0, 10)}/${key.slice(10)}`;
+  t.equal(redactText(`q=${encodeURIComponent(slashed)}&x=1`, { secrets: [slashed] }), `q=${REDACTED}&x=1`, 'URL-encoded');
+  t.equal(clean(`"\\u007a${key.slice(1)}"`), `"${REDACTED}"`, 'JSON-escaped');
+  t.equal(clean(`<p>&#122;${key.slice(1)}</p>`), `<p>${REDACTED}</p>`, 'an HTML entity');
+});
+
+t.test('pattern secrets written with escapes are found; other escapes are kept', async (t) => {
+  const key = 'sk-proj-Q7xL1spNxnyVmihA_2O76UMFxFkM_R5Kjp1vRt';
+  t.equal(redactText(`{"k": "\\u0073${key.slice(1)}", "e": "caf\\u00e9 \\u0022"}`), `{"k": "${REDACTED}", "e": "caf\\u00e9 \\u0022"}`);
+  t.equal(redactText(`<code>&#x73;k&#45;${key.slice(3)}</code> &#60;b&#62;`), `<code>${REDACTED}</code> &#60;b&#62;`);
+  t.equal(redactText('\\x41 and &#65; stay as they are'), '\\x41 and &#65; stay as they are', 'nothing to find: the text is untouched');
+});
+
+t.test('Slack webhooks and Sentry DSNs', async (t) => {
+  t.equal(redactText('POST https://hooks.slack.com/services/T0ABCDEF12/B0ABCDEF34/Xq7wPz2RkLm9VtYb3NcJd5Hf ok'), `POST https://hooks.slack.com/services/${REDACTED} ok`);
+  t.equal(redactText('dsn: "https://0123456789abcdef0123456789abcdef@o123456.ingest.sentry.io/4505"'), `dsn: "https://${REDACTED}@o123456.ingest.sentry.io/4505"`);
+  t.equal(redactText('see https://docs.sentry.io/platforms/ and https://hooks.slack.com/services/'), 'see https://docs.sentry.io/platforms/ and https://hooks.slack.com/services/');
+});

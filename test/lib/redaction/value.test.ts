@@ -67,10 +67,12 @@ t.test('redactEvent: text, tool_call, run_start, usage', async (t) => {
   t.equal(redactEvent(usage), usage);
 });
 
-t.test('redactEvent never touches structural top-level keys', async (t) => {
+t.test('redactEvent never touches structural top-level keys (a model-supplied id is redacted as an id)', async (t) => {
   const loaded = 'run_20261130053326_ab12cd';
   const event = { type: 'text', runId: loaded, id: loaded, sessionId: loaded, schemaVersion: 1, delta: loaded };
-  t.same(redactEvent(event, { secrets: [loaded] }), { ...event, delta: REDACTED });
+  const redacted = redactEvent(event, { secrets: [loaded] });
+  t.same(redacted, { ...event, delta: REDACTED, id: redacted.id });
+  t.match(redacted.id, /^redacted_[0-9a-f]{16}$/);
   const nested = { type: 'tool_call', id: 'c', name: 'n', args: { id: loaded } };
   t.same(redactEvent(nested, { secrets: [loaded] }).args, { id: REDACTED }, 'only at the top level');
 });
@@ -110,4 +112,17 @@ t.test('a container nested more than 256 levels down becomes "[Too deep]" instea
   const shallow = JSON.parse(`{"a":${'['.repeat(255)}"${key}"${']'.repeat(255)}}`);
   t.notMatch(JSON.stringify(redactValue(shallow)), /Too deep/, '256 levels in all are walked as usual');
   t.notMatch(JSON.stringify(redactValue(shallow)), key.slice(3));
+});
+
+t.test('redactEvent: a tool call id holding a secret becomes a valid, stable redacted_<hash> id', async (t) => {
+  const id = 'call_ghp_Q7xL1spNxnyVmihA2O76UMFxFkMR5Kjp1vRt';
+  const call = redactEvent({ type: 'tool_call', id, name: 'bash', args: {} });
+  const result = redactEvent({ type: 'tool_result', id, status: 'ok', output: '', truncated: false });
+  t.match(call.id, /^redacted_[0-9a-f]{16}$/);
+  t.match(call.id, /^[A-Za-z0-9][A-Za-z0-9._:-]*$/, 'matches the output schema');
+  t.equal(result.id, call.id, 'the call and its result still pair up');
+  t.not(redactEvent({ type: 'tool_call', id: 'call_ghp_Zz9xL1spNxnyVmihA2O76UMFxFkMR5Kjp1vRt', name: 'bash', args: {} }).id, call.id, 'another id, another hash');
+  t.equal(redactEvent({ type: 'tool_call', id: 'id_zk4821Qm7TfRp2LxWc9V', name: 'bash', args: {} }, { secrets: ['zk4821Qm7TfRp2LxWc9V'] }).id.slice(0, 9), 'redacted_', 'a credential in use too');
+  const plain = { type: 'tool_call', id: 'call_0001', name: 'bash', args: {} };
+  t.equal(redactEvent(plain), plain, 'an ordinary id: the same event');
 });

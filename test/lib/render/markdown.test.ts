@@ -80,3 +80,22 @@ t.test('several runs are numbered; an unfinished run says so', async (t) => {
   t.match(md, 'Status: unknown (no run_end');
   t.match(renderMarkdown(buildTranscript([])), '_No runs in this log._');
 });
+
+t.test('HTML and unsafe links from the log are neutralised; http(s) and mailto links stay', async (t) => {
+  const hostile = '<script>alert(1)</script> <img src=x onerror=alert(1)> [l](javascript:alert(1)) ![i]( JaVaScript:x) [d](data:text/html,x) [e](jav&#x61;script:x)';
+  const md = renderMarkdown(buildTranscript([
+    { schemaVersion: 1, type: 'prompt', content: hostile },
+    ev('run_start', { cwd: '/w', provider: 'scripted', model: 'm1' }),
+    ev('warning', { message: hostile }),
+    ev('text', { delta: `${hostile}\n[ref]: javascript:alert(2)\nsee [docs](https://example.com/a) or [mail](mailto:a@example.com)` }),
+    ev('error', { code: '<b>x</b>', message: hostile, recoverable: false }),
+    ev('run_end', { status: 'error', exitCode: 1 }),
+  ]));
+  t.notMatch(md, /<script|<img|<b>/i, 'no raw tag');
+  t.match(md, '&lt;script>alert(1)&lt;/script>', 'tags show as text');
+  t.notMatch(md, /\]\(\s*(?:javascript|data):/i, 'no inline link to another scheme');
+  t.notMatch(md, /^\s{0,3}\[ref\]:/m, 'no reference definition to another scheme');
+  t.notMatch(md, /jav&#x61;script/, 'no entity-obfuscated scheme');
+  t.match(md, '[docs](https://example.com/a)');
+  t.match(md, '[mail](mailto:a@example.com)');
+});

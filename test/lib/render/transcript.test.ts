@@ -135,3 +135,18 @@ t.test('folding thresholds: more than 40 lines or 4 KB', async (t) => {
   t.equal(sizeLabel('a\nb'), '2 lines, 3 B');
   t.equal(sizeLabel('x'.repeat(5000)), '1 line, 4.9 KB');
 });
+
+t.test('redactTranscript: tool names, ids, error codes and the run id are redacted too', async (t) => {
+  const token = ['ghp_', 'Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa'].join('');
+  const transcript = buildTranscript([
+    ev('run_start', { cwd: '/w', provider: 'p', model: `m-${token}` }),
+    ev('tool_call', { id: `call_${token}`, name: `tool_${token}`, args: {}, sideEffect: token }),
+    ev('tool_result', { id: `call_${token}`, status: 'ok', output: '', truncated: false }),
+    ev('tool_result', { id: `orphan_${token}`, status: 'ok', output: '', truncated: false }),
+    ev('error', { code: `c_${token}`, message: 'x', recoverable: false }),
+  ]);
+  const redacted = redactTranscript(transcript);
+  t.notMatch(JSON.stringify(redacted), token);
+  const turn = redacted.runs[0]!.entries.find((entry) => entry.kind === 'turn');
+  t.match(turn, { turn: { tools: [{ name: 'tool_[REDACTED]', id: /^redacted_[0-9a-f]{16}$/, result: { status: 'ok' } }] } }, 'the call keeps its result');
+});
