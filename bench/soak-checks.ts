@@ -157,14 +157,22 @@ export async function checkRun(run: Observation): Promise<Verdicts> {
   const late = isLate(run);
   const killed = run.plan.ending === 'SIGKILL' && !late;
   const stream = parseLines(run.lines.map((line) => line.text));
+  const checks: [Check, boolean, () => string | undefined | Promise<string | undefined>][] = [
+    ['run_end', !killed && run.plan.ending !== 'EPIPE', () => checkRunEnd(run, stream)],
+    ['exit', !killed, () => checkExit(run, stream, late)],
+    ['orphans', !killed, () => checkOrphans(run)],
+    ['session', true, () => checkSession(run, stream, late)],
+    ['resume', true, () => checkResume(run, stream)],
+  ];
   const skipped: Check[] = [];
   const failures: Partial<Record<Check, string>> = {};
-  const record = (check: Check, applies: boolean, outcome: () => string | undefined | Promise<string | undefined>) =>
-    applies ? Promise.resolve(outcome()).then((failure) => void (failure !== undefined && (failures[check] = failure))) : void skipped.push(check);
-  await record('run_end', !killed && run.plan.ending !== 'EPIPE', () => checkRunEnd(run, stream));
-  await record('exit', !killed, () => checkExit(run, stream, late));
-  await record('orphans', !killed, () => checkOrphans(run));
-  await record('session', true, () => checkSession(run, stream, late));
-  await record('resume', true, () => checkResume(run, stream));
+  for (const [check, applies, outcome] of checks) {
+    if (!applies) {
+      skipped.push(check);
+      continue;
+    }
+    const failure = await outcome();
+    if (failure !== undefined) failures[check] = failure;
+  }
   return { plan: run.plan, late, failures, skipped };
 }
