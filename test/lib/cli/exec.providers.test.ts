@@ -2,7 +2,6 @@ import t, { type Test } from 'tap';
 import { checkAgainstSchema } from '../../../lib/protocol/validate.js';
 import { fakeApi, data, event, type Reply } from '../../helpers/sse-server.js';
 import { anthropicStream, openaiStream } from '../../helpers/wire.js';
-import { limitFrom, timed } from '../../helpers/timing.js';
 import { cleanEnv, eventTypes, jsonLines, nth, streamedText, zero } from '../../helpers/zero.js';
 
 // zero exec against real HTTP servers on 127.0.0.1 that speak each provider's wire format.
@@ -10,14 +9,12 @@ import { cleanEnv, eventTypes, jsonLines, nth, streamedText, zero } from '../../
 const OPENAI_KEY = ['sk-proj-', 'T3stKeyT3stKeyT3stKey0123456789'].join('');
 const ANTHROPIC_KEY = ['sk-ant-api03-', 'T3stKeyT3stKeyT3stKey0123456789'].join('');
 
-/** The environment with `$API` replaced by the fake server's address. */
-const withApiUrl = (env: NodeJS.ProcessEnv, url: string) => Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value?.replace('$API', url)]));
-
 async function run(t: Test, replies: Reply[], env: NodeJS.ProcessEnv, args: string[] = [], files: Record<string, unknown> = { 'notes.txt': 'ship on Friday\n' }) {
   const api = await fakeApi(replies);
   t.teardown(() => api.close());
   const dir = t.testdir(files as never);
-  const result = await zero(['exec', '-o', 'stream-json', '-C', dir, ...args.map((arg) => arg.replace('$API', api.url)), 'What does notes.txt say?'], { env: cleanEnv(withApiUrl(env, api.url)) });
+  const withUrl = Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value?.replace('$API', api.url)]));
+  const result = await zero(['exec', '-o', 'stream-json', '-C', dir, ...args.map((arg) => arg.replace('$API', api.url)), 'What does notes.txt say?'], { env: cleanEnv(withUrl) });
   const events = jsonLines(result.stdout);
   for (const e of events) t.ok(checkAgainstSchema('output', e).ok, `${e.type} matches the schema`);
   t.equal(events.at(-1)?.exitCode, result.code, 'exit code = run_end.exitCode');
@@ -103,26 +100,15 @@ t.test('openai: a malformed chunk and an error inside the stream', async (t) => 
   t.match(inStream.events.at(-2), { code: 'provider_error', message: /server had an error/ });
 });
 
-/**
- * The idle clock starts with the model call, so the limit must leave a freshly started zero
- * time to connect and read the first chunk, however busy the machine: it is as long as a
- * whole run against a server that does not stall took just now (startup included, of
- * which the first chunk is a small part).
- */
-async function idleLimitSeconds(t: Test, env: NodeJS.ProcessEnv): Promise<number> {
-  const baseline = await timed(() => run(t, [{ sse: openaiStream({ text: ['waiting'] }) }], env));
-  t.comment(`a whole run took ${Math.round(baseline)} ms: idle limit ${limitFrom(baseline, { times: 1 }) / 1000} s`);
-  return limitFrom(baseline, { times: 1 }) / 1000;
-}
-
 t.test('openai: a stalled stream ends with --idle-timeout, not a hang', async (t) => {
-  const env = { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: '$API/v1' };
-  const idle = await idleLimitSeconds(t, env);
-  const { events, code } = await run(t, [{ sse: openaiStream({ text: ['waiting'] }), stall: 2 }], env, ['--idle-timeout', String(idle)]);
+  // The stream stalls after its first frame, which carries no text: a fresh zero on a busy
+  // machine may read it after 0.3 s or before, and the run is the same either way. That the
+  // text before a stall is kept is checked in-process (test/lib/providers/openai.test.ts),
+  // where the limit can be derived from a cheap baseline.
+  const { events, code } = await run(t, [{ sse: openaiStream({ text: ['never sent'] }), stall: 1 }], { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: '$API/v1' }, ['--idle-timeout', '0.3']);
   t.equal(code, 3);
-  t.same(eventTypes(events), ['run_start', 'text', 'error', 'run_end']);
-  t.equal(streamedText(events), 'waiting', 'what came before the stall is kept');
-  t.match(nth(events, 'error'), { code: 'provider_error', message: `openai stream stalled: no data for ${idle} s (--idle-timeout).` });
+  t.same(eventTypes(events), ['run_start', 'error', 'run_end']);
+  t.match(nth(events, 'error'), { code: 'provider_error', message: 'openai stream stalled: no data for 0.3 s (--idle-timeout).' });
 });
 
 t.test('openai: invalid JSON in tool arguments goes back to the model, and the turn continues', async (t) => {
