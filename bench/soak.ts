@@ -53,11 +53,11 @@ async function soak(all: Plan[], root: string, concurrency: number): Promise<Ver
   const worker = async () => {
     for (let plan = all[next++]; plan; plan = all[next++]) {
       results[plan.index] = await soakOne(plan, root);
-      process.stderr.write(`\r${results.filter(Boolean).length}/${all.length} runs`);
+      if (process.stderr.isTTY) process.stderr.write(`\r${results.filter(Boolean).length}/${all.length} runs`);
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  process.stderr.write('\n');
+  if (process.stderr.isTTY) process.stderr.write('\n');
   return results;
 }
 
