@@ -4,6 +4,7 @@ import { execChain, inputChain, outputChain, reportFailure } from '../../lib/pip
 import { ScriptedProvider, type ScriptTurn } from '../../lib/providers/scripted.js';
 import { checkAgainstSchema } from '../../lib/protocol/validate.js';
 import { through } from '../helpers/streams.js';
+import { settled } from '../helpers/timing.js';
 import type { OutputEvent } from '../../lib/protocol/types.js';
 
 async function readAll(stream: Readable): Promise<string> {
@@ -124,8 +125,7 @@ t.test('cancel while still reading stream-json input', async (t) => {
 t.test('backpressure: a paused reader stops the provider; resuming completes the run', async (t) => {
   const provider = scripted([{ chunks: Array.from({ length: 20000 }, (_, i) => `delta number ${i}; `) }]);
   const chain = execChain({ provider, cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: streamJson });
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  const paused = provider.handedOut;
+  const paused = await settled(() => provider.handedOut);
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.equal(provider.handedOut, paused, 'nothing more is pulled while nobody reads');
   // What fits in the buffers between the agent and the reader: a few 16 KiB byte buffers of ~110-byte lines, and small object buffers.

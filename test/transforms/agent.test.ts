@@ -3,6 +3,7 @@ import { agent } from '../../transforms/agent.js';
 import { ScriptedProvider, type ScriptTurn } from '../../lib/providers/scripted.js';
 import { CancelledError } from '../../lib/errors.js';
 import { throughUntilError } from '../helpers/streams.js';
+import { settled } from '../helpers/timing.js';
 import type { Event } from '../../lib/protocol/types.js';
 
 const types = (events: Event[]) => events.map((event) => event.type);
@@ -112,7 +113,7 @@ t.test('a paused reader stops the provider (backpressure)', async (t) => {
   const stage = agent({ provider, cwd: t.testdir({}) });
   stage.write({ prompt: 'go' });
   stage.end();
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await settled(() => provider.handedOut);
   t.ok(provider.handedOut <= 2, `handed out ${provider.handedOut} chunks while nobody read`);
   let count = 0;
   for await (const _event of stage) count++;

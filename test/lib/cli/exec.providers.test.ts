@@ -101,10 +101,14 @@ t.test('openai: a malformed chunk and an error inside the stream', async (t) => 
 });
 
 t.test('openai: a stalled stream ends with --idle-timeout, not a hang', async (t) => {
-  const { events, code } = await run(t, [{ sse: openaiStream({ text: ['waiting'] }), stall: 2 }], { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: '$API/v1' }, ['--idle-timeout', '0.3']);
+  // The stream stalls after its first frame, which carries no text: a fresh zero on a busy
+  // machine may read it after 0.3 s or before, and the run is the same either way. That the
+  // text before a stall is kept is checked in-process (test/lib/providers/openai.test.ts),
+  // where the limit can be derived from a cheap baseline.
+  const { events, code } = await run(t, [{ sse: openaiStream({ text: ['never sent'] }), stall: 1 }], { OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: '$API/v1' }, ['--idle-timeout', '0.3']);
   t.equal(code, 3);
-  t.same(eventTypes(events), ['run_start', 'text', 'error', 'run_end']);
-  t.match(nth(events, 'error'), { code: 'provider_error', message: /stalled: no data for 0\.3 s/ });
+  t.same(eventTypes(events), ['run_start', 'error', 'run_end']);
+  t.match(nth(events, 'error'), { code: 'provider_error', message: 'openai stream stalled: no data for 0.3 s (--idle-timeout).' });
 });
 
 t.test('openai: invalid JSON in tool arguments goes back to the model, and the turn continues', async (t) => {

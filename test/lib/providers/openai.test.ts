@@ -3,6 +3,7 @@ import { CancelledError, ProviderError } from '../../../lib/errors.js';
 import { createOpenAIProvider } from '../../../lib/providers/openai.js';
 import type { ChatMessage, Provider, ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
 import { data, fakeApi, type Reply } from '../../helpers/sse-server.js';
+import { limitFrom, timed } from '../../helpers/timing.js';
 
 const KEY = 'sk-test-0123456789abcdefghij';
 const API_MODEL = 'gpt-4.1-2025-04-14';
@@ -244,26 +245,37 @@ t.test('an error object inside the stream: ProviderError with its message', asyn
   t.match(error, { code: 'provider_error', exitCode: 3, message: /overloaded/ });
 });
 
+/**
+ * A limit the first chunk of a turn is sure to beat, however busy the machine: ten times
+ * what a whole turn against this server took just now (see limitFrom).
+ */
+async function limitBeyondFirstChunk(t: Test): Promise<number> {
+  const api = await serve(t, [{ sse: helloStream }]);
+  return limitFrom(await timed(() => run(provider(api.url))), { floorMs: 200 });
+}
+
 t.test('a stalled stream ends at the idle timeout, not in a hang', async (t) => {
+  const idle = await limitBeyondFirstChunk(t);
   const api = await serve(t, [{ sse: helloStream, stall: 2 }]);
-  const started = Date.now();
-  const { chunks, error } = await run(provider(api.url, { idleTimeoutMs: 200 }));
+  const { chunks, error } = await run(provider(api.url, { idleTimeoutMs: idle }));
   t.same(chunks, [{ type: 'text', delta: 'Hel' }]);
-  t.match(error, { code: 'provider_error', exitCode: 3, message: 'openai stream stalled: no data for 0.2 s (--idle-timeout).' });
-  t.ok(Date.now() - started < 2000);
+  t.match(error, { code: 'provider_error', exitCode: 3, message: `openai stream stalled: no data for ${idle / 1000} s (--idle-timeout).` });
 });
 
 t.test('the whole-call timeout, while streaming and while waiting out a Retry-After', async (t) => {
-  const slow = await serve(t, [{ sse: [role, ...Array.from({ length: 20 }, () => text('.')), DONE], delayMs: 50 }]);
-  const streaming = await run(provider(slow.url, { timeoutMs: 300, idleTimeoutMs: 1000 }));
-  t.ok(streaming.chunks.length > 0 && streaming.chunks.length < 20);
-  t.match(streaming.error, { code: 'provider_error', exitCode: 3, message: 'openai call timed out after 0.3 s (--timeout).' });
+  const timeout = await limitBeyondFirstChunk(t);
+  // A chunk every 50 ms for three times the limit: the idle clock never fires, the whole-call one must.
+  const frames = Math.ceil((3 * timeout) / 50);
+  const slow = await serve(t, [{ sse: [role, ...Array.from({ length: frames }, () => text('.')), DONE], delayMs: 50 }]);
+  const streaming = await run(provider(slow.url, { timeoutMs: timeout, idleTimeoutMs: 60_000 }));
+  t.ok(streaming.chunks.length > 0 && streaming.chunks.length < frames, `${streaming.chunks.length} of ${frames} chunks before the limit`);
+  t.match(streaming.error, { code: 'provider_error', exitCode: 3, message: `openai call timed out after ${timeout / 1000} s (--timeout).` });
 
-  const waiting = await serve(t, [{ status: 429, headers: { 'retry-after-ms': '1500' }, json: rateLimited }, { sse: helloStream }]);
+  const waiting = await serve(t, [{ status: 429, headers: { 'retry-after-ms': '30000' }, json: rateLimited }, { sse: helloStream }]);
   const started = Date.now();
   const retrying = await run(provider(waiting.url, { maxRetries: 2, timeoutMs: 300 }));
   t.match(retrying.error, { code: 'provider_error', message: /timed out after 0.3 s/ });
-  t.ok(Date.now() - started < 2000, 'did not sleep out the Retry-After');
+  t.ok(Date.now() - started < 10_000, 'did not sleep out the 30 s Retry-After');
 });
 
 t.test('the run cancelled mid-stream: its CancelledError is thrown', async (t) => {

@@ -58,13 +58,23 @@ t.test('expect.contains looks through everything the model receives', async (t) 
 });
 
 t.test('delayMs waits before each chunk, and an abort stops the wait', async (t) => {
-  const provider = new ScriptedProvider([{ chunks: ['a', 'b', 'c'], delayMs: 50 }]);
+  const delayMs = 1000;
+  const provider = new ScriptedProvider([{ chunks: ['a', 'b', 'c'], delayMs }]);
   const controller = new AbortController();
-  const started = Date.now();
-  const reason = new Error('stop');
-  setTimeout(() => controller.abort(reason), 75);
-  await t.rejects(turn(provider, undefined, controller.signal));
-  t.ok(Date.now() - started < 150, 'did not wait for the remaining chunks');
+  const chunks: ProviderChunk[] = [];
+  const started = performance.now();
+  let abortedAt = 0;
+  await t.rejects(async () => {
+    for await (const chunk of provider.turn({ messages: [{ role: 'user', content: 'hi' }], tools: [] }, controller.signal)) {
+      chunks.push(chunk);
+      abortedAt = performance.now();
+      controller.abort(new Error('stop'));
+    }
+  });
+  t.ok(abortedAt - started >= delayMs - 2, 'the first chunk waited out its delay');
+  // A wait the abort did not cut short would last the whole next delay.
+  t.ok(performance.now() - abortedAt < delayMs / 2, 'the wait for the next chunk ended at the abort');
+  t.same(chunks, [{ type: 'text', delta: 'a' }]);
   t.equal(provider.handedOut, 1);
 });
 

@@ -5,6 +5,7 @@ import t from 'tap';
 import { bash } from '../../../lib/tools/bash.js';
 import { MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
 import { createToolbox } from '../../../lib/tools/registry.js';
+import { limitFrom, timed } from '../../helpers/timing.js';
 
 const context = (cwd: string, signal = new AbortController().signal) => ({ cwd, signal });
 const toolbox = createToolbox([bash]);
@@ -71,19 +72,29 @@ t.test('a command that fits is not flagged', async (t) => {
   t.same(outcome, { status: 'ok', output: 'hi\nexit code 0', truncated: false });
 });
 
+/**
+ * A timeout the command's first lines are sure to beat, however busy the machine: ten
+ * times what starting bash and running them took just now (see limitFrom).
+ */
+async function timeoutBeyondStart(dir: string): Promise<number> {
+  return limitFrom(await timed(() => run({ command: 'echo started; sleep 0 & echo $! > pid' }, context(dir))));
+}
+
 t.test('on timeout the whole process group is killed and the tool fails', async (t) => {
   const dir = t.testdir({});
-  const outcome = await toolbox.run(call({ command: 'echo started; sleep 30 & echo $! > pid; wait', timeout_ms: 300 }), context(dir));
+  const timeout = await timeoutBeyondStart(dir);
+  const outcome = await toolbox.run(call({ command: 'echo started; sleep 30 & echo $! > pid; wait', timeout_ms: timeout }), context(dir));
   t.equal(outcome.status, 'error');
-  t.equal(outcome.output, 'The command timed out after 300 ms and was killed, with its whole process group.\nOutput so far:\nstarted\n');
+  t.equal(outcome.output, `The command timed out after ${timeout} ms and was killed, with its whole process group.\nOutput so far:\nstarted\n`);
   const child = Number(readFileSync(join(dir, 'pid'), 'utf8'));
   t.notOk(isRunning(child), 'the background child is gone');
 });
 
 t.test('a child that ignores SIGTERM is killed with SIGKILL', async (t) => {
   const dir = t.testdir({});
-  const outcome = await toolbox.run(call({ command: 'trap "" TERM; sleep 30 & echo $! > pid; wait', timeout_ms: 300 }), context(dir));
-  t.match(outcome, { status: 'error', output: /^The command timed out after 300 ms/ });
+  const timeout = await timeoutBeyondStart(dir);
+  const outcome = await toolbox.run(call({ command: 'trap "" TERM; sleep 30 & echo $! > pid; wait', timeout_ms: timeout }), context(dir));
+  t.match(outcome, { status: 'error', output: new RegExp(`^The command timed out after ${timeout} ms`) });
   t.notOk(isRunning(Number(readFileSync(join(dir, 'pid'), 'utf8'))));
 });
 

@@ -13,10 +13,11 @@ function running(pid: number): boolean {
   }
 }
 
-async function groupWithChild(script: string): Promise<{ leader: number; child: number }> {
+async function groupWithChild(script: string): Promise<{ leader: number; child: number; exited: Promise<unknown> }> {
   const leader = spawn('bash', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+  const exited = new Promise((resolve) => leader.once('exit', resolve));
   const child = await new Promise<number>((resolve) => leader.stdout.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))));
-  return { leader: leader.pid!, child };
+  return { leader: leader.pid!, child, exited };
 }
 
 t.test('ends the leader and its children, and resolves only once they are gone', async (t) => {
@@ -34,8 +35,8 @@ t.test('a process that ignores SIGTERM gets SIGKILL after the grace period', asy
 });
 
 t.test('a group that is already gone is fine', async (t) => {
-  const { leader } = await groupWithChild('echo 0');
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  const { leader, exited } = await groupWithChild('echo 0');
+  await exited;
   await t.resolves(killProcessGroup(leader, 100));
 });
 
