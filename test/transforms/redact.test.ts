@@ -1,5 +1,5 @@
 import t from 'tap';
-import { Readable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { redact } from '../../transforms/redact.js';
 import { through } from '../helpers/streams.js';
@@ -87,9 +87,13 @@ t.test('an embedding program: stamped JSONL through split → parse → validate
   ];
   const input = Readable.from([stamped.map((event) => JSON.stringify(event)).join('\n') + '\n']);
   const lines: string[] = [];
-  await pipeline(input, zero.split(), zero.parse(), zero.validate('output'), zero.redact(), zero.serialize('stream-json'), async (chunks: AsyncIterable<Buffer | string>) => {
-    for await (const chunk of chunks) lines.push(...String(chunk).split('\n').filter(Boolean));
+  const collect = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
   });
+  await pipeline(input, zero.split(), zero.parse(), zero.validate('output'), zero.redact(), zero.serialize('stream-json'), collect);
   const out = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   const texts = out.filter((event) => event.type === 'text');
   t.ok(texts.length >= 2, 'the deltas were re-split');
