@@ -1,6 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { createStreamRedactor, holdFrom, MAX_RUN_HOLD } from '../../../lib/redaction/stream.js';
+import { createStreamRedactor, holdFrom } from '../../../lib/redaction/stream.js';
 import { redactText } from '../../../lib/redaction/text.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 
@@ -73,8 +73,15 @@ t.test('holdFrom: what could still grow into a secret', async (t) => {
   t.equal(holdFrom('the token is'), 'the token '.length, 'a key without an assignment is just a word');
   t.equal(holdFrom('x\n-----BEGIN RSA PRIVATE KEY-----\nMIIE abc'), 2, 'an open PEM block');
   t.equal(holdFrom('Cookie: a=1; b=2; '), 0, 'a cookie header line');
-  const long = 'z'.repeat(MAX_RUN_HOLD + 1);
-  t.equal(holdFrom(`a ${long}`), long.length + 2, 'a run past the cap is released');
+  const long = 'z'.repeat(20_000);
+  const heldOf = (text: string) => text.slice(holdFrom(text));
+  t.equal(heldOf(`a ${long}`), 'z'.repeat(16), 'a long run with no keyword: only what could still become a keyword');
+  t.equal(heldOf(`a ${long}","key":"sk-proj-Q7xL1spNxnyVmihA`), 'sk-proj-Q7xL1spNxnyVmihA', 'a long run: from where an open token begins');
+  t.equal(heldOf(`a ${long}","apiKey":"Zq8nR2vT6`), 'iKey":"Zq8nR2vT6', 'a sensitive name whose value is still arriving');
+  t.equal(heldOf(`${long},"password": "correct horse`), 'password": "correct horse', 'a quoted value with spaces, still open');
+  const closed = `${long},"sk-proj-Q7xL0123456789abcdefgh","n":1`;
+  t.equal(heldOf(closed), closed.slice(-16), 'a closed match holds nothing more than a keyword could need');
+  t.equal(heldOf(`x${long}\n-----BEGIN RSA PRIVATE KEY-----\n${'QUJD'.repeat(10_000)}`).length, 40_000 + 32, 'an open PEM block, however long its body so far');
 });
 
 t.test('flush releases everything, and a new run starts clean', async (t) => {
