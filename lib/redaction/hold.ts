@@ -213,8 +213,26 @@ function walkBackOverKeys(text: string, from: number): number {
  */
 export function holdFrom(text: string, mayHoldSecret = true, longestSecret = 0): number {
   const run = trailingRunStart(text);
-  let from = text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, longestSecret - 1);
-  from = Math.min(from, pemStart(text));
-  if (mayHoldSecret) from = Math.min(walkBackOverKeys(text, from), openMatchStart(text));
-  return Math.max(0, from);
+  const word = text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, longestSecret - 1);
+  const open = openStart(text, mayHoldSecret);
+  const from = Math.min(word, open);
+  return Math.max(0, mayHoldSecret ? walkBackOverKeys(text, from) : from);
+}
+
+/**
+ * The earliest open match. An open match becomes `[REDACTED]` in the whole
+ * text, and rules run one after another: a later rule's match that runs up
+ * to it may then read differently (`?token=a` glued to a PEM header), so a
+ * match reaching its start is open too.
+ */
+function openStart(text: string, mayHoldSecret: boolean): number {
+  let open = pemStart(text);
+  if (!mayHoldSecret) return open;
+  open = Math.min(open, openMatchStart(text));
+  for (let steps = 0; open > 0 && steps < 8; steps++) {
+    const before = openMatchStart(text.slice(0, open));
+    if (before >= open) break;
+    open = before;
+  }
+  return open;
 }
