@@ -14,6 +14,7 @@
 
 import { isSensitiveKey, isSensitiveQueryParam } from './keys.js';
 import { keywordSource } from './prefilter.js';
+import { REDACTED } from './rule.js';
 import { TEXT_RULES } from './text.js';
 
 export type HoldBound = {
@@ -215,22 +216,21 @@ export function holdFrom(text: string, mayHoldSecret = true, longestSecret = 0):
   const run = trailingRunStart(text);
   const word = text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, longestSecret - 1);
   const open = openStart(text, mayHoldSecret);
-  const from = Math.min(word, open);
-  return Math.max(0, mayHoldSecret ? walkBackOverKeys(text, from) : from);
+  return Math.max(0, Math.min(mayHoldSecret ? walkBackOverKeys(text, word) : word, open));
 }
 
 /**
- * The earliest open match. An open match becomes `[REDACTED]` in the whole
- * text, and rules run one after another: a later rule's match that runs up
- * to it may then read differently (`?token=a` glued to a PEM header), so a
- * match reaching its start is open too.
+ * The earliest open match. An open match may become `[REDACTED]` in the
+ * whole text, and rules run one after another: a later rule's match that
+ * runs into the marker may then read differently (`?token=a` glued to a PEM
+ * header), so it is open too.
  */
 function openStart(text: string, mayHoldSecret: boolean): number {
   let open = pemStart(text);
   if (!mayHoldSecret) return open;
   open = Math.min(open, openMatchStart(text));
   for (let steps = 0; open > 0 && steps < 8; steps++) {
-    const before = openMatchStart(text.slice(0, open));
+    const before = openMatchStart(text.slice(0, open) + REDACTED);
     if (before >= open) break;
     open = before;
   }

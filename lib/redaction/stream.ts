@@ -15,12 +15,13 @@ export { holdFrom } from './hold.js';
 /** Released text kept as the left context of the next release: a name before its keyword, lookbehinds, line starts. */
 const CONTEXT_CHARS = 256;
 /**
- * Up to this much held text, every piece is looked at; beyond, only when the
- * held text has doubled since the last look. Each look costs time linear in
- * what is held, so a long hold (an open PEM block, a long token) arriving in
- * one-character pieces still costs linear time overall.
+ * Up to this much held text, a piece is looked at when it ends a word; any
+ * held text is looked at again when it has doubled since the last look. Each look costs time linear in what is held, so a long
+ * hold (an open PEM block, a long token) arriving in one-character pieces
+ * still costs linear time overall. Looking later only releases later.
  */
 const EAGER_HOLD = 512;
+const SPACE = /\s/;
 
 export type StreamRedactor = {
   /** A raw piece in; what can be released now, redacted ('' while everything is held back). */
@@ -29,62 +30,78 @@ export type StreamRedactor = {
   flush(): string;
 };
 
-/** `raw` redacted as it reads after `context`: lookbehinds and line starts see what they would in the whole text. */
-function redactAfter(context: string, raw: string, options: RedactOptions): string {
-  const withContext = redactText(context + raw, options);
-  const contextAlone = redactText(context, options);
-  return withContext.startsWith(contextAlone) ? withContext.slice(contextAlone.length) : redactText(raw, options);
+/**
+ * `raw` redacted as it reads after `context`: lookbehinds and line starts see
+ * what they would in the whole text. The context's own redaction is
+ * remembered: consecutive calls share it.
+ */
+function redactorAfter(options: RedactOptions): (context: string, raw: string) => string {
+  let lastContext = '';
+  let lastRedacted = '';
+  return (context, raw) => {
+    if (context !== lastContext) {
+      lastContext = context;
+      lastRedacted = redactText(context, options);
+    }
+    const withContext = redactText(context + raw, options);
+    return withContext.startsWith(lastRedacted) ? withContext.slice(lastRedacted.length) : redactText(raw, options);
+  };
 }
 
 export function createStreamRedactor(options: RedactOptions = {}): StreamRedactor {
   const longestSecret = Math.max(0, ...prepareSecrets(options.secrets).map((secret) => secret.length));
+  const redactAfter = redactorAfter(options);
   let held = '';
   let context = '';
   let lookedAt = 0;
 
-  const release = (raw: string): string => {
-    const out = redactAfter(context, raw, options);
+  const advance = (raw: string): void => {
+    held = held.slice(raw.length);
     context = (context + raw).slice(-CONTEXT_CHARS);
-    return out;
   };
 
-  /** Whether releasing held[0, cut) now gives the same text as redacting everything held at once. */
-  const cutsCleanly = (cut: number): boolean => {
+  /**
+   * held[0, cut) redacted, or undefined when releasing it now would not give
+   * the text that redacting everything held at once gives (a complete match
+   * the cut would split): then everything stays held until a clean cut or flush.
+   */
+  const redactCleanCut = (cut: number): string | undefined => {
     const ready = held.slice(0, cut);
-    const whole = redactAfter(context, held, options);
-    return whole === redactAfter(context, ready, options) + redactAfter((context + ready).slice(-CONTEXT_CHARS), held.slice(cut), options);
+    const out = redactAfter(context, ready);
+    if (cut === held.length) return out;
+    const rest = redactAfter((context + ready).slice(-CONTEXT_CHARS), held.slice(cut));
+    return redactAfter(context, held) === out + rest ? out : undefined;
   };
 
   /** What is held, up to where a match could still begin, redacted. */
   const releaseReady = (): string => {
     const window = context + held;
     const suspicious = mayContainSecret(window, options);
-    let cut = holdFrom(window, suspicious, longestSecret) - context.length;
-    // A complete match that the cut would split: hold it all (released at the next clean cut or flush).
-    if (suspicious && cut > 0 && cut < held.length && !cutsCleanly(cut)) cut = 0;
+    const cut = holdFrom(window, suspicious, longestSecret) - context.length;
     if (cut <= 0) return '';
     const ready = held.slice(0, cut);
-    held = held.slice(cut);
-    if (suspicious) return release(ready);
     // Nothing in view can be a secret: what is ready goes out as it came.
-    context = (context + ready).slice(-CONTEXT_CHARS);
-    return ready;
+    const out = suspicious ? redactCleanCut(cut) : ready;
+    if (out === undefined) return '';
+    advance(ready);
+    return out;
   };
 
   return {
     push(piece) {
       held += piece;
-      if (held.length > EAGER_HOLD && held.length < 2 * lookedAt) return '';
+      const endsWord = SPACE.test(piece);
+      const due = held.length >= 2 * lookedAt || (held.length <= EAGER_HOLD && endsWord);
+      if (!due) return '';
       const out = releaseReady();
       lookedAt = held.length;
       return out;
     },
     flush() {
-      const rest = held;
+      const out = held ? redactAfter(context, held) : '';
       held = '';
-      lookedAt = 0;
-      const out = rest ? release(rest) : '';
       context = '';
+      lookedAt = 0;
       return out;
     },
   };
