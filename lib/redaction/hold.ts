@@ -14,7 +14,6 @@
 
 import { isSensitiveKey, isSensitiveQueryParam } from './keys.js';
 import { keywordSource } from './prefilter.js';
-import { REDACTED } from './rule.js';
 import { TEXT_RULES } from './text.js';
 
 export type HoldBound = {
@@ -222,15 +221,15 @@ export function holdFrom(text: string, mayHoldSecret = true, longestSecret = 0):
 /**
  * The earliest open match. An open match may become `[REDACTED]` in the
  * whole text, and rules run one after another: a later rule's match that
- * runs into the marker may then read differently (`?token=a` glued to a PEM
- * header), so it is open too.
+ * runs up to it may then read differently (`?token=a` glued to a PEM header,
+ * a value glued to a token), so a match reaching its start is open too.
  */
 function openStart(text: string, mayHoldSecret: boolean): number {
   let open = pemStart(text);
   if (!mayHoldSecret) return open;
   open = Math.min(open, openMatchStart(text));
   for (let steps = 0; open > 0 && steps < 8; steps++) {
-    const before = openMatchStart(text.slice(0, open) + REDACTED);
+    const before = openMatchStart(text.slice(0, open));
     if (before >= open) break;
     open = before;
   }

@@ -12,7 +12,7 @@ import { mayContainSecret, prepareSecrets, redactText, type RedactOptions } from
 
 export { holdFrom } from './hold.js';
 
-/** Released text kept as the left context of the next release: a name before its keyword, lookbehinds, line starts. */
+/** Released text kept as the left context of the next release, at least: a name before its keyword, lookbehinds, line starts. */
 const CONTEXT_CHARS = 256;
 /**
  * Up to this much held text, a piece is looked at when it ends a word; any
@@ -48,16 +48,36 @@ function redactorAfter(options: RedactOptions): (context: string, raw: string) =
   };
 }
 
+/**
+ * Released raw text kept as the left context of what is still held. It
+ * starts at an earlier cut, never inside a match: a long token released
+ * whole stays whole in it, so rules that run after the token rule see its
+ * `[REDACTED]` there, as they do in the whole text.
+ */
+type Context = { readonly text: string; readonly cuts: readonly number[] };
+
+const NO_CONTEXT: Context = { text: '', cuts: [0] };
+
+/** The context once `raw` (up to a cut) is released: from the latest cut that leaves CONTEXT_CHARS or more. */
+function extend(context: Context, raw: string): Context {
+  const text = context.text + raw;
+  const cuts = [...context.cuts, text.length];
+  let keep = 0;
+  while (keep + 1 < cuts.length && text.length - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
+  const start = cuts[keep]!;
+  return { text: text.slice(start), cuts: cuts.slice(keep).map((cut) => cut - start) };
+}
+
 export function createStreamRedactor(options: RedactOptions = {}): StreamRedactor {
   const longestSecret = Math.max(0, ...prepareSecrets(options.secrets).map((secret) => secret.length));
   const redactAfter = redactorAfter(options);
   let held = '';
-  let context = '';
+  let context = NO_CONTEXT;
   let lookedAt = 0;
 
   const advance = (raw: string): void => {
     held = held.slice(raw.length);
-    context = (context + raw).slice(-CONTEXT_CHARS);
+    context = extend(context, raw);
   };
 
   /**
@@ -67,17 +87,17 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
    */
   const redactCleanCut = (cut: number): string | undefined => {
     const ready = held.slice(0, cut);
-    const out = redactAfter(context, ready);
+    const out = redactAfter(context.text, ready);
     if (cut === held.length) return out;
-    const rest = redactAfter((context + ready).slice(-CONTEXT_CHARS), held.slice(cut));
-    return redactAfter(context, held) === out + rest ? out : undefined;
+    const rest = redactAfter(extend(context, ready).text, held.slice(cut));
+    return redactAfter(context.text, held) === out + rest ? out : undefined;
   };
 
   /** What is held, up to where a match could still begin, redacted. */
   const releaseReady = (): string => {
-    const window = context + held;
+    const window = context.text + held;
     const suspicious = mayContainSecret(window, options);
-    const cut = holdFrom(window, suspicious, longestSecret) - context.length;
+    const cut = holdFrom(window, suspicious, longestSecret) - context.text.length;
     if (cut <= 0) return '';
     const ready = held.slice(0, cut);
     // Nothing in view can be a secret: what is ready goes out as it came.
@@ -98,9 +118,9 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
       return out;
     },
     flush() {
-      const out = held ? redactAfter(context, held) : '';
+      const out = held ? redactAfter(context.text, held) : '';
       held = '';
-      context = '';
+      context = NO_CONTEXT;
       lookedAt = 0;
       return out;
     },
