@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactText } from '../../../lib/redaction/index.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
@@ -100,4 +101,30 @@ t.test('pretty-printed and array-wrapped logs: redacted, written as JSONL', asyn
 t.test('usage errors exit 2', async (t) => {
   t.equal((await zero(['redact', '/nonexistent/x.jsonl'])).code, 2);
   t.equal((await zero(['redact', '--framing', 'no', '-'], { stdin: '' })).code, 2);
+});
+
+/** Deltas of the issue 11 shape: a long whitespace-free run, then a secret split across two deltas. */
+function splitAfterLongRuns(runId: string): { deltas: string[]; secrets: string[] } {
+  const deltas: string[] = [];
+  // the self-identifying ones: recognisable without a name before them
+  const entries = secretsCorpus(11, 1).filter((entry) => !redactText(` ${entry.secret} `).includes(entry.secret));
+  for (const [n, { secret }] of entries.entries()) {
+    const run = n % 2 === 0 ? `{"c":"${'x'.repeat(1100 + n)}","key":"` : `${'QUJDREVG'.repeat(300)},`;
+    const at = 3 + (n % Math.max(1, secret.length - 6));
+    deltas.push(stamp(runId, { type: 'text', delta: run + secret.slice(0, at) }), stamp(runId, { type: 'text', delta: `${secret.slice(at)}"} ` }));
+  }
+  return { deltas, secrets: entries.map((entry) => entry.secret) };
+}
+
+const fragmentsOf = (secrets: string[]) => secrets.flatMap((secret) => Array.from({ length: secret.length - 7 }, (_, at) => secret.slice(at, at + 8)));
+
+t.test('secrets split across deltas after long whitespace-free runs (issue 11): zero redact leaves no fragment', async (t) => {
+  const { stdout, runId } = await recorded(t);
+  const lines = stdout.trimEnd().split('\n');
+  const { deltas, secrets } = splitAfterLongRuns(runId);
+  const log = [lines[0], ...deltas, ...lines.slice(1)].join('\n') + '\n';
+  const result = await zero(['redact'], { stdin: log });
+  t.equal(result.code, 0, result.stderr);
+  t.same(fragmentsOf(secrets).filter((fragment) => result.stdout.includes(fragment)), [], 'no 8-character fragment of any secret');
+  t.equal(result.stdout.split('[REDACTED]').length - 1, secrets.length, 'each secret replaced once, whole');
 });
