@@ -221,7 +221,7 @@ export function holdFrom(text: string, mayHoldSecret = true, longestSecret = 0):
 /**
  * The earliest open match. An open match may become `[REDACTED]` in the
  * whole text, and rules run one after another: a later rule's match that
- * runs up to it may then read differently (`?token=a` glued to a PEM header,
+ * runs up to it may then read differently (a query value glued to a PEM header,
  * a value glued to a token), so a match reaching its start is open too.
  */
 function openStart(text: string, mayHoldSecret: boolean): number {
