@@ -13,7 +13,7 @@ import { mayContainSecret, prepareSecrets, redactText, type RedactOptions } from
 export { holdFrom } from './hold.js';
 
 /** Released text kept as the left context of the next release, at least: a name before its keyword, lookbehinds, line starts. */
-const CONTEXT_CHARS = 256;
+const CONTEXT_CHARS = 160;
 /**
  * Up to this much held text, a piece is looked at when it ends a word; any
  * held text is looked at again when it has doubled since the last look. Each look costs time linear in what is held, so a long
