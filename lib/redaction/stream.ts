@@ -12,13 +12,14 @@ import { mayContainSecret, prepareSecrets, redactText, type RedactOptions } from
 
 export { holdFrom } from './hold.js';
 
-/** Released text kept as the left context of the next release, at least: a name before its keyword, lookbehinds, line starts. */
+/** Released text kept, at least, as the left context of the next release: a name before its keyword, lookbehinds, line starts. */
 const CONTEXT_CHARS = 160;
 /**
  * Up to this much held text, a piece is looked at when it ends a word; any
- * held text is looked at again when it has doubled since the last look. Each look costs time linear in what is held, so a long
- * hold (an open PEM block, a long token) arriving in one-character pieces
- * still costs linear time overall. Looking later only releases later.
+ * held text is looked at again when it has doubled since the last look. Each
+ * look costs time linear in what is held, so a long hold (an open PEM block,
+ * a long token) arriving in one-character pieces still costs linear time
+ * overall. Looking later only releases later, never differently.
  */
 const EAGER_HOLD = 512;
 const SPACE = /\s/;
