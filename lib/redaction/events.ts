@@ -1,4 +1,4 @@
-import type { Event } from '../protocol/types.js';
+import type { Event, TextEvent } from '../protocol/types.js';
 import { createStreamRedactor } from './stream.js';
 import type { RedactOptions } from './text.js';
 import { redactEvent } from './value.js';
@@ -13,14 +13,20 @@ export type EventRedactor = {
 /**
  * Redacts a run's events: consecutive `text` deltas through the streaming
  * redactor (so a secret split across them cannot leak, and no empty delta is
- * written), every other event on its own, after the held-back text.
+ * written), every other event on its own, after the held-back text. A
+ * re-split delta keeps every other field of the latest text event
+ * (`schemaVersion`, `runId`, …): only `delta` changes.
  */
 export function createEventRedactor(options: RedactOptions = {}): EventRedactor {
   const text = createStreamRedactor(options);
-  const released = (delta: string): Event[] => (delta ? [{ type: 'text', delta }] : []);
+  let template: TextEvent = { type: 'text', delta: '' };
+  const released = (delta: string): Event[] => (delta ? [{ ...template, delta }] : []);
   return {
     event(event) {
-      if (event.type === 'text') return released(text.push(event.delta));
+      if (event.type === 'text') {
+        template = event;
+        return released(text.push(event.delta));
+      }
       return [...released(text.flush()), redactEvent(event, options)];
     },
     end: () => released(text.flush()),

@@ -1,65 +1,28 @@
 /**
  * Redaction of text that arrives in pieces (the model's `text` deltas): a
  * secret split across deltas must not leak. What could still grow into a
- * secret is held back; everything else is released at once, redacted. The
- * concatenation of what is released equals redactText(concatenation of what
- * came in).
+ * secret is held back (see hold.ts: bounded by the longest secret a rule can
+ * match, not by the text around it); everything else is released at once,
+ * redacted. The concatenation of what is released equals
+ * redactText(concatenation of what came in), for every split.
  */
 
-import { isSensitiveKey } from './keys.js';
-import { mayContainSecret, redactText, type RedactOptions } from './text.js';
+import { holdFrom } from './hold.js';
+import { mayContainSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
 
-/** Longest trailing run of token characters held back; a longer run is released. */
-export const MAX_RUN_HOLD = 1024;
-/** Longest unterminated PEM private-key block held back. */
-export const MAX_PEM_HOLD = 16 * 1024;
-/** Released text kept as the left context of the next release (lookbehinds, line starts). */
-const CONTEXT_CHARS = 64;
+export { holdFrom } from './hold.js';
 
-/** Words after which a credential may follow a space: `Authorization: Bearer <token>`. */
-const SCHEME_WORDS = /^(?:bearer|basic|digest)$/i;
-const IDENTIFIER_AT_END = /[A-Za-z0-9_.-]*[A-Za-z0-9_]$/;
-const SEPARATOR_AT_END = /[\s"'`]*(?::=|=>|[:=])?[\s"'`]*$/;
-const HEADER_LINE = /(?:^|[\s"'])(?:set-)?cookie\s*:/i;
-const PEM_FOOTER = /-----END[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----/;
-
+/** Released text kept, at least, as the left context of the next release: a name before its keyword, lookbehinds, line starts. */
+const CONTEXT_CHARS = 160;
 /**
- * Where a held-back tail of `text` starts: the trailing run of non-space
- * characters, pulled back over a sensitive key and its separator
- * (`password = `, `"apiKey": "`, `Authorization: Bearer `), a cookie header
- * line, or an unterminated PEM private-key block.
+ * Up to this much held text, a piece is looked at when it ends a word; any
+ * held text is looked at again when it has doubled since the last look. Each
+ * look costs time linear in what is held, so a long hold (an open PEM block,
+ * a long token) arriving in one-character pieces still costs linear time
+ * overall. Looking later only releases later, never differently.
  */
-export function holdFrom(text: string, mayHoldSecret = true): number {
-  let from = text.length;
-  while (from > 0 && !/\s/.test(text[from - 1]!)) from--;
-  if (text.length - from > MAX_RUN_HOLD) from = text.length;
-
-  // A PEM header may still be arriving word by word ("-----BEGIN RSA "), before any keyword is in view.
-  const pem = text.lastIndexOf('-----BEGIN');
-  if (pem >= 0 && !PEM_FOOTER.test(text.slice(pem)) && text.length - pem <= MAX_PEM_HOLD && /^-----BEGIN[ A-Z0-9]*$|PRIVATE/.test(text.slice(pem, pem + 64))) {
-    from = Math.min(from, pem);
-  }
-  // Keys and headers contain a prefilter keyword: without one, nothing more can be waiting for its value.
-  if (!mayHoldSecret) return from;
-
-  // Walk back over `key<separator>` pairs; scheme words chain to the header name before them.
-  for (let steps = 0; steps < 4; steps++) {
-    const before = text.slice(Math.max(0, from - 256), from);
-    const separator = SEPARATOR_AT_END.exec(before)?.[0] ?? '';
-    const head = before.slice(0, before.length - separator.length);
-    const key = IDENTIFIER_AT_END.exec(head)?.[0];
-    if (!key) break;
-    const assigns = /[:=]/.test(separator);
-    if (!(SCHEME_WORDS.test(key) || (assigns && isSensitiveKey(key)))) break;
-    from -= separator.length + key.length;
-  }
-
-  const lineStart = text.lastIndexOf('\n', from - 1) + 1;
-  const header = HEADER_LINE.exec(text.slice(lineStart));
-  if (header && text.length - lineStart <= MAX_RUN_HOLD) from = Math.min(from, lineStart + header.index);
-
-  return Math.max(0, from);
-}
+const EAGER_HOLD = 512;
+const SPACE = /\s/;
 
 export type StreamRedactor = {
   /** A raw piece in; what can be released now, redacted ('' while everything is held back). */
@@ -68,51 +31,98 @@ export type StreamRedactor = {
   flush(): string;
 };
 
-/** `raw` redacted as it reads after `context`: lookbehinds and line starts see what they would in the whole text. */
-function redactAfter(context: string, raw: string, options: RedactOptions): string {
-  const withContext = redactText(context + raw, options);
-  const contextAlone = redactText(context, options);
-  return withContext.startsWith(contextAlone) ? withContext.slice(contextAlone.length) : redactText(raw, options);
+/**
+ * `raw` redacted as it reads after `context`: lookbehinds and line starts see
+ * what they would in the whole text. The context's own redaction is
+ * remembered: consecutive calls share it.
+ */
+function redactorAfter(options: RedactOptions): (context: string, raw: string) => string {
+  let lastContext = '';
+  let lastRedacted = '';
+  return (context, raw) => {
+    if (context !== lastContext) {
+      lastContext = context;
+      lastRedacted = redactText(context, options);
+    }
+    const withContext = redactText(context + raw, options);
+    return withContext.startsWith(lastRedacted) ? withContext.slice(lastRedacted.length) : redactText(raw, options);
+  };
+}
+
+/**
+ * Released raw text kept as the left context of what is still held. It
+ * starts at an earlier cut, never inside a match: a long token released
+ * whole stays whole in it, so rules that run after the token rule see its
+ * `[REDACTED]` there, as they do in the whole text.
+ */
+type Context = { readonly text: string; readonly cuts: readonly number[] };
+
+const NO_CONTEXT: Context = { text: '', cuts: [0] };
+
+/** The context once `raw` (up to a cut) is released: from the latest cut that leaves CONTEXT_CHARS or more. */
+function extend(context: Context, raw: string): Context {
+  const text = context.text + raw;
+  const cuts = [...context.cuts, text.length];
+  let keep = 0;
+  while (keep + 1 < cuts.length && text.length - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
+  const start = cuts[keep]!;
+  return { text: text.slice(start), cuts: cuts.slice(keep).map((cut) => cut - start) };
 }
 
 export function createStreamRedactor(options: RedactOptions = {}): StreamRedactor {
+  const longestSecret = Math.max(0, ...prepareSecrets(options.secrets).map((secret) => secret.length));
+  const redactAfter = redactorAfter(options);
   let held = '';
-  let context = '';
+  let context = NO_CONTEXT;
+  let lookedAt = 0;
 
-  const release = (raw: string): string => {
-    const out = redactAfter(context, raw, options);
-    context = (context + raw).slice(-CONTEXT_CHARS);
-    return out;
+  const advance = (raw: string): void => {
+    held = held.slice(raw.length);
+    context = extend(context, raw);
   };
 
-  /** Whether releasing held[0, cut) now gives the same text as redacting everything held at once. */
-  const cutsCleanly = (cut: number): boolean => {
+  /**
+   * held[0, cut) redacted, or undefined when releasing it now would not give
+   * the text that redacting everything held at once gives (a complete match
+   * the cut would split): then everything stays held until a clean cut or flush.
+   */
+  const redactCleanCut = (cut: number): string | undefined => {
     const ready = held.slice(0, cut);
-    const whole = redactAfter(context, held, options);
-    return whole === redactAfter(context, ready, options) + redactAfter((context + ready).slice(-CONTEXT_CHARS), held.slice(cut), options);
+    const out = redactAfter(context.text, ready);
+    if (cut === held.length) return out;
+    const rest = redactAfter(extend(context, ready).text, held.slice(cut));
+    return redactAfter(context.text, held) === out + rest ? out : undefined;
+  };
+
+  /** What is held, up to where a match could still begin, redacted. */
+  const releaseReady = (): string => {
+    const window = context.text + held;
+    const suspicious = mayContainSecret(window, options);
+    const cut = holdFrom(window, suspicious, longestSecret) - context.text.length;
+    if (cut <= 0) return '';
+    const ready = held.slice(0, cut);
+    // Nothing in view can be a secret: what is ready goes out as it came.
+    const out = suspicious ? redactCleanCut(cut) : ready;
+    if (out === undefined) return '';
+    advance(ready);
+    return out;
   };
 
   return {
     push(piece) {
       held += piece;
-      const window = context + held;
-      const suspicious = mayContainSecret(window, options);
-      let cut = holdFrom(window, suspicious) - context.length;
-      // A match that the cut would split (a PEM footer still arriving, say): hold it all, up to the cap.
-      if (suspicious && cut > 0 && cut < held.length && held.length <= MAX_PEM_HOLD && !cutsCleanly(cut)) cut = 0;
-      if (cut <= 0) return '';
-      const ready = held.slice(0, cut);
-      held = held.slice(cut);
-      if (suspicious) return release(ready);
-      // Nothing in view can be a secret: what is ready goes out as it came.
-      context = (context + ready).slice(-CONTEXT_CHARS);
-      return ready;
+      const endsWord = SPACE.test(piece);
+      const due = held.length >= 2 * lookedAt || (held.length <= EAGER_HOLD && endsWord);
+      if (!due) return '';
+      const out = releaseReady();
+      lookedAt = held.length;
+      return out;
     },
     flush() {
-      const rest = held;
+      const out = held ? redactAfter(context.text, held) : '';
       held = '';
-      const out = rest ? release(rest) : '';
-      context = '';
+      context = NO_CONTEXT;
+      lookedAt = 0;
       return out;
     },
   };

@@ -1,4 +1,6 @@
 import t from 'tap';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { redact } from '../../transforms/redact.js';
 import { through } from '../helpers/streams.js';
 import type { Event } from '../../lib/protocol/types.js';
@@ -70,4 +72,36 @@ t.test('the credentials in use are redacted even when they match no pattern', as
 t.test('ordinary words pass untouched', async (t) => {
   const prose = 'The task-list names the risk-level; the tokenizer counts promptTokens.';
   t.equal(text(await through<Event>(redact(), [{ type: 'text', delta: prose }])), prose);
+});
+
+t.test('an embedding program: stamped JSONL through split → parse → validate → redact → serialize stays schema-valid', async (t) => {
+  // imported from the package entry, as `import { … } from 'zero-stream'` gives them
+  const zero = await import('../../lib/index.js');
+  const runId = zero.newRunId();
+  const stamped = [
+    { schemaVersion: 1, type: 'text', runId, delta: 'hello world' },
+    { schemaVersion: 1, type: 'text', runId, delta: `, the key is ${openaiKey.slice(0, 12)}` },
+    { schemaVersion: 1, type: 'text', runId, delta: `${openaiKey.slice(12)} ok` },
+    { schemaVersion: 1, type: 'final', runId, text: `hello world, the key is ${openaiKey} ok` },
+    { schemaVersion: 1, type: 'run_end', runId, status: 'success', exitCode: 0 },
+  ];
+  const input = Readable.from([stamped.map((event) => JSON.stringify(event)).join('\n') + '\n']);
+  const lines: string[] = [];
+  const collect = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  await pipeline(input, zero.split(), zero.parse(), zero.validate('output'), zero.redact(), zero.serialize('stream-json'), collect);
+  const out = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+  const texts = out.filter((event) => event.type === 'text');
+  t.ok(texts.length >= 2, 'the deltas were re-split');
+  t.same(texts.map((event) => Object.keys(event).sort()), texts.map(() => ['delta', 'runId', 'schemaVersion', 'type']), 'every field of the event is kept');
+  t.ok(texts.every((event) => event.runId === runId && event.schemaVersion === 1));
+  t.equal(texts.map((event) => event.delta).join(''), 'hello world, the key is [REDACTED] ok');
+  t.notMatch(lines.join('\n'), openaiKey.slice(12, 20));
+  // what came out is valid against the shipped output schema
+  const verdicts = out.map((value) => zero.checkAgainstSchema('output', value));
+  t.same(verdicts.filter((verdict) => !verdict.ok), [], 'every line is a valid output event');
 });

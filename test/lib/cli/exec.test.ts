@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkAgainstSchema } from '../../../lib/protocol/validate.js';
 import { cleanEnv, eventTypes, jsonLines, nth, streamedText, writeScript, zero } from '../../helpers/zero.js';
@@ -177,4 +177,21 @@ t.test('secrets never reach stdout', async (t) => {
     t.notMatch(result.stdout + result.stderr, loaded, `${format}: the loaded credential is redacted`);
     t.match(result.stdout + result.stderr, '[REDACTED]');
   }
+});
+
+t.test('a key split across deltas after 1,100 characters of compact JSON (issue 11) reaches neither stdout nor the session', async (t) => {
+  const key = ['sk-proj-', 'Q7xL1spNxnyVmihA_2O76UMFxFkM_R5Kjp1vRt'].join('');
+  const home = t.testdir();
+  const script = writeScript(home, [{ chunks: [`{"c":"${'x'.repeat(1100)}","key":"${key.slice(0, 12)}`, `${key.slice(12)}"}`] }]);
+  const fragments = Array.from({ length: key.length - 7 }, (_, at) => key.slice(at, at + 8));
+  for (const format of ['text', 'stream-json']) {
+    const result = await zero(['exec', '-o', format, '--provider', 'scripted', '--script', script, 'hi'], { env: cleanEnv({ ZERO_HOME: home }) });
+    t.equal(result.code, 0, result.stderr);
+    t.same(fragments.filter((fragment) => result.stdout.includes(fragment) || result.stderr.includes(fragment)), [], `${format}: no fragment of the key printed`);
+    const text = format === 'text' ? result.stdout : streamedText(jsonLines(result.stdout));
+    t.ok(text.endsWith(`"key":"[REDACTED]"}\n`) || text.endsWith(`"key":"[REDACTED]"}`), `${format}: the key is redacted in place`);
+  }
+  const recorded = readdirSync(home, { recursive: true, encoding: 'utf8' }).filter((path) => path !== 'script.jsonl' && statSync(join(home, path)).isFile());
+  t.ok(recorded.some((path) => path.endsWith('events.jsonl')), 'the runs were recorded');
+  t.same(recorded.filter((path) => fragments.some((fragment) => readFileSync(join(home, path), 'utf8').includes(fragment))), [], 'no recorded file holds a fragment');
 });

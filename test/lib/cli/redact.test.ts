@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactText } from '../../../lib/redaction/index.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
@@ -115,4 +116,30 @@ t.test('a value nested 100 000 deep is kept as text, redacted, and the rest of t
     t.ok(result.stdout.startsWith(stdout), `${framing}: the events before it are unchanged`);
     t.ok(result.stdout.includes(`{"note":"[REDACTED]","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}\n`), `${framing}: the deep value is kept as its text`);
   }
+});
+
+/** Deltas of the issue 11 shape: a long whitespace-free run, then a secret split across two deltas. */
+function splitAfterLongRuns(runId: string): { deltas: string[]; secrets: string[] } {
+  const deltas: string[] = [];
+  // the self-identifying ones: recognisable without a name before them
+  const entries = secretsCorpus(11, 1).filter((entry) => !redactText(` ${entry.secret} `).includes(entry.secret));
+  for (const [n, { secret }] of entries.entries()) {
+    const run = n % 2 === 0 ? `{"c":"${'x'.repeat(1100 + n)}","key":"` : `${'QUJDREVG'.repeat(300)},`;
+    const at = 3 + (n % Math.max(1, secret.length - 6));
+    deltas.push(stamp(runId, { type: 'text', delta: run + secret.slice(0, at) }), stamp(runId, { type: 'text', delta: `${secret.slice(at)}"} ` }));
+  }
+  return { deltas, secrets: entries.map((entry) => entry.secret) };
+}
+
+const fragmentsOf = (secrets: string[]) => secrets.flatMap((secret) => Array.from({ length: secret.length - 7 }, (_, at) => secret.slice(at, at + 8)));
+
+t.test('secrets split across deltas after long whitespace-free runs (issue 11): zero redact leaves no fragment', async (t) => {
+  const { stdout, runId } = await recorded(t);
+  const lines = stdout.trimEnd().split('\n');
+  const { deltas, secrets } = splitAfterLongRuns(runId);
+  const log = [lines[0], ...deltas, ...lines.slice(1)].join('\n') + '\n';
+  const result = await zero(['redact'], { stdin: log });
+  t.equal(result.code, 0, result.stderr);
+  t.same(fragmentsOf(secrets).filter((fragment) => result.stdout.includes(fragment)), [], 'no 8-character fragment of any secret');
+  t.equal(result.stdout.split('[REDACTED]').length - 1, secrets.length, 'each secret replaced once, whole');
 });

@@ -1,6 +1,8 @@
 import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { redactText } from '../../../lib/redaction/index.js';
+import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: runs recorded by `zero exec -o stream-json` (scripted provider), replayed by bin/zero.
@@ -125,4 +127,24 @@ t.test('usage errors', async (t) => {
   t.match(await zero(['replay', '--delay', '2147483648', '-'], { stdin: '' }), { code: 2, stderr: /--delay: "2147483648"\. Expected at most 2147483647 milliseconds/ }, 'a delay a timer cannot wait');
   t.equal((await zero(['replay', '-o', 'yaml', '-'], { stdin: '' })).code, 2);
   t.equal((await zero(['replay', '-'], { stdin: '' })).code, 2, 'an empty log');
+});
+
+t.test('a run whose secrets were split across deltas after long whitespace-free runs (issue 11): its log replays no fragment', async (t) => {
+  // the self-identifying ones: recognisable without a name before them
+  const secrets = secretsCorpus(11, 1).map((entry) => entry.secret).filter((secret) => !redactText(` ${secret} `).includes(secret));
+  const chunks = secrets.flatMap((secret, n) => {
+    const at = 3 + (n % (secret.length - 6));
+    const run = n % 2 === 0 ? `{"c":"${'x'.repeat(1100 + n)}","key":"` : `${'QUJDREVG'.repeat(300)},`;
+    return [run + secret.slice(0, at), `${secret.slice(at)}"} `];
+  });
+  const { log, recorded } = await setup(t, [{ chunks }]);
+  t.equal(recorded.code, 0, recorded.stderr);
+  const fragments = secrets.flatMap((secret) => Array.from({ length: secret.length - 7 }, (_, at) => secret.slice(at, at + 8)));
+  t.same(fragments.filter((fragment) => recorded.stdout.includes(fragment)), [], 'the recorded log holds no fragment');
+  for (const format of ['stream-json', 'json', 'text']) {
+    const replayed = await zero(['replay', '-o', format, log]);
+    t.equal(replayed.code, 0, replayed.stderr);
+    const printed = replayed.stdout + replayed.stderr;
+    t.same(fragments.filter((fragment) => printed.includes(fragment)), [], `${format}: no 8-character fragment of any secret`);
+  }
 });

@@ -1,0 +1,237 @@
+/**
+ * Where the held-back tail of streamed text starts: the earliest position
+ * where a match of some rule could still begin and be changed by text that
+ * has not arrived yet. Everything before it can be redacted and released now.
+ *
+ * Each rule has a bound (HOLD_BOUNDS): where, around one of its keywords, its
+ * redacted range can start, and whether the text from that keyword to the end
+ * can still be the beginning of a match (a token whose run of token characters
+ * reaches the end, an assignment whose value is still being written, …). A
+ * keyword whose match is closed — ended by a character the match cannot
+ * contain — holds nothing, however long the run around it: holding is bounded
+ * by the secret, not by the text around it.
+ */
+
+import { isSensitiveKey, isSensitiveQueryParam } from './keys.js';
+import { keywordSource } from './prefilter.js';
+import { TEXT_RULES } from './text.js';
+
+export type HoldBound = {
+  /** How far before its keyword the rule's redacted range can start: the cut goes there. */
+  readonly lead: number;
+  /** Whether the match around the keyword at `at` could still grow past the end of `text`. */
+  open(text: string, at: number): boolean;
+};
+
+/** A trailing word up to this long is held whole (prose keeps its words together); a longer run is cut inside. */
+export const SHORT_RUN = 256;
+/** A PEM block: header, a body of up to 64 KiB (the rule's bound), footer. */
+export const MAX_PEM_HOLD = 65536 + 256;
+/** Longest keyword (`authorization`) plus the longest lead (stripe's `sk` before `_live_`): a keyword still arriving. */
+const PARTIAL_KEYWORD_HOLD = 16;
+
+/** `pattern` (sticky, ending in `$`) matches all the text from `at`: the text to the end can begin a match. */
+function reachesEnd(pattern: RegExp, text: string, at: number): boolean {
+  pattern.lastIndex = Math.max(0, at);
+  return pattern.test(text);
+}
+
+const reaching = (pattern: RegExp, lead = 0): HoldBound => ({ lead, open: (text, at) => reachesEnd(pattern, text, at - lead) });
+
+/**
+ * Self-identifying tokens: a prefix, then a run of token characters redacted
+ * whole however long. Open while that run reaches the end (every token
+ * alphabet, prefixes and JWT dots included, is inside this class).
+ */
+const TOKEN_RUN = /(?<![A-Za-z0-9])[A-Za-z0-9_.-]*$/y;
+const token = (lead = 0): HoldBound => reaching(TOKEN_RUN, lead);
+
+const isNameCode = (code: number): boolean =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46 || code === 45;
+
+/** The names a run can hold: the whole run and each part after a `-` (`x-api-key` → `api-key`, `key`). */
+const namesIn = (run: string): string[] => [run, ...[...run.matchAll(/-/g)].map((dash) => run.slice(dash.index + 1))];
+
+/**
+ * `NAME<operator>value` rules: open while the name is still being written, or
+ * when a sensitive name is followed by `rest` (its operator and a value that
+ * reaches the end). Names are at most 128 characters: the scans stop there.
+ */
+function named(sensitive: (name: string) => boolean, rest: RegExp): HoldBound {
+  return {
+    lead: 0,
+    open(text, at) {
+      let end = at;
+      while (end < text.length && end - at < 160 && isNameCode(text.charCodeAt(end))) end++;
+      if (end === text.length) return true;
+      let start = at;
+      while (start > 0 && at - start < 160 && isNameCode(text.charCodeAt(start - 1))) start--;
+      return reachesEnd(rest, text, end) && namesIn(text.slice(start, end)).some(sensitive);
+    },
+  };
+}
+
+/** After a name: quote, operator, then a quoted value still open (up to 4 KiB, one line) or a bare value reaching the end. */
+const ASSIGNMENT_REST =
+  /["']?[ \t]{0,4}(?:$|(?::=|=>|:|=)[ \t]{0,4}(?:$|"[^"\r\n]{0,4096}$|'[^'\r\n]{0,4096}$|`[^`\r\n]{0,4096}$|["'`]?[^\s"'`,;&)}\]<>]*$))/y;
+const QUERY_REST = /(?:$|=[^?&#\s"'`<>)]*$)/y;
+
+/** A header value: optional quote, optional auth scheme, then the token, reaching the end. */
+const HEADER_VALUE = `(?:$|["']?[ \\t]{0,4}(?:$|[:=][ \\t]{0,4}(?:$|["']?(?:[A-Za-z]{1,10}[ \\t]{1,4})?[^\\s"'\`,;]*$)))`;
+
+/**
+ * Every rule's bound, by rule name. The README's redaction section lists the
+ * longest hold each gives; a rule without an entry gets DEFAULT_BOUND.
+ */
+export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
+  // held by pemStart: the block from its header to its footer, at most MAX_PEM_HOLD
+  'pem-private-key': { lead: 0, open: () => false },
+  'anthropic-key': token(),
+  'openai-key': token(),
+  'github-token': token(),
+  'github-pat': token(),
+  'gitlab-token': token(),
+  'slack-token': token(),
+  'slack-app-token': token(),
+  'aws-access-key-id': token(),
+  'google-api-key': token(),
+  // `sk_` or `rk_` before the `_live_` / `_test_` keyword
+  'stripe-key': token(2),
+  'npm-token': token(),
+  'huggingface-token': token(),
+  'groq-key': token(),
+  'sendgrid-key': token(),
+  jwt: token(),
+  // the name, a gap of up to 32 characters on the line, 40 key characters, one more to see the key end
+  'aws-secret-access-key': reaching(/secret[^\r\n]{0,100}$/iy),
+  'cookie-header': reaching(/cookie(?:$|["']?[ \t]{0,4}(?:$|:[ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)|[ \t=][ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)/iy),
+  'url-password': reaching(/:\/\/[^\s:/@?#"'`<>]{0,256}(?:$|:[^\s:/@?#"'`<>]{0,1024}$)/y),
+  'query-param': named(isSensitiveQueryParam, QUERY_REST),
+  'authorization-header': reaching(new RegExp(`authorization${HEADER_VALUE}`, 'iy')),
+  'api-key-header': reaching(new RegExp(`(?:api-key|auth-token)${HEADER_VALUE}`, 'iy')),
+  'bearer-token': reaching(/bearer(?:$|[ \t]{1,4}[A-Za-z0-9._~+/=-]*$)/iy),
+  'sensitive-assignment': named(isSensitiveKey, ASSIGNMENT_REST),
+};
+
+/** For a rule this file does not know: its match may start 128 characters before its keyword and is open within 4 KiB or while no space follows. */
+export const DEFAULT_BOUND: HoldBound = {
+  lead: 128,
+  open: (text, at) => text.length - at <= 4096 || reachesEnd(/\S*$/y, text, at),
+};
+
+type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number };
+
+/** One scan for every keyword; a keyword found credits the rules whose keyword it starts with (`sk-ant-` → also `sk-`). */
+function keyed(): Keyed {
+  const rules = TEXT_RULES.map((rule) => ({ keywords: rule.keywords, bound: HOLD_BOUNDS[rule.name] ?? DEFAULT_BOUND }));
+  const all = new Set(rules.flatMap((rule) => rule.keywords));
+  const keywords = new Map<string, HoldBound[]>();
+  for (const keyword of all) {
+    keywords.set(keyword, rules.filter((rule) => rule.keywords.some((own) => keyword.startsWith(own))).map((rule) => rule.bound));
+  }
+  return { keywords, scan: new RegExp(keywordSource(all), 'gi'), maxLead: Math.max(...rules.map((rule) => rule.bound.lead)) };
+}
+
+const KEYED = keyed();
+
+/** The earliest cut that leaves every match still open at the end whole: text.length when none is. */
+export function openMatchStart(text: string): number {
+  let best = text.length;
+  const { scan, keywords, maxLead } = KEYED;
+  scan.lastIndex = 0;
+  for (let found = scan.exec(text); found !== null && found.index - maxLead < best; found = scan.exec(text)) {
+    for (const bound of keywords.get(found[0].toLowerCase()) ?? []) {
+      if (found.index - bound.lead < best && bound.open(text, found.index)) best = found.index - bound.lead;
+    }
+    scan.lastIndex = found.index + 1;
+  }
+  return Math.max(0, best);
+}
+
+const PEM_HEADER_START = '-----BEGIN';
+const PEM_FOOTER = /-----END[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----/;
+/** A private-key header, or the start of one still arriving word by word (`-----BEGIN RSA `). */
+const PEM_HEADER = /^-----BEGIN[ A-Z0-9]*$|^-----BEGIN[ A-Z0-9]{0,40}PRIVATE/;
+
+/** The earliest private-key header in the last MAX_PEM_HOLD characters with no footer after it. */
+export function pemStart(text: string): number {
+  for (let at = text.indexOf(PEM_HEADER_START, Math.max(0, text.length - MAX_PEM_HOLD)); at >= 0; at = text.indexOf(PEM_HEADER_START, at + 1)) {
+    if (PEM_HEADER.test(text.slice(at, at + 64)) && !PEM_FOOTER.test(text.slice(at))) return at;
+  }
+  return text.length;
+}
+
+const isSpaceCode = (code: number): boolean => code === 32 || (code >= 9 && code <= 13) || code === 160 || code === 0x2028 || code === 0x2029;
+const isQuoteOrSpace = (code: number): boolean => isSpaceCode(code) || code === 34 || code === 39 || code === 96;
+
+/** Where the trailing run of non-space characters starts. */
+function trailingRunStart(text: string): number {
+  let from = text.length;
+  while (from > 0 && !isSpaceCode(text.charCodeAt(from - 1))) from--;
+  return from;
+}
+
+/** Words after which a credential may follow a space: `Authorization: Bearer <token>`. */
+const SCHEME_WORDS = /^(?:bearer|basic|digest)$/i;
+
+/** Where `<quotes/spaces>[operator]<quotes/spaces>` ending at `end` starts, and whether it holds an operator. */
+function separatorBefore(text: string, end: number): { start: number; assigns: boolean } {
+  const floor = Math.max(0, end - 256);
+  let at = end;
+  while (at > floor && isQuoteOrSpace(text.charCodeAt(at - 1))) at--;
+  const before = text.slice(Math.max(floor, at - 2), at);
+  const operator = before.endsWith(':=') || before.endsWith('=>') ? 2 : before.endsWith(':') || before.endsWith('=') ? 1 : 0;
+  if (operator === 0) return { start: at, assigns: false };
+  at -= operator;
+  while (at > floor && isQuoteOrSpace(text.charCodeAt(at - 1))) at--;
+  return { start: at, assigns: true };
+}
+
+/**
+ * Pulls `from` back over `key<separator>` pairs (`password = `, `"apiKey": "`,
+ * `Authorization: Bearer `): scheme words chain to the header name before them.
+ */
+function walkBackOverKeys(text: string, from: number): number {
+  for (let steps = 0; steps < 4; steps++) {
+    const separator = separatorBefore(text, from);
+    let keyStart = separator.start;
+    while (keyStart > 0 && separator.start - keyStart < 256 && isNameCode(text.charCodeAt(keyStart - 1))) keyStart--;
+    const key = text.slice(keyStart, separator.start);
+    if (!/[A-Za-z0-9_]$/.test(key)) break;
+    if (!(SCHEME_WORDS.test(key) || (separator.assigns && isSensitiveKey(key)))) break;
+    from = separator.start - key.length;
+  }
+  return from;
+}
+
+/**
+ * Where a held-back tail of `text` starts: the trailing word (a long run only
+ * its last few characters, or the length of the longest credential in use),
+ * an unterminated PEM block, a sensitive key waiting for its value, and the
+ * start of every match still open at the end. `mayHoldSecret` false (no
+ * keyword, no credential in view) skips what only a keyword can open.
+ */
+export function holdFrom(text: string, mayHoldSecret = true, longestSecret = 0): number {
+  const run = trailingRunStart(text);
+  const word = text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, longestSecret - 1);
+  const open = openStart(text, mayHoldSecret);
+  return Math.max(0, Math.min(mayHoldSecret ? walkBackOverKeys(text, word) : word, open));
+}
+
+/**
+ * The earliest open match. An open match may become `[REDACTED]` in the
+ * whole text, and rules run one after another: a later rule's match that
+ * runs up to it may then read differently (a query value glued to a PEM header,
+ * a value glued to a token), so a match reaching its start is open too.
+ */
+function openStart(text: string, mayHoldSecret: boolean): number {
+  let open = pemStart(text);
+  if (!mayHoldSecret) return open;
+  open = Math.min(open, openMatchStart(text));
+  for (let steps = 0; open > 0 && steps < 8; steps++) {
+    const before = openMatchStart(text.slice(0, open));
+    if (before >= open) break;
+    open = before;
+  }
+  return open;
+}

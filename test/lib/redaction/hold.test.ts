@@ -1,0 +1,36 @@
+import t from 'tap';
+import { DEFAULT_BOUND, HOLD_BOUNDS, holdFrom, pemStart } from '../../../lib/redaction/hold.js';
+import { TEXT_RULES } from '../../../lib/redaction/text.js';
+
+t.test('holdFrom: what could still grow into a secret', async (t) => {
+  t.equal(holdFrom('plain words and sk-pro'), 'plain words and '.length, 'the trailing run');
+  t.equal(holdFrom('ends with a space '), 'ends with a space '.length, 'nothing to hold');
+  t.equal(holdFrom('set password = '), 'set '.length, 'a sensitive key waiting for its value');
+  t.equal(holdFrom('-H "Authorization: Bearer '), '-H "'.length, 'a header and its scheme');
+  t.equal(holdFrom('{"apiKey": "Zq8'), '{"'.length);
+  t.equal(holdFrom('the token is'), 'the token '.length, 'a key without an assignment is just a word');
+  t.equal(holdFrom('x\n-----BEGIN RSA PRIVATE KEY-----\nMIIE abc'), 2, 'an open PEM block');
+  t.equal(holdFrom('Cookie: a=1; b=2; '), 0, 'a cookie header line');
+  const long = 'z'.repeat(20_000);
+  const heldOf = (text: string) => text.slice(holdFrom(text));
+  t.equal(heldOf(`a ${long}`), 'z'.repeat(16), 'a long run with no keyword: only what could still become a keyword');
+  t.equal(heldOf(`a ${long}","key":"sk-proj-Q7xL1spNxnyVmihA`), 'sk-proj-Q7xL1spNxnyVmihA', 'a long run: from where an open token begins');
+  t.equal(heldOf(`a ${long}","apiKey":"Zq8nR2vT6`), 'iKey":"Zq8nR2vT6', 'a sensitive name whose value is still arriving');
+  t.equal(heldOf(`${long},"password": "correct horse`), 'password": "correct horse', 'a quoted value with spaces, still open');
+  const closed = `${long},"sk-proj-Q7xL0123456789abcdefgh","n":1`;
+  t.equal(heldOf(closed), closed.slice(-16), 'a closed match holds nothing more than a keyword could need');
+  t.equal(heldOf(`x${long}\n-----BEGIN RSA PRIVATE KEY-----\n${'QUJD'.repeat(10_000)}`).length, 40_000 + 32, 'an open PEM block, however long its body so far');
+});
+
+t.test('every rule has its own hold-back bound (the README lists them)', async (t) => {
+  t.same(TEXT_RULES.map((rule) => rule.name).filter((name) => HOLD_BOUNDS[name] === undefined), []);
+  t.ok(DEFAULT_BOUND.lead > 0, 'a rule without one would still be held, conservatively');
+});
+
+t.test('pemStart: the earliest unterminated private-key header', async (t) => {
+  const block = '-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----';
+  t.equal(pemStart(`a ${block} b`), `a ${block} b`.length, 'a complete block holds nothing');
+  t.equal(pemStart('a -----BEGIN EC '), 2, 'a header still arriving');
+  t.equal(pemStart('a -----BEGIN CERTIFICATE-----\nMII'), 'a -----BEGIN CERTIFICATE-----\nMII'.length, 'not a private key');
+  t.equal(pemStart('x -----BEGIN PRIVATE KEY-----\nAB -----BEGIN PRIVATE KEY-----\nCD'), 2, 'the first of two open headers');
+});
