@@ -105,7 +105,11 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   // the name, a gap of up to 32 characters on the line, 40 key characters, one more to see the key end
   'aws-secret-access-key': reaching(/secret[^\r\n]{0,100}$/iy),
   'cookie-header': reaching(/cookie(?:$|["']?[ \t]{0,4}(?:$|:[ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)|[ \t=][ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)/iy),
-  'url-password': reaching(/:\/\/[^\s:/@?#"'`<>]{0,256}(?:$|:[^\s:/@?#"'`<>]{0,1024}$)/y),
+  // a userinfo still arriving, or a host after it: a Sentry DSN's key is known to be one only once `sentry` shows up
+  'url-password': reaching(/:\/\/[^\s:/@?#"'`<>]{0,256}(?:$|:[^\s:/@?#"'`<>]{0,1024}$|(?::[^\s:/@?#"'`<>]{0,1024})?@[A-Za-z0-9.-]{0,253}$)/y),
+  // the key before `@…sentry` is held by url-password's bound until the host shows `sentry` (or ends)
+  'sentry-dsn': { lead: 0, open: () => false },
+  'slack-webhook': reaching(/hooks\.slack\.com\/[A-Za-z0-9_\/-]*$/iy),
   'query-param': named(isSensitiveQueryParam, QUERY_REST),
   'authorization-header': reaching(new RegExp(`authorization${HEADER_VALUE}`, 'iy')),
   'api-key-header': reaching(new RegExp(`(?:api-key|auth-token)${HEADER_VALUE}`, 'iy')),

@@ -69,8 +69,11 @@ function extend(context: Context, raw: string): Context {
   return { text: text.slice(start), cuts: cuts.slice(keep).map((cut) => cut - start) };
 }
 
+const ESCAPED_CHAR_LENGTH = 6;
+
 export function createStreamRedactor(options: RedactOptions = {}): StreamRedactor {
-  const longestSecret = Math.max(0, ...prepareSecrets(options.secrets).map((secret) => secret.length));
+  // A credential in use may arrive encoded: `\u0073`-escaped or as an HTML entity (6 characters each), URL-encoded (3), base64 (4/3).
+  const longestSecret = ESCAPED_CHAR_LENGTH * Math.max(0, ...prepareSecrets(options.secrets).map((secret) => secret.length));
   const redactAfter = redactorAfter(options);
   let held = '';
   let context = NO_CONTEXT;

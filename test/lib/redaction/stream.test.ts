@@ -197,3 +197,31 @@ t.test('20,000 characters without whitespace, one character per delta, then a sp
     t.ok(seconds < 10, `${name}: ${seconds.toFixed(2)} s`);
   }
 });
+
+t.test('after a long whitespace-free run: a Sentry DSN, a Slack webhook and encoded credentials in use, split three ways', async (t) => {
+  const credential = 'zk4821Qm7TfRp2LxWc9VabcDEF123';
+  const escaped = [...credential].map((char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+  const before = `{"c":"${'x'.repeat(1100)}","v":"`;
+  const secrets = [
+    'https://0123456789abcdef0123456789abcdef@o123456.ingest.sentry.io/456',
+    'https://0123456789abcdef0123456789abcdef:fedcba9876543210fedcba9876543210@sentry.example.com/4',
+    'https://hooks.slack.com/services/T0123ABCD/B0123ABCD/abcdefghijklmnopqrstuvwx',
+    credential,
+    escaped,
+    Buffer.from(credential).toString('base64'),
+    encodeURIComponent(`${credential}/+`),
+  ];
+  for (const secret of secrets) {
+    const text = `${before}${secret}"}`;
+    const whole = redactText(text, { secrets: [credential] });
+    let failures = 0;
+    for (let at = before.length - 4; at < text.length; at++) {
+      for (let second = at + 1; second < Math.min(text.length, at + 90); second += 7) {
+        const { out } = stream([text.slice(0, at), text.slice(at, second), text.slice(second)], [credential]);
+        if (out !== whole) failures++;
+      }
+    }
+    t.equal(failures, 0, secret.slice(0, 40));
+    t.notMatch(whole, /0123456789abcdef0123|abcdefghijklmnopqrstuvwx|zk4821Qm/, 'redacted in the whole text too');
+  }
+});
