@@ -133,3 +133,42 @@ t.test('an aborted signal stops the search', async (t) => {
   await t.rejects(grep.run({ pattern: 'TODO' }, { cwd: dir, signal: controller.signal }), { name: 'AbortError' });
   await t.rejects(grep.run({ pattern: 'TODO', path: 'notes.md' }, { cwd: dir, signal: controller.signal }), { name: 'AbortError' });
 });
+
+// RE2 is linear, but on random letters this pattern keeps about a thousand states alive per character: ~20 µs a
+// character here, over a minute for a 4 MB line. Matched on the main thread, that one line held the event loop the
+// whole time: no timer, no SIGINT, no time limit. (On a line of one repeated letter RE2 caches its states and is fast.)
+const SLOW_PATTERN = '[a-m].{1,1000}[0-9]';
+
+/** One line of 4 MB of pseudo-random lowercase letters, as in a minified bundle: no digit, so no match. */
+function oneLongLine(): Buffer {
+  const line = Buffer.alloc(4 * 1024 * 1024 + 1, '\n');
+  let seed = 12345;
+  for (let index = 0; index < line.length - 1; index++) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    line[index] = 0x61 + ((seed >> 16) % 26);
+  }
+  return line;
+}
+
+t.test('a 4 MB line with a slow pattern: the main thread keeps running, and aborting ends the search', { timeout: 20_000 }, async (t) => {
+  const dir = t.testdir({});
+  writeFileSync(join(dir, 'bundle.min.js'), oneLongLine());
+  const controller = new AbortController();
+  let ticks = 0;
+  // 100 ticks, 2 s at least: far longer than reading the file takes, so the abort comes while the line is matched.
+  const timer = setInterval(() => ++ticks === 100 && controller.abort(), 20);
+  t.teardown(() => clearInterval(timer));
+  await t.rejects(grep.run({ pattern: SLOW_PATTERN }, { cwd: dir, signal: controller.signal }), { name: 'AbortError' });
+  t.equal(ticks, 100, 'timers ran during the search, and the abort ended it at once');
+});
+
+t.test('a 4 MB line with a slow pattern: the time limit ends the search, with the matches found before it', { timeout: 20_000 }, async (t) => {
+  const dir = t.testdir({ 'a.txt': 'version 1\n' });
+  writeFileSync(join(dir, 'b.min.js'), oneLongLine());
+  // This first search also starts grep's worker thread (seconds under tap's TypeScript loader) and leaves it
+  // idle for the next one, so that the next search spends its 0.5 s matching.
+  t.equal(await grep.run({ pattern: SLOW_PATTERN, path: 'a.txt' }, context(dir)), 'a.txt:1:version 1');
+  await t.rejects(createGrep(500).run({ pattern: SLOW_PATTERN }, context(dir)), {
+    message: 'grep stopped after 0.5 s, its time limit: search a narrower path or glob.\nMatches so far:\na.txt:1:version 1',
+  });
+});
