@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { createGrep, grep } from '../../../lib/tools/grep.js';
 import { MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
+import { oneLongLine, SLOW_PATTERN } from '../../helpers/long_line.js';
 
 const context = (cwd: string) => ({ cwd, signal: new AbortController().signal });
 
@@ -134,22 +135,7 @@ t.test('an aborted signal stops the search', async (t) => {
   await t.rejects(grep.run({ pattern: 'TODO', path: 'notes.md' }, { cwd: dir, signal: controller.signal }), { name: 'AbortError' });
 });
 
-// RE2 is linear, but on random letters this pattern keeps about a thousand states alive per character: ~20 µs a
-// character here, over a minute for a 4 MB line. Matched on the main thread, that one line held the event loop the
-// whole time: no timer, no SIGINT, no time limit. (On a line of one repeated letter RE2 caches its states and is fast.)
-const SLOW_PATTERN = '[a-m].{1,1000}[0-9]';
-
-/** One line of 4 MB of pseudo-random lowercase letters, as in a minified bundle: no digit, so no match. */
-function oneLongLine(): Buffer {
-  const line = Buffer.alloc(4 * 1024 * 1024 + 1, '\n');
-  let seed = 12345;
-  for (let index = 0; index < line.length - 1; index++) {
-    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    line[index] = 0x61 + ((seed >> 16) % 26);
-  }
-  return line;
-}
-
+// Matched on the main thread, one such line held the event loop for a minute: no timer, no SIGINT, no time limit.
 t.test('a 4 MB line with a slow pattern: the main thread keeps running, and aborting ends the search', { timeout: 20_000 }, async (t) => {
   const dir = t.testdir({});
   writeFileSync(join(dir, 'bundle.min.js'), oneLongLine());
