@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { oneLongLine, SLOW_PATTERN } from '../../helpers/long_line.js';
+import { waitForCpuWork } from '../../helpers/processes.js';
 import { fakeApi } from '../../helpers/sse-server.js';
 import { openaiStream } from '../../helpers/wire.js';
 import { cleanEnv, eventTypes, jsonLines, nth, tempDir, writeScript, zero } from '../../helpers/zero.js';
@@ -106,13 +107,13 @@ t.test('SIGTERM while bash runs: the whole process group is killed before run_en
   t.notOk(alive, 'the background child died with its group');
 });
 
-/** Sends SIGINT as soon as the tool_call line is printed. */
-function interruptAfterToolCall(child: ChildProcess): void {
+/** Sends SIGINT once the tool_call line is printed and `ready` (if given) has resolved. */
+function interruptAfterToolCall(child: ChildProcess, ready = async () => {}): void {
   let seen = '';
   child.stdout!.on('data', (chunk: Buffer | string) => {
     const hadCall = seen.includes('"tool_call"');
     seen += chunk.toString();
-    if (!hadCall && seen.includes('"tool_call"')) child.kill('SIGINT');
+    if (!hadCall && seen.includes('"tool_call"')) void ready().then(() => child.kill('SIGINT'));
   });
 }
 
@@ -134,13 +135,15 @@ t.test('SIGINT during a grep with a catastrophic pattern: the run ends cancelled
 
 // Matching this 4 MB line takes RE2 over a minute; on the main thread it held the event loop all that time, so the
 // SIGINT went unheard and the test timed out. In grep's worker thread it is cut short: cancelled, not timed out.
-t.test('SIGINT during a grep of one 4 MB line with a slow pattern: the run ends cancelled', { timeout: 20_000 }, async (t) => {
+// The SIGINT waits for 0.5 s of CPU work after the tool_call, so that it comes while the line is being matched:
+// reading 4 MB takes a few ms.
+t.test('SIGINT during a grep of one 4 MB line with a slow pattern: the run ends cancelled', { timeout: 20_000, skip: process.platform !== 'linux' }, async (t) => {
   const dir = t.testdir({});
   writeFileSync(join(dir, 'bundle.min.js'), oneLongLine());
   const grepCall = { id: 'g1', name: 'grep', args: { pattern: SLOW_PATTERN, path: 'bundle.min.js' } };
   const script = writeScript(dir, [{ toolCalls: [grepCall] }, { delayMs: 60_000, text: 'unreachable' }], '.script.jsonl');
   const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], {
-    onSpawn: (child) => interruptAfterToolCall(child),
+    onSpawn: (child) => interruptAfterToolCall(child, () => waitForCpuWork(child.pid!, 500)),
   });
   t.equal(result.code, 130);
   const events = jsonLines(result.stdout);
