@@ -3,7 +3,7 @@ import type { MatchReply, MatchRequest } from './grep_worker.js';
 
 /**
  * Matches the lines of files against one pattern in a worker thread. Even RE2 can spend a minute on one
- * line of a few MB (a minified bundle) with a pattern such as ".{1,1000}[0-9]", and that must not hold
+ * line of a few MB (a minified bundle) with a pattern such as "[a-m].{1,1000}[0-9]", and that must not hold
  * the main thread: SIGINT has to be heard at once, and the time limit has to stop the search. So the
  * worker is terminated, wherever it is in its work, when the search is aborted.
  */
