@@ -1,11 +1,12 @@
 import { stat } from 'node:fs/promises';
 import { basename, relative } from 'node:path';
-import { RE2JS } from 're2js';
 import { globMatcher } from './glob_pattern.js';
+import { startLineMatcher } from './grep_matcher.js';
+import { compilePattern } from './grep_pattern.js';
 import { MAX_OUTPUT_BYTES } from './output.js';
 import { displayPath, resolveExisting, resolveInside } from './sandbox.js';
-import { isBinaryFile, readLines } from './text_file.js';
-import { formatLimit, SEARCH_TIME_LIMIT_MS, timeLimit, type TimeLimit } from './time_limit.js';
+import { isBinaryFile } from './text_file.js';
+import { formatLimit, SEARCH_TIME_LIMIT_MS, timeLimit } from './time_limit.js';
 import type { Tool, ToolContext } from './types.js';
 import { walkFiles } from './walk.js';
 
@@ -19,7 +20,7 @@ export function createGrep(limitMs = SEARCH_TIME_LIMIT_MS): Tool<GrepArgs> {
       const limit = timeLimit(context.signal, limitMs);
       const hits: string[] = [];
       try {
-        await search(args, { ...context, signal: limit.signal }, limit, hits);
+        await search(args, { ...context, signal: limit.signal }, hits);
       } catch (error) {
         if (!limit.expired) throw error;
         const soFar = hits.length > 0 ? `\nMatches so far:\n${hits.join('\n')}` : '';
@@ -50,8 +51,8 @@ const grepTool: Omit<Tool<GrepArgs>, 'run'> = {
 export const grep: Tool<GrepArgs> = createGrep();
 
 /** Appends "path:line:text" to `hits` for each matching line, until the output budget is spent. */
-async function search(args: GrepArgs, context: ToolContext, limit: TimeLimit, hits: string[]): Promise<void> {
-  const regex = compile(args.pattern);
+async function search(args: GrepArgs, context: ToolContext, hits: string[]): Promise<void> {
+  compilePattern(args.pattern); // an invalid pattern fails here, before any file is read
   const root = await resolveInside(context.cwd, '.');
   const searchPath = args.path ?? '.';
   const { path, stats } = await resolveExisting(context.cwd, searchPath);
@@ -63,42 +64,18 @@ async function search(args: GrepArgs, context: ToolContext, limit: TimeLimit, hi
     files = [path];
   }
 
-  let hitBytes = 0;
-  for await (const file of files) {
-    let lineNo = 0;
-    for await (const line of readLines(file, context.signal)) {
-      await limit.pause();
-      lineNo++;
-      if (!regex.test(line)) continue;
-      const hit = `${displayPath(root, file)}:${lineNo}:${line}`;
-      hits.push(hit);
-      hitBytes += Buffer.byteLength(hit) + 1;
+  const matcher = startLineMatcher(args.pattern, context.signal);
+  try {
+    let hitBytes = 0;
+    for await (const file of files) {
+      const request = { path: file, displayPath: displayPath(root, file), budgetBytes: MAX_OUTPUT_BYTES - hitBytes };
+      hitBytes += await matcher.matchFile(request, (hit) => hits.push(hit));
       // The registry truncates anything past the budget, so stop searching there.
       if (hitBytes > MAX_OUTPUT_BYTES) return;
     }
+  } finally {
+    matcher.close();
   }
-}
-
-/**
- * Compiles with RE2, whose matching time is linear in the line's length: a JavaScript RegExp backtracks,
- * and a pattern such as "(a+)+$" would hold the whole process for minutes on one 41-character line.
- */
-function compile(pattern: string): RE2JS {
-  try {
-    return RE2JS.compile(fromJavaScriptSyntax(pattern), RE2JS.LOOKBEHINDS);
-  } catch (error) {
-    throw new Error(
-      `Invalid regular expression "${pattern}": ${(error as Error).message}. grep uses RE2 syntax, which is JavaScript's without backreferences (\\1) or lookahead ((?=…), (?!…)).`,
-    );
-  }
-}
-
-/** Rewrites the JavaScript escapes RE2 spells differently: \u00e9 and \u{1F600} become \x{…}. */
-function fromJavaScriptSyntax(pattern: string): string {
-  return pattern.replace(/\\(?:u([0-9A-Fa-f]{4})|u\{([0-9A-Fa-f]+)\}|.)/gs, (escape, hex4?: string, hexAny?: string) => {
-    const hex = hex4 ?? hexAny;
-    return hex === undefined ? escape : `\\x{${hex}}`;
-  });
 }
 
 /** A glob without "/" matches the file name in any directory; one with "/" matches the path. */

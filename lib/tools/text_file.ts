@@ -20,7 +20,7 @@ export async function isBinaryFile(path: string): Promise<boolean> {
  * Streams the lines of a UTF-8 file (without their line endings); stopping early closes the file,
  * and aborting `signal` makes the iteration throw.
  */
-export async function* readLines(path: string, signal: AbortSignal): AsyncGenerator<string> {
+export async function* readLines(path: string, signal?: AbortSignal): AsyncGenerator<string> {
   const input = createReadStream(path, { encoding: 'utf8', signal });
   const lines = createInterface({ input, crlfDelay: Infinity });
   try {

@@ -53,3 +53,17 @@ export async function waitForPid(path: string): Promise<number> {
 export async function waitForFile(path: string): Promise<void> {
   while (!existsSync(path)) await sleep(POLL_MS);
 }
+
+/** The CPU time a process has used so far, all its threads, user and system, in ms. Linux only: reads /proc. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields 14 and 15 (utime, stime), in clock ticks of 1/100 s; after the ")" the fields start at the 3rd.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** Waits until a process has used `ms` more CPU time than it had: it is computing, not waiting for input. */
+export async function waitForCpuWork(pid: number, ms: number): Promise<void> {
+  const target = cpuMs(pid) + ms;
+  while (cpuMs(pid) < target) await sleep(POLL_MS);
+}

@@ -1,7 +1,10 @@
 import t, { type Test } from 'tap';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { oneLongLine, SLOW_PATTERN } from '../../helpers/long_line.js';
+import { waitForCpuWork } from '../../helpers/processes.js';
 import { fakeApi } from '../../helpers/sse-server.js';
 import { openaiStream } from '../../helpers/wire.js';
 import { cleanEnv, eventTypes, jsonLines, nth, tempDir, writeScript, zero } from '../../helpers/zero.js';
@@ -104,6 +107,16 @@ t.test('SIGTERM while bash runs: the whole process group is killed before run_en
   t.notOk(alive, 'the background child died with its group');
 });
 
+/** Sends SIGINT once the tool_call line is printed and `ready` (if given) has resolved. */
+function interruptAfterToolCall(child: ChildProcess, ready = async () => {}): void {
+  let seen = '';
+  child.stdout!.on('data', (chunk: Buffer | string) => {
+    const hadCall = seen.includes('"tool_call"');
+    seen += chunk.toString();
+    if (!hadCall && seen.includes('"tool_call"')) void ready().then(() => child.kill('SIGINT'));
+  });
+}
+
 // On a backtracking regex engine this grep holds the event loop for days (2^60 steps), so SIGINT is never handled
 // and the test times out; zero must stay responsive and end the run as cancelled.
 t.test('SIGINT during a grep with a catastrophic pattern: the run ends cancelled at once', { timeout: 30_000 }, async (t) => {
@@ -111,19 +124,31 @@ t.test('SIGINT during a grep with a catastrophic pattern: the run ends cancelled
   const grepCall = { id: 'g1', name: 'grep', args: { pattern: '(a+)+$', path: 'long.txt' } };
   const script = writeScript(dir, [{ toolCalls: [grepCall] }, { delayMs: 60_000, text: 'unreachable' }], '.script.jsonl');
   const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], {
-    onSpawn: (child) => {
-      let seen = '';
-      child.stdout!.on('data', (chunk: Buffer | string) => {
-        const hadCall = seen.includes('"tool_call"');
-        seen += chunk.toString();
-        if (!hadCall && seen.includes('"tool_call"')) child.kill('SIGINT');
-      });
-    },
+    onSpawn: (child) => interruptAfterToolCall(child),
   });
   t.equal(result.code, 130);
   const events = jsonLines(result.stdout);
   t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'error', 'run_end']);
   t.match(nth(events, 'tool_result'), { output: /^No matches for \/\(a\+\)\+\$\/ in "long.txt"\.$|cancel|abort/i });
+  t.match(events.at(-2), { code: 'cancelled' });
+});
+
+// Matching this 4 MB line takes RE2 over a minute; on the main thread it held the event loop all that time, so the
+// SIGINT went unheard and the test timed out. In grep's worker thread it is cut short: cancelled, not timed out.
+// The SIGINT waits for 0.5 s of CPU work after the tool_call, so that it comes while the line is being matched:
+// reading 4 MB takes a few ms.
+t.test('SIGINT during a grep of one 4 MB line with a slow pattern: the run ends cancelled', { timeout: 20_000, skip: process.platform !== 'linux' }, async (t) => {
+  const dir = t.testdir({});
+  writeFileSync(join(dir, 'bundle.min.js'), oneLongLine());
+  const grepCall = { id: 'g1', name: 'grep', args: { pattern: SLOW_PATTERN, path: 'bundle.min.js' } };
+  const script = writeScript(dir, [{ toolCalls: [grepCall] }, { delayMs: 60_000, text: 'unreachable' }], '.script.jsonl');
+  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], {
+    onSpawn: (child) => interruptAfterToolCall(child, () => waitForCpuWork(child.pid!, 500)),
+  });
+  t.equal(result.code, 130);
+  const events = jsonLines(result.stdout);
+  t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'error', 'run_end']);
+  t.match(nth(events, 'tool_result'), { status: 'error', output: 'Cancelled by SIGINT.' }, 'ended by the SIGINT, not by the time limit or the end of the search');
   t.match(events.at(-2), { code: 'cancelled' });
 });
 

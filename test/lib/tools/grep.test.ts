@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { createGrep, grep } from '../../../lib/tools/grep.js';
 import { MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
+import { oneLongLine, SLOW_PATTERN } from '../../helpers/long_line.js';
 
 const context = (cwd: string) => ({ cwd, signal: new AbortController().signal });
 
@@ -132,4 +133,28 @@ t.test('an aborted signal stops the search', async (t) => {
   controller.abort();
   await t.rejects(grep.run({ pattern: 'TODO' }, { cwd: dir, signal: controller.signal }), { name: 'AbortError' });
   await t.rejects(grep.run({ pattern: 'TODO', path: 'notes.md' }, { cwd: dir, signal: controller.signal }), { name: 'AbortError' });
+});
+
+// Matched on the main thread, one such line held the event loop for a minute: no timer, no SIGINT, no time limit.
+t.test('a 4 MB line with a slow pattern: the main thread keeps running, and aborting ends the search', { timeout: 20_000 }, async (t) => {
+  const dir = t.testdir({});
+  writeFileSync(join(dir, 'bundle.min.js'), oneLongLine());
+  const controller = new AbortController();
+  let ticks = 0;
+  // 100 ticks, 2 s at least: far longer than reading the file takes, so the abort comes while the line is matched.
+  const timer = setInterval(() => ++ticks === 100 && controller.abort(), 20);
+  t.teardown(() => clearInterval(timer));
+  await t.rejects(grep.run({ pattern: SLOW_PATTERN }, { cwd: dir, signal: controller.signal }), { name: 'AbortError' });
+  t.equal(ticks, 100, 'timers ran during the search, and the abort ended it at once');
+});
+
+t.test('a 4 MB line with a slow pattern: the time limit ends the search, with the matches found before it', { timeout: 20_000 }, async (t) => {
+  const dir = t.testdir({ 'a.txt': 'version 1\n' });
+  writeFileSync(join(dir, 'b.min.js'), oneLongLine());
+  // This first search also starts grep's worker thread (seconds under tap's TypeScript loader) and leaves it
+  // idle for the next one, so that the next search spends its 0.5 s matching.
+  t.equal(await grep.run({ pattern: SLOW_PATTERN, path: 'a.txt' }, context(dir)), 'a.txt:1:version 1');
+  await t.rejects(createGrep(500).run({ pattern: SLOW_PATTERN }, context(dir)), {
+    message: 'grep stopped after 0.5 s, its time limit: search a narrower path or glob.\nMatches so far:\na.txt:1:version 1',
+  });
 });
