@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CancelledError, StdoutError, describeErrno, type CancelSignal, type ZeroError } from '../errors.js';
 import { killRunningGroups } from '../tools/process_group.js';
 import { redactOutbound } from '../redaction/index.js';
+import { CANCEL_SIGNALS, takeEarlySignals } from './signals.js';
 
 export type CliIO = {
   stdin: Readable & { isTTY?: boolean };
@@ -66,7 +67,6 @@ export type RunControl = {
   silence(): void;
 };
 
-const CANCEL_SIGNALS: CancelSignal[] = ['SIGHUP', 'SIGINT', 'SIGTERM'];
 /** Once stdout is lost, how long the run has to wind down (tools killed, session record finished) before the exit. */
 const STOP_WAIT_MS = 5000;
 
@@ -144,17 +144,20 @@ async function stopAfterLostStdout(io: CliIO, output: Readable, failure: NodeJS.
 
 function handleSignals(io: CliIO, run?: RunControl): { first(): CancelSignal | undefined; remove(): void } {
   let first: CancelSignal | undefined;
+  const handle = (signal: CancelSignal) => {
+    if (!run) return io.exit(new CancelledError(signal).exitCode);
+    // A second signal hurries the end (no grace for the tools) but never skips it: run_end is still written.
+    if (first) return killRunningGroups();
+    first = signal;
+    run.cancel(signal);
+  };
   const removers = CANCEL_SIGNALS.map((signal) => {
-    const handler = () => {
-      if (!run) return io.exit(new CancelledError(signal).exitCode);
-      // A second signal hurries the end (no grace for the tools) but never skips it: run_end is still written.
-      if (first) return killRunningGroups();
-      first = signal;
-      run.cancel(signal);
-    };
+    const handler = () => handle(signal);
     process.on(signal, handler);
     return () => void process.off(signal, handler);
   });
+  // A signal that came while the program was loading or setting the run up: a run is cancelled before it starts.
+  takeEarlySignals().forEach(handle);
   return { first: () => first, remove: () => removers.forEach((remove) => remove()) };
 }
 

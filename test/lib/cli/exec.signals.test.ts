@@ -1,5 +1,7 @@
 import t, { type Test } from 'tap';
 import type { ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { survivors, waitForFile, waitForPid } from '../../helpers/processes.js';
 import { cleanEnv, eventTypes, jsonLines, nth, writeScript, zero } from '../../helpers/zero.js';
@@ -117,4 +119,25 @@ t.test('SIGHUP from a terminal that is gone: exit 129 although stdout fails too,
   const group = await waitForPid(join(run.dir, 'group.pid'));
   t.same(await survivors([await waitForPid(join(run.dir, 'child.pid'))], [group]), [], 'no process of the group survives');
   t.match((await storedEvents(t, run)).slice(-2), [{ type: 'error', code: 'cancelled', message: 'Cancelled by SIGHUP.' }, { type: 'run_end', exitCode: 129 }]);
+});
+
+t.test('a signal while the run is still being set up: error + run_end, not a silent death', async (t) => {
+  const dir = t.testdir({});
+  const fifo = join(dir, 'prompt.fifo');
+  execFileSync('mkfifo', [fifo]);
+  const script = writeScript(dir, [{ text: 'never read' }], '.script.jsonl');
+  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '--no-session', '-f', fifo], {
+    onSpawn: (child) => {
+      // Opening the FIFO for writing completes once zero has opened it to read the prompt: it is setting the run up.
+      void open(fifo, 'w').then(async (writer) => {
+        child.kill('SIGINT');
+        // The prompt arrives after the signal: the run must not start anyway.
+        await writer.writeFile('hi');
+        await writer.close();
+      });
+    },
+  });
+  t.equal(result.code, 130, result.stderr);
+  t.same(eventTypes(jsonLines(result.stdout)), ['error', 'run_end']);
+  t.match(nth(jsonLines(result.stdout), 'error'), { code: 'cancelled', message: 'Cancelled by SIGINT.' });
 });

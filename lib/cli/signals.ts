@@ -1,0 +1,37 @@
+import { CancelledError, type CancelSignal } from '../errors.js';
+
+/** The signals that cancel a run (SIGPIPE is internal: it is how a lost stdout cancels). */
+export const CANCEL_SIGNALS: readonly CancelSignal[] = ['SIGHUP', 'SIGINT', 'SIGTERM'];
+
+/** A caught signal not taken within this long (setup stuck on a FIFO, say) ends the process as the signal would. */
+const UNTAKEN_EXIT_MS = 3000;
+const exitCode = (signal: CancelSignal) => new CancelledError(signal).exitCode;
+
+const early: CancelSignal[] = [];
+let untaken: NodeJS.Timeout | undefined;
+
+function keep(signal: CancelSignal): void {
+  early.push(signal);
+  // A second one means "now", as it always has before a run exists.
+  if (early.length > 1) process.exit(exitCode(early[0]!));
+  untaken = setTimeout(() => process.exit(exitCode(signal)), UNTAKEN_EXIT_MS).unref();
+}
+
+const keepers = new Map(CANCEL_SIGNALS.map((signal) => [signal, () => keep(signal)]));
+
+/**
+ * Called by bin/zero before the program loads: a signal that arrives while the
+ * modules load and the run is set up is kept for it (see takeEarlySignals)
+ * instead of killing the process with no run_end. Never called on import, so an
+ * embedding program keeps its own signal handling.
+ */
+export function catchEarlySignals(): void {
+  for (const [signal, keeper] of keepers) process.on(signal, keeper);
+}
+
+/** The signals caught since catchEarlySignals, in order; from now on the caller handles them. */
+export function takeEarlySignals(): CancelSignal[] {
+  for (const [signal, keeper] of keepers) process.off(signal, keeper);
+  clearTimeout(untaken);
+  return early.splice(0);
+}
