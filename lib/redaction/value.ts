@@ -53,6 +53,11 @@ function setOwn(out: Record<string, unknown>, key: string, value: unknown): void
   else out[key] = value;
 }
 
+/** A key is text too: a model can put a secret in the name of a tool argument (`{"sk-…": 1}`). */
+function redactKey(key: string, walk: Walk): string {
+  return redactText(key, walk.options);
+}
+
 function redactObject(object: Record<string, unknown>, walk: Walk, keep?: (key: string) => boolean): object {
   if (!walk.copy) {
     // the common case, nothing to change: no key list, no new object
@@ -60,7 +65,7 @@ function redactObject(object: Record<string, unknown>, walk: Walk, keep?: (key: 
       if (!Object.hasOwn(object, key)) continue;
       const value = object[key];
       const redacted = keep?.(key) ? value : redactUnder(key, value, walk);
-      if (redacted !== value) return copyObject(object, walk, keep, key, redacted);
+      if (redacted !== value || (!keep?.(key) && redactKey(key, walk) !== key)) return copyObject(object, walk, keep, key, redacted);
     }
     return object;
   }
@@ -78,13 +83,15 @@ function copyObject(
   const out: Record<string, unknown> = {};
   let walked = changedKey === undefined;
   for (const key of Object.keys(object)) {
+    const kept = keep?.(key) ?? false;
+    const outKey = kept ? key : redactKey(key, walk);
     if (key === changedKey) {
       walked = true;
-      setOwn(out, key, changedValue);
+      setOwn(out, outKey, changedValue);
       continue;
     }
     const value = object[key];
-    setOwn(out, key, !walked || keep?.(key) ? value : redactUnder(key, value, walk));
+    setOwn(out, outKey, !walked || kept ? value : redactUnder(key, value, walk));
   }
   return out;
 }

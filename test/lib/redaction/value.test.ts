@@ -126,3 +126,15 @@ t.test('redactEvent: a tool call id holding a secret becomes a valid, stable red
   const plain = { type: 'tool_call', id: 'call_0001', name: 'bash', args: {} };
   t.equal(redactEvent(plain), plain, 'an ordinary id: the same event');
 });
+
+// A key is model-supplied text too: `{"sk-…": 1}` in tool arguments reached stdout and the session verbatim.
+t.test('a secret in an object key is redacted, in redactValue and redactEvent', async (t) => {
+  const call = { type: 'tool_call', id: 'c1', name: 'read_file', args: { [key]: 1, path: 'a.ts', nested: [{ [`x_${key}`]: 'v' }] } };
+  for (const redact of [redactValue, redactEvent]) {
+    const out = redact(call);
+    t.notMatch(JSON.stringify(out), key.slice(3, 20));
+    t.same(out.args, { [REDACTED]: 1, path: 'a.ts', nested: [{ [`x_${REDACTED}`]: 'v' }] });
+  }
+  const clean = { type: 'tool_call', id: 'c1', name: 'read_file', args: { path: 'a.ts' } };
+  t.equal(redactEvent(clean), clean, 'clean keys: the same object');
+});
