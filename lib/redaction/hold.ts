@@ -13,6 +13,7 @@
  */
 
 import { isSensitiveKey, isSensitiveQueryParam } from './keys.js';
+import { TOKEN_START } from './patterns.js';
 import { keywordSource } from './prefilter.js';
 import { TEXT_RULES } from './text.js';
 
@@ -43,7 +44,7 @@ const reaching = (pattern: RegExp, lead = 0): HoldBound => ({ lead, open: (text,
  * whole however long. Open while that run reaches the end (every token
  * alphabet, prefixes and JWT dots included, is inside this class).
  */
-const TOKEN_RUN = /(?<![A-Za-z0-9])[A-Za-z0-9_.-]*$/y;
+const TOKEN_RUN = new RegExp(`${TOKEN_START}[A-Za-z0-9_.-]*$`, 'y');
 const token = (lead = 0): HoldBound => reaching(TOKEN_RUN, lead);
 
 const isNameCode = (code: number): boolean =>

@@ -10,8 +10,15 @@
 
 import { prefixedSecretRule, wholeMatchRule, type TextRule } from './rule.js';
 
-/** Not preceded by a letter or digit: `task-list` and `risk-level` never start a key. */
-const START = '(?<![A-Za-z0-9])';
+/**
+ * Not preceded by a letter or digit: `task-list` and `risk-level` never start a
+ * key. Unless that letter or digit ends an escape — `\n`, `\t`, `\u003c`, `\x22`,
+ * `%0A`, `%22` — as in JSON text (`"a\nsk-…"`) or a URL-encoded value: the key
+ * starts right after it.
+ */
+const AFTER_ESCAPE = '(?<=\\\\[nrtbfv])|(?<=\\\\u[0-9A-Fa-f]{4})|(?<=\\\\x[0-9A-Fa-f]{2})|(?<=%[0-9A-Fa-f]{2})';
+export const TOKEN_START = `(?:(?<![A-Za-z0-9])|${AFTER_ESCAPE})`;
+const START = TOKEN_START;
 
 const PEM_HEADER = '-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----';
 const PEM_FOOTER = '-----END[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----';
@@ -63,13 +70,13 @@ export const PATTERN_RULES: readonly TextRule[] = [
   wholeMatchRule(
     'sendgrid-key',
     ['sg.'],
-    /(?<![A-Za-z0-9])SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{32,64}/g,
+    new RegExp(`${START}SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{32,64}`, 'g'),
     /[A-Za-z0-9_-]/,
   ),
   wholeMatchRule(
     'jwt',
     ['eyj'],
-    /(?<![A-Za-z0-9_-])eyJ[A-Za-z0-9_-]{8,8192}\.[A-Za-z0-9_-]{4,16384}\.[A-Za-z0-9_-]{0,8192}/g,
+    new RegExp(`(?:(?<![A-Za-z0-9_-])|${AFTER_ESCAPE})eyJ[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{4,16384}\\.[A-Za-z0-9_-]{0,8192}`, 'g'),
     /[A-Za-z0-9_-]/,
   ),
   // a Slack incoming webhook: the path after `hooks.slack.com/services/` is the secret

@@ -34,3 +34,11 @@ t.test('pemStart: the earliest unterminated private-key header', async (t) => {
   t.equal(pemStart('a -----BEGIN CERTIFICATE-----\nMII'), 'a -----BEGIN CERTIFICATE-----\nMII'.length, 'not a private key');
   t.equal(pemStart('x -----BEGIN PRIVATE KEY-----\nAB -----BEGIN PRIVATE KEY-----\nCD'), 2, 'the first of two open headers');
 });
+
+t.test('a token right after an escape (`\\n`, `%0A`) is held from its prefix, like one after a space', async (t) => {
+  const long = '{"a":"x\\n"},'.repeat(2000);
+  for (const escape of ['\\n', '%0A', '\\u003c']) {
+    const text = `${long}${escape}sk-proj-Q7xL1spNxny`;
+    t.equal(text.slice(holdFrom(text)), 'sk-proj-Q7xL1spNxny', escape);
+  }
+});

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { PATTERN_RULES } from '../../../lib/redaction/patterns.js';
 import { REDACTED } from '../../../lib/redaction/rule.js';
+import { redactText } from '../../../lib/redaction/text.js';
 
 // Fake keys are built from pieces so no real-looking secret sits in the repo as one literal.
 const run = (text: string): string => PATTERN_RULES.reduce((out, rule) => rule.apply(out), text);
@@ -113,4 +114,18 @@ t.test('adversarial input finishes, and is redacted idempotently', async (t) => 
     const once = run(input);
     t.equal(run(once), once, `${input.slice(0, 12)}… (${input.length} chars)`);
   }
+});
+
+// `"a\nsk-…"` in JSON text (a file cat'ed, a log) and `%0Ask-…` in a URL-encoded value printed the whole key:
+// the `n` of the escape counted as a letter glued to the key.
+t.test('a key right after an escape (\\n, \\t, \\u003c, \\x22, %0A) is still a key', async (t) => {
+  const openai = 'sk-proj-' + 'Q7xL1spNxnyVmihA_2O76UMFxFkM_R5Kjp1vRt';
+  const github = 'ghp_' + 'Ab3dEf6hIj9lMn2pQr5tUv8xYz1BcD4fGh7J';
+  const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.' + 'SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c';
+  for (const escape of ['\\n', '\\r\\n', '\\t', '\\u003c', '\\x22', '%0A', '%22']) {
+    for (const secret of [openai, github, jwt, 'AKIA' + 'QWERTYUIOP123456']) {
+      t.equal(redactText(`{"keys":"a${escape}${secret}"}`), `{"keys":"a${escape}${REDACTED}"}`, `${escape} ${secret.slice(0, 4)}`);
+    }
+  }
+  t.equal(redactText('task-list-of-many-things-here-today'), 'task-list-of-many-things-here-today', 'a word before still guards');
 });
