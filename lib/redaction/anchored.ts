@@ -1,7 +1,7 @@
 /**
  * A scanRule that tries its regex only around keyword occurrences: in the run
  * of name characters holding a keyword (and one character before it, for an
- * opening quote). For rules that can only ever accept a match starting there
+ * opening quote, or two for `\"`). For rules that can only ever accept a match starting there
  * (a sensitive name always holds a keyword), the output is the same as
  * scanRule's; but ordinary code, where nearly every word could start a name,
  * is crossed by one cheap keyword search instead of by the rule's regex.
@@ -13,8 +13,8 @@ import { REDACTED, escapeRegExp, type SecretRange, type TextRule } from './rule.
 export interface Anchor {
   /** The characters of the run around a keyword (a name). */
   inRun(code: number): boolean;
-  /** Whether a match can start at this character just before the run (an opening quote). */
-  startsBefore(code: number): boolean;
+  /** Whether a match can start at these one or two characters just before the run (an opening quote, `\"`). */
+  startsBefore(before: string): boolean;
   /** Whether a match can start right after this run character (the regex's lookbehind has the last word). */
   startsAfter(code: number): boolean;
   /**
@@ -37,9 +37,9 @@ const isWordCode = (code: number): boolean =>
  */
 export const NAME_ANCHOR: Anchor = {
   inRun: (code) => isWordCode(code) || code === 46 || code === 45,
-  startsBefore: (code) => code === 34 || code === 39,
+  startsBefore: (before) => before === '"' || before === "'" || before === '\\"',
   startsAfter: (code) => code === 45,
-  follows: `(?=([A-Za-z0-9_.-]{0,127}))\\1["']?[ \\t]{0,4}[:=]`,
+  follows: `(?=([A-Za-z0-9_.-]{0,127}))\\1\\\\?["']?[ \\t]{0,4}[:=]`,
 };
 
 export function anchoredScanRule(
@@ -66,8 +66,8 @@ export function anchoredScanRule(
         while (end < text.length && anchor.inRun(text.charCodeAt(end))) end++;
         keyword.lastIndex = end;
         // every start in the run, left to right, as scanRule would meet them; the first accepted wins
-        for (let at = Math.max(start - 1, copied); at < end; at++) {
-          if (at < start ? !anchor.startsBefore(text.charCodeAt(at)) : at > start && !anchor.startsAfter(text.charCodeAt(at - 1))) continue;
+        for (let at = Math.max(start - 2, copied); at < end; at++) {
+          if (at < start ? !anchor.startsBefore(text.slice(at, start)) : at > start && !anchor.startsAfter(text.charCodeAt(at - 1))) continue;
           sticky.lastIndex = at;
           const match = sticky.exec(text);
           if (match === null) continue;

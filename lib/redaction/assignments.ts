@@ -15,9 +15,10 @@ import { extendRun, scanRule, type SecretRange, type TextRule } from './rule.js'
  * An optionally quoted name, then an operator. A name starts at a letter or
  * underscore not glued to a preceding name character (a leading `-`, as in
  * `--password=`, is allowed) and may hold dots and dashes (`db.password`, `x-api-key`).
+ * A name may be quoted `\"…\"`: JSON inside a JSON string (`"body":"{\"password\":\"…\"}"`).
  */
 const NAME_AND_OPERATOR =
-  /(?<![A-Za-z0-9_.])(["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1([ \t]{0,4})(:=|=>|:|=)([ \t]{0,4})/g;
+  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1([ \t]{0,4})(:=|=>|:|=)([ \t]{0,4})/g;
 
 /** Values, tried at the position right after the operator (sticky). */
 const QUOTED_VALUE: Readonly<Record<string, RegExp>> = {
@@ -36,7 +37,13 @@ interface Value {
   readonly quoted: boolean;
 }
 
+/** A value quoted `\"…\"` (JSON inside a JSON string): up to the next unescaped-looking `\"`. */
+const ESCAPED_QUOTED_VALUE = /\\"((?:[^"\\\r\n]|\\[^"\r\n]){0,4096})\\"/y;
+
 function readValue(text: string, at: number): Value | undefined {
+  ESCAPED_QUOTED_VALUE.lastIndex = at;
+  const escaped = ESCAPED_QUOTED_VALUE.exec(text);
+  if (escaped) return { start: at + 2, end: at + 2 + escaped[1].length, quoted: true };
   const quote = QUOTED_VALUE[text.charAt(at)];
   if (quote) {
     quote.lastIndex = at;

@@ -46,8 +46,10 @@ t.test('NAME_ANCHOR', async (t) => {
   const code = (c: string): number => c.charCodeAt(0);
   for (const c of 'aZ09_.-') t.ok(NAME_ANCHOR.inRun(code(c)), c);
   for (const c of ' "\':=$') t.notOk(NAME_ANCHOR.inRun(code(c)), c);
-  t.ok(NAME_ANCHOR.startsBefore(code('"')));
-  t.notOk(NAME_ANCHOR.startsBefore(code(' ')));
+  t.ok(NAME_ANCHOR.startsBefore('"'));
+  t.ok(NAME_ANCHOR.startsBefore('\\"'));
+  t.notOk(NAME_ANCHOR.startsBefore(' '));
+  t.notOk(NAME_ANCHOR.startsBefore('x"'));
   t.ok(NAME_ANCHOR.startsAfter(code('-')));
   t.notOk(NAME_ANCHOR.startsAfter(code('.')));
   const follows = new RegExp(`^key${NAME_ANCHOR.follows}`);

@@ -117,3 +117,15 @@ t.test('cookie lists under a Cookie header are left to the cookie rule', async (
   t.equal(run(`{"cookie": "${value} and more"}`), `{"cookie": "${REDACTED}"}`, 'not a cookie list: judged here');
   t.equal(run(`cookie=${value}`), `cookie=${REDACTED}`, 'an assignment, not a header');
 });
+
+// JSON inside a JSON string (a configmap, a log line's body, a HAR file) quotes with `\"`: nothing was redacted.
+t.test('names and values quoted \\"…\\" (JSON inside a JSON string)', async (t) => {
+  t.equal(
+    run(String.raw`{"body":"{\n  \"password\": \"Pa55w0rdXyz9\",\n  \"apiKey\": \"Zz9Yy8Xx7Ww6Vv5\",\n  \"n\": \"x\"\n}"}`),
+    String.raw`{"body":"{\n  \"password\": \"${REDACTED}\",\n  \"apiKey\": \"${REDACTED}\",\n  \"n\": \"x\"\n}"}`,
+  );
+  t.equal(run(String.raw`{\"DB_PASS\":\"Pa55w0rdXyz9\",\"n\":1}`), String.raw`{\"DB_PASS\":\"${REDACTED}\",\"n\":1}`);
+  for (const kept of [String.raw`{\"token\": \"$TOKEN\", \"password\": \"\"}`, String.raw`{\"token_count\": \"12345678901\"}`]) {
+    t.equal(run(kept), kept, 'references, empty values and ordinary names stay');
+  }
+});
