@@ -94,7 +94,7 @@ function section(run: RunSection, index: number, count: number): string {
   if (run.final !== undefined && !final) out.push('### Final answer', run.final === '' ? '_Empty._' : safeMarkdown(run.final.trimEnd()));
   out.push('### Outcome');
   const outcome: string[] = [];
-  outcome.push(run.outcome ? `- Status: **${run.outcome.status}**, exit code ${run.outcome.exitCode}` : '- Status: unknown (no run_end: the log ends before the run did)');
+  outcome.push(run.outcome ? `- Status: **${safeMarkdown(run.outcome.status)}**, exit code ${run.outcome.exitCode}` : '- Status: unknown (no run_end: the log ends before the run did)');
   const tokens = tokenSummary(run.tokens);
   outcome.push(`- Tokens: ${tokens ?? 'not reported'}`);
   const calls = run.entries.reduce((sum, item) => sum + (item.kind === 'turn' ? item.turn.tools.length : 0), 0);

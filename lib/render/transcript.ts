@@ -228,6 +228,7 @@ export function redactTranscript(transcript: Transcript, options: RedactOptions 
     ...(run.prompt !== undefined ? { prompt: text(run.prompt) } : {}),
     ...(run.final !== undefined ? { final: text(run.final) } : {}),
     ...(run.start ? { start: redactValue(run.start, options) } : {}),
+    ...(run.outcome ? { outcome: { ...run.outcome, status: text(run.outcome.status) } } : {}),
     entries: run.entries.map(entry),
   }));
   return { runs, skipped: transcript.skipped };

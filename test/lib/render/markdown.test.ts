@@ -93,6 +93,8 @@ t.test('HTML and unsafe links from the log are neutralised; http(s) and mailto l
   ]));
   t.notMatch(md, /<script|<img|<b>/i, 'no raw tag');
   t.match(md, '&lt;script>alert(1)&lt;/script>', 'tags show as text');
+  const status = renderMarkdown(buildTranscript([ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }), ev('run_end', { status: '<img src=x onerror=alert(1)>', exitCode: 1 })]));
+  t.notMatch(status, /<img/, 'a hand-edited run_end status is escaped too');
   t.notMatch(md, /\]\(\s*(?:javascript|data):/i, 'no inline link to another scheme');
   t.notMatch(md, /^\s{0,3}\[ref\]:/m, 'no reference definition to another scheme');
   t.notMatch(md, /jav&#x61;script/, 'no entity-obfuscated scheme');

@@ -144,6 +144,8 @@ t.test('redactTranscript: tool names, ids, error codes and the run id are redact
     ev('tool_result', { id: `call_${token}`, status: 'ok', output: '', truncated: false }),
     ev('tool_result', { id: `orphan_${token}`, status: 'ok', output: '', truncated: false }),
     ev('error', { code: `c_${token}`, message: 'x', recoverable: false }),
+    // a hand-edited run_end: its status was printed as it was
+    ev('run_end', { status: `s_${token}`, exitCode: 1 }),
   ]);
   const redacted = redactTranscript(transcript);
   t.notMatch(JSON.stringify(redacted), token);
