@@ -231,7 +231,7 @@ export function redactTranscript(transcript: Transcript, options: RedactOptions 
     ...(run.outcome ? { outcome: { ...run.outcome, status: text(run.outcome.status) } } : {}),
     entries: run.entries.map(entry),
   }));
-  return { runs, skipped: transcript.skipped };
+  return { runs, skipped: transcript.skipped.map((skip) => ({ ...skip, reason: text(skip.reason) })) };
 }
 
 /** The turn whose text is the run's final answer (the last turn with that text), so renderers need not repeat it. */

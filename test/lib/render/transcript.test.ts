@@ -146,6 +146,7 @@ t.test('redactTranscript: tool names, ids, error codes and the run id are redact
     ev('error', { code: `c_${token}`, message: 'x', recoverable: false }),
     // a hand-edited run_end: its status was printed as it was
     ev('run_end', { status: `s_${token}`, exitCode: 1 }),
+    ev(`bogus_${token}`),
   ]);
   const redacted = redactTranscript(transcript);
   t.notMatch(JSON.stringify(redacted), token);
