@@ -133,7 +133,10 @@ export function createLogRedactor(options: RedactOptions = {}) {
         const runId = typeof value.runId === 'string' ? value.runId : '';
         flushOthers(out, runId);
         if (isText(value)) {
-          runOf(runId).text(value, item.raw, out);
+          // its other fields (a hand-edited runId, schemaVersion) are redacted on their own; the raw line is then unusable
+          const fields: Json = redactEvent({ ...value, delta: '' }, options);
+          const changed = Object.keys(value).some((key) => key !== 'delta' && fields[key] !== value[key]);
+          runOf(runId).text(changed ? { ...fields, delta: value.delta } : value, changed ? undefined : item.raw, out);
           return out;
         }
         const run = runs.get(runId);

@@ -4,14 +4,35 @@
  */
 
 import { MAX_JSON_DEPTH } from '../protocol/depth.js';
+import { RUN_ID_PATTERN, SESSION_ID_PATTERN } from '../protocol/ids.js';
 import { withRedactedId } from './ids.js';
 import { isSensitiveKey } from './keys.js';
 import { REDACTED } from './rule.js';
 import { redactText, type RedactOptions } from './text.js';
 
-/** Top-level event fields that are protocol structure, never user content (compared directly: cheaper than a Set). */
-const isStructureKey = (key: string): boolean =>
-  key === 'type' || key === 'runId' || key === 'sessionId' || key === 'id' || key === 'schemaVersion';
+type Keep = (key: string, value: unknown) => boolean;
+
+/**
+ * Top-level event fields that are protocol structure, kept as they are — while
+ * they look like it: in a hand-edited log a `runId` or `type` can hold anything,
+ * and is then redacted like content. (`id` is redactId's.)
+ */
+const isStructure: Keep = (key, value) => {
+  switch (key) {
+    case 'id':
+      return true;
+    case 'schemaVersion':
+      return typeof value === 'number';
+    case 'type':
+      return typeof value === 'string' && /^[a-z_]{1,32}$/.test(value);
+    case 'runId':
+      return typeof value === 'string' && RUN_ID_PATTERN.test(value);
+    case 'sessionId':
+      return typeof value === 'string' && SESSION_ID_PATTERN.test(value);
+    default:
+      return false;
+  }
+};
 
 const CIRCULAR = '[Circular]';
 /** What replaces a container nested deeper than MAX_JSON_DEPTH: the walk recurses, and must not overflow the stack. */
@@ -58,14 +79,15 @@ function redactKey(key: string, walk: Walk): string {
   return redactText(key, walk.options);
 }
 
-function redactObject(object: Record<string, unknown>, walk: Walk, keep?: (key: string) => boolean): object {
+function redactObject(object: Record<string, unknown>, walk: Walk, keep?: Keep): object {
   if (!walk.copy) {
     // the common case, nothing to change: no key list, no new object
     for (const key in object) {
       if (!Object.hasOwn(object, key)) continue;
       const value = object[key];
-      const redacted = keep?.(key) ? value : redactUnder(key, value, walk);
-      if (redacted !== value || (!keep?.(key) && redactKey(key, walk) !== key)) return copyObject(object, walk, keep, key, redacted);
+      const kept = keep?.(key, value) ?? false;
+      const redacted = kept ? value : redactUnder(key, value, walk);
+      if (redacted !== value || (!kept && redactKey(key, walk) !== key)) return copyObject(object, walk, keep, key, redacted);
     }
     return object;
   }
@@ -76,27 +98,27 @@ function redactObject(object: Record<string, unknown>, walk: Walk, keep?: (key: 
 function copyObject(
   object: Record<string, unknown>,
   walk: Walk,
-  keep?: (key: string) => boolean,
+  keep?: Keep,
   changedKey?: string,
   changedValue?: unknown,
 ): object {
   const out: Record<string, unknown> = {};
   let walked = changedKey === undefined;
   for (const key of Object.keys(object)) {
-    const kept = keep?.(key) ?? false;
+    const value = object[key];
+    const kept = keep?.(key, value) ?? false;
     const outKey = kept ? key : redactKey(key, walk);
     if (key === changedKey) {
       walked = true;
       setOwn(out, outKey, changedValue);
       continue;
     }
-    const value = object[key];
     setOwn(out, outKey, !walked || kept ? value : redactUnder(key, value, walk));
   }
   return out;
 }
 
-function redactAny(value: unknown, walk: Walk, keep?: (key: string) => boolean): unknown {
+function redactAny(value: unknown, walk: Walk, keep?: Keep): unknown {
   if (typeof value === 'string') return redactText(value, walk.options);
   if (typeof value !== 'object' || value === null) return value;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
@@ -122,9 +144,9 @@ export function redactValue<T>(value: T, options?: RedactOptions): T {
 /**
  * What the redact stage applies to each protocol event: like redactValue, but
  * the top-level `type`, `runId`, `sessionId` and `schemaVersion` are left
- * alone, the `id` goes through redactId (so it stays a valid id), and an event
+ * alone while they have their protocol shape (see isStructure), the `id` goes through redactId (so it stays a valid id), and an event
  * with nothing to redact comes back as the same object.
  */
 export function redactEvent<T extends object>(event: T, options?: RedactOptions): T {
-  return withRedactedId(redactAny(event, { options, copy: false, ancestors: [] }, isStructureKey) as T, options);
+  return withRedactedId(redactAny(event, { options, copy: false, ancestors: [] }, isStructure) as T, options);
 }

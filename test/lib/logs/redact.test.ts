@@ -46,3 +46,10 @@ t.test('as a stage', async (t) => {
   for await (const chunk of Readable.from([item(1, text('hi'))]).pipe(redactLog())) out += chunk;
   t.equal(out, `${JSON.stringify(text('hi'))}\n`);
 });
+
+// A text line whose delta was clean went out as its raw line: a hand-edited `runId` or `schemaVersion` with a key in it too.
+t.test('a text line with a secret outside its delta (runId, schemaVersion) is redacted, the delta kept', async (t) => {
+  const out = run([item(1, { schemaVersion: KEY, type: 'text', runId: `run_${KEY}`, delta: 'hello' }), item(2, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' })]);
+  t.notMatch(out, KEY.slice(8, 20));
+  t.match(out, '"delta":"hello"');
+});

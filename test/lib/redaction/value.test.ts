@@ -69,9 +69,10 @@ t.test('redactEvent: text, tool_call, run_start, usage', async (t) => {
 
 t.test('redactEvent never touches structural top-level keys (a model-supplied id is redacted as an id)', async (t) => {
   const loaded = 'run_20261130053326_ab12cd';
-  const event = { type: 'text', runId: loaded, id: loaded, sessionId: loaded, schemaVersion: 1, delta: loaded };
-  const redacted = redactEvent(event, { secrets: [loaded] });
-  t.same(redacted, { ...event, delta: REDACTED, id: redacted.id });
+  const session = 'zero_20261130053326_ab12cd';
+  const event = { type: 'text', runId: loaded, id: loaded, sessionId: session, schemaVersion: 1, delta: `${loaded} ${session}` };
+  const redacted = redactEvent(event, { secrets: [loaded, session] });
+  t.same(redacted, { ...event, delta: `${REDACTED} ${REDACTED}`, id: redacted.id });
   t.match(redacted.id, /^redacted_[0-9a-f]{16}$/);
   const nested = { type: 'tool_call', id: 'c', name: 'n', args: { id: loaded } };
   t.same(redactEvent(nested, { secrets: [loaded] }).args, { id: REDACTED }, 'only at the top level');
@@ -137,4 +138,10 @@ t.test('a secret in an object key is redacted, in redactValue and redactEvent', 
   }
   const clean = { type: 'tool_call', id: 'c1', name: 'read_file', args: { path: 'a.ts' } };
   t.equal(redactEvent(clean), clean, 'clean keys: the same object');
+});
+
+// `zero redact` of a hand-edited log printed `"runId": "run_AKIA…"` and `"type": "bogus_sk-…"` as they were.
+t.test('structural top-level fields without their protocol shape are content, and redacted', async (t) => {
+  const event = { schemaVersion: key, type: `bogus_${key}`, runId: `run_${key}`, sessionId: `zero_${key}`, delta: 'x' };
+  t.same(redactEvent(event), { schemaVersion: REDACTED, type: `bogus_${REDACTED}`, runId: `run_${REDACTED}`, sessionId: `zero_${REDACTED}`, delta: 'x' });
 });
