@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import type { Transform } from 'node:stream';
-import { newRunId } from '../protocol/ids.js';
+import { newRunId, RUN_ID_PATTERN } from '../protocol/ids.js';
 import { logItems } from '../logs/framing.js';
 import { pace, pickRun } from '../logs/replay.js';
 import { logRedaction, runChain, runCommand } from './command.js';
@@ -40,7 +40,9 @@ export async function runReplay(file: string | undefined, raw: RawReplayOptions,
     // a log is input like any other: each recorded event is redacted again on the way out
     const redacted = mapStream((event: OutputEvent) => redactEvent(event, redaction));
     const stages: Transform[] = [logItems(framing), picker, validate('output', { label: 'recorded event' }), redacted, ...(runId ? [stamp({ runId })] : []), pace(delay), serialize(format, { stderr: io.stderr })];
-    return runChain(io, format, source, stages, async () => pick.exitCode ?? 1, () => runId ?? pick.chosen);
+    // a failure is reported under the recorded runId, unless a hand-edited log put something else there
+    const failureRunId = () => runId ?? (pick.chosen !== undefined && RUN_ID_PATTERN.test(pick.chosen) ? pick.chosen : undefined);
+    return runChain(io, format, source, stages, async () => pick.exitCode ?? 1, failureRunId);
   });
 }
 

@@ -148,3 +148,13 @@ t.test('a run whose secrets were split across deltas after long whitespace-free 
     t.same(fragments.filter((fragment) => printed.includes(fragment)), [], `${format}: no 8-character fragment of any secret`);
   }
 });
+
+// The usage error for a hand-edited log was stamped with the log's own runId, a planted key and all.
+t.test('a log whose runId holds a key: the failure is reported under a fresh runId, the key nowhere', async (t) => {
+  const key = 'AKIA' + 'QWERTYUIOP123456';
+  const dir = t.testdir({ 'evil.jsonl': `${JSON.stringify({ schemaVersion: 1, type: 'run_start', runId: `run_${key}`, sessionId: 'zero_20261201000000_abcdef', cwd: '/', provider: 'p', model: 'm' })}\n` });
+  const replayed = await zero(['replay', '-o', 'stream-json', join(dir, 'evil.jsonl')]);
+  t.equal(replayed.code, 2);
+  t.notMatch(replayed.stdout + replayed.stderr, key);
+  t.match(jsonLines(replayed.stdout)[0], { type: 'error', code: 'usage_error', runId: /^run_\d{14}_[0-9a-z]{6}$/ });
+});
