@@ -20,6 +20,15 @@ const AFTER_ESCAPE = '(?<=\\\\[nrtbfv])|(?<=\\\\u[0-9A-Fa-f]{4})|(?<=\\\\x[0-9A-
 export const TOKEN_START = `(?:(?<![A-Za-z0-9])|${AFTER_ESCAPE})`;
 const START = TOKEN_START;
 
+/**
+ * `prefix` at a token start. The start condition is checked behind the prefix,
+ * once it matched: checked first, its escape alternatives ran at every position
+ * of every text, which made redaction half again as slow.
+ */
+function atTokenStart(prefix: string, start = START): string {
+  return `(?:${prefix})(?<=${start}(?:${prefix}))`;
+}
+
 const PEM_HEADER = '-----BEGIN[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----';
 const PEM_FOOTER = '-----END[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----';
 /** Body of a block whose footer never arrives (truncated output): base64, headers, escaped newlines. */
@@ -38,7 +47,7 @@ function rule(name: string, keywords: readonly string[], source: string): TextRu
 
 /** `prefix` then `min`+ characters of `body` (a character class), the whole run redacted however long. */
 function tokenRule(name: string, keywords: readonly string[], prefix: string, body: string, min: number, max = 1024): TextRule {
-  const pattern = new RegExp(`${START}${prefix}${body}{${min},${max}}`, 'g');
+  const pattern = new RegExp(`${atTokenStart(prefix)}${body}{${min},${max}}`, 'g');
   return wholeMatchRule(name, keywords, pattern, new RegExp(body));
 }
 
@@ -60,7 +69,7 @@ export const PATTERN_RULES: readonly TextRule[] = [
   rule(
     'aws-access-key-id',
     ['akia', 'asia', 'abia', 'acca'],
-    `${START}(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])`,
+    `${atTokenStart('AKIA|ASIA|ABIA|ACCA')}[A-Z0-9]{16}(?![A-Za-z0-9])`,
   ),
   tokenRule('google-api-key', ['aiza'], 'AIza', '[A-Za-z0-9_-]', 35),
   tokenRule('stripe-key', ['_live_', '_test_'], '(?:sk|rk)_(?:live|test)_', '[A-Za-z0-9]', 16),
@@ -70,13 +79,13 @@ export const PATTERN_RULES: readonly TextRule[] = [
   wholeMatchRule(
     'sendgrid-key',
     ['sg.'],
-    new RegExp(`${START}SG\\.[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{32,64}`, 'g'),
+    new RegExp(`${atTokenStart('SG\\.')}[A-Za-z0-9_-]{16,32}\\.[A-Za-z0-9_-]{32,64}`, 'g'),
     /[A-Za-z0-9_-]/,
   ),
   wholeMatchRule(
     'jwt',
     ['eyj'],
-    new RegExp(`(?:(?<![A-Za-z0-9_-])|${AFTER_ESCAPE})eyJ[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{4,16384}\\.[A-Za-z0-9_-]{0,8192}`, 'g'),
+    new RegExp(`${atTokenStart('eyJ', `(?:(?<![A-Za-z0-9_-])|${AFTER_ESCAPE})`)}[A-Za-z0-9_-]{8,8192}\\.[A-Za-z0-9_-]{4,16384}\\.[A-Za-z0-9_-]{0,8192}`, 'g'),
     /[A-Za-z0-9_-]/,
   ),
   // a Slack incoming webhook: the path after `hooks.slack.com/services/` is the secret

@@ -24,15 +24,37 @@ const isStructure: Keep = (key, value) => {
     case 'schemaVersion':
       return typeof value === 'number';
     case 'type':
-      return typeof value === 'string' && /^[a-z_]{1,32}$/.test(value);
+      return typeof value === 'string' && (value === lastType || isTypeName(value));
     case 'runId':
-      return typeof value === 'string' && RUN_ID_PATTERN.test(value);
+      return hasShape(value, RUN_ID_PATTERN, lastIds, 0);
     case 'sessionId':
-      return typeof value === 'string' && SESSION_ID_PATTERN.test(value);
+      return hasShape(value, SESSION_ID_PATTERN, lastIds, 1);
     default:
       return false;
   }
 };
+
+let lastType = '';
+
+function isTypeName(value: string): boolean {
+  if (!/^[a-z_]{1,32}$/.test(value)) return false;
+  lastType = value;
+  return true;
+}
+
+/** The last run and session ids that had their shape: a log repeats them on every line, so most checks are one comparison. */
+const lastIds: [string, string] = ['', ''];
+
+function hasShape(value: unknown, pattern: RegExp, last: [string, string], slot: 0 | 1): boolean {
+  if (typeof value !== 'string') return false;
+  if (value === last[slot]) return true;
+  if (!pattern.test(value)) return false;
+  last[slot] = value;
+  return true;
+}
+
+/** No rule matches fewer characters than a short known credential (MIN_SECRET_LENGTH): shorter keys need no look. */
+const SHORTEST_SECRET = 8;
 
 const CIRCULAR = '[Circular]';
 /** What replaces a container nested deeper than MAX_JSON_DEPTH: the walk recurses, and must not overflow the stack. */
@@ -76,16 +98,15 @@ function setOwn(out: Record<string, unknown>, key: string, value: unknown): void
 
 /** A key is text too: a model can put a secret in the name of a tool argument (`{"sk-…": 1}`). */
 function redactKey(key: string, walk: Walk): string {
-  return redactText(key, walk.options);
+  return key.length < SHORTEST_SECRET ? key : redactText(key, walk.options);
 }
 
 function redactObject(object: Record<string, unknown>, walk: Walk, keep?: Keep): object {
   if (!walk.copy) {
     // the common case, nothing to change: no key list, no new object
-    for (const key in object) {
-      if (!Object.hasOwn(object, key)) continue;
+    for (const key of Object.keys(object)) {
       const value = object[key];
-      const kept = keep?.(key, value) ?? false;
+      const kept = keep !== undefined && keep(key, value);
       const redacted = kept ? value : redactUnder(key, value, walk);
       if (redacted !== value || (!kept && redactKey(key, walk) !== key)) return copyObject(object, walk, keep, key, redacted);
     }
@@ -106,7 +127,7 @@ function copyObject(
   let walked = changedKey === undefined;
   for (const key of Object.keys(object)) {
     const value = object[key];
-    const kept = keep?.(key, value) ?? false;
+    const kept = keep !== undefined && keep(key, value);
     const outKey = kept ? key : redactKey(key, walk);
     if (key === changedKey) {
       walked = true;
