@@ -1,5 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError, describeErrno } from '../errors.js';
 import { packageVersion } from '../package.js';
 import type { Outcome } from '../pipeline.js';
 import { runExec } from './exec.js';
@@ -12,7 +12,7 @@ import { registerRender } from './render.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../transforms/serialize.js';
 import { nothing, runCommand } from './command.js';
 import { choice, MAX_TIMER_SECONDS, outputFormatFromArgv, type RawExecOptions } from './options.js';
-import { processIO, watchStdout, type CliIO } from './process.js';
+import { EXIT_STDOUT_CLOSED, processIO, watchStdout, type CliIO } from './process.js';
 
 const EXEC_EXAMPLES = `
 Examples:
@@ -116,13 +116,22 @@ async function reportCommanderError(error: CommanderError, argv: string[], io: C
   });
 }
 
+/** Help and --version: exit 0 only once stdout took every byte (`zero --help > /dev/full` is a failure, as for cat). */
+async function exitOnceWritten(io: CliIO): Promise<void> {
+  const flushError = await new Promise<NodeJS.ErrnoException | null | undefined>((resolve) => io.stdout.write('', resolve));
+  const failure = watchStdout(io).failure ?? flushError;
+  if (!failure) return io.exit(0);
+  if (failure.code !== 'EPIPE') io.stderr.write(`zero: cannot write to stdout: ${describeErrno(failure)}\n`);
+  io.exit(failure.code === 'EPIPE' ? EXIT_STDOUT_CLOSED : 1);
+}
+
 export async function main(argv: string[] = process.argv.slice(2), io: CliIO = processIO()): Promise<void> {
   watchStdout(io);
   try {
     await program(io).parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return io.exit(0);
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return exitOnceWritten(io);
     await reportCommanderError(error, argv, io);
   }
 }

@@ -148,10 +148,14 @@ function reclaimPrompt(words: string[], raw: RawExecOptions): [string[], RawExec
   return [[raw.resume, ...words], { ...raw, resume: true }];
 }
 
+/** Values of ZERO_NO_SESSION that turn recording off: someone who wrote `true` meant it, and a miss writes to disk. */
+const TRUTHY = /^(1|true|yes|on)$/i;
+
 /** Which of --no-session or ZERO_NO_SESSION=1 turned sessions off, if one did. */
 function noSessionSource(raw: RawExecOptions, env: NodeJS.ProcessEnv): string | undefined {
   if (raw.session === false) return '--no-session';
-  return env.ZERO_NO_SESSION === '1' ? 'ZERO_NO_SESSION=1' : undefined;
+  const value = env.ZERO_NO_SESSION?.trim() ?? '';
+  return TRUTHY.test(value) ? `ZERO_NO_SESSION=${value}` : undefined;
 }
 
 /** Checks every exec flag; the first bad one is a UsageError (exit 2). */

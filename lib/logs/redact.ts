@@ -27,7 +27,6 @@ function createRunText(options: RedactOptions) {
   let released = '';
   let resplit = false;
   let template: Json | undefined;
-  let pending = false;
 
   const shaped = (delta: string) => jsonLine({ ...(template ?? { type: 'text' }), delta });
 
@@ -68,16 +67,11 @@ function createRunText(options: RedactOptions) {
     released = '';
     queue = [];
     resplit = false;
-    pending = false;
   };
 
   return {
-    get pending() {
-      return pending;
-    },
     text(event: Json, raw: string | undefined, out: string[]) {
       template = event;
-      pending = true;
       if (!resplit) queue.push({ event, delta: event.delta as string, raw });
       take(redactor.event(event as unknown as Event), out);
     },
@@ -102,6 +96,8 @@ function createRunText(options: RedactOptions) {
  * that text); a line that is not JSON is redacted as text and kept.
  */
 export function createLogRedactor(options: RedactOptions = {}) {
+  // Only runs with text held back: a run that flushed holds nothing (its next delta starts it afresh), and
+  // forgetting it keeps each line's cost flat in a log of thousands of runs.
   const runs = new Map<string, ReturnType<typeof createRunText>>();
   const runOf = (runId: string) => {
     let run = runs.get(runId);
@@ -110,9 +106,13 @@ export function createLogRedactor(options: RedactOptions = {}) {
   };
   /** Held-back text of every run but `except` goes out first: output keeps the order of the input. */
   const flushOthers = (out: string[], except?: string) => {
-    for (const [runId, run] of runs) if (runId !== except && run.pending) run.end(out);
+    for (const [runId, run] of runs) {
+      if (runId === except) continue;
+      run.end(out);
+      runs.delete(runId);
+    }
   };
-  const anyPending = () => [...runs.values()].some((run) => run.pending);
+  const anyPending = () => runs.size > 0;
 
   return {
     item(item: LogItem): string[] {
@@ -141,6 +141,7 @@ export function createLogRedactor(options: RedactOptions = {}) {
         }
         const run = runs.get(runId);
         const redacted = run ? run.other(value, out) : redactEvent(value, options);
+        runs.delete(runId);
         out.push(redacted === value && item.raw !== undefined ? `${item.raw}\n` : jsonLine(redacted));
         return out;
       }

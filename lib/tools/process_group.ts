@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const POLL_MS = 25;
@@ -42,6 +42,15 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
+  // A tool leads a session as well as a group (detached: setsid). A command may move a child to a group of
+  // its own (`timeout 60 make &`, `set -m`) without leaving the session, so the session's members go too.
+  for (const { pid } of livingProcesses().filter((process) => process.session === pgid)) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
 }
 
 async function waitUntilGone(pgid: number, timeoutMs: number): Promise<boolean> {
@@ -57,17 +66,32 @@ async function groupIsRunning(pgid: number): Promise<boolean> {
   try {
     process.kill(-pgid, 0);
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code === 'EPERM') return true;
+    if (process.platform !== 'linux') return false;
   }
   // kill() also finds zombies: processes already dead that wait for their parent to collect them. Orphans are
   // collected by init, which in some containers does so only every few seconds; on Linux, /proc tells them apart.
   if (process.platform !== 'linux') return true;
-  for (const entry of await readdir('/proc')) {
+  return livingProcesses().some((process) => process.group === pgid || process.session === pgid);
+}
+
+type ProcessIds = { pid: number; group: number; session: number };
+
+/** Every process of the machine that is not a zombie, with its group and session (Linux only: /proc). */
+function livingProcesses(): ProcessIds[] {
+  if (process.platform !== 'linux') return [];
+  const found: ProcessIds[] = [];
+  for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
-    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
-    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(group) === pgid && state !== 'Z' && state !== 'X') return true;
+    let stat = '';
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so split after the last ")".
+    const [state, , group, session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (state !== 'Z' && state !== 'X') found.push({ pid: Number(entry), group: Number(group), session: Number(session) });
   }
-  return false;
+  return found;
 }

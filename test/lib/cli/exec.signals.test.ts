@@ -82,6 +82,26 @@ t.test('background children of a finished bash command are killed when it return
   t.same(await survivors(pids, [await waitForPid(join(run.dir, 'group.pid'))]), [], 'nothing the command started outlives it');
 });
 
+// `timeout` and `set -m` put a child in a process group of its own; it stays in the tool's session (only setsid leaves it).
+const OWN_GROUPS = '(set -m; sleep 1000 & echo $! > jobs.pid); timeout 1000 sleep 1000 & echo $! > timeout.pid';
+
+t.test('children moved to groups of their own (timeout, set -m) are killed when the command returns', async (t) => {
+  const run = bashRun(t, `${OWN_GROUPS}; echo hi`);
+  const result = await exec(run, () => {});
+  t.equal(result.code, 0);
+  t.match(nth(jsonLines(result.stdout), 'tool_result'), { status: 'ok', output: 'hi\nexit code 0' });
+  const pids = await Promise.all(['jobs.pid', 'timeout.pid'].map((name) => waitForPid(join(run.dir, name))));
+  t.same(await survivors(pids, pids), [], 'nothing the command started outlives it');
+});
+
+t.test('SIGINT while bash waits on children in groups of their own (timeout, set -m): none survives', async (t) => {
+  const run = bashRun(t, `${OWN_GROUPS}; wait`);
+  const result = await exec(run, (child) => void waitForPid(join(run.dir, 'timeout.pid')).then(() => child.kill('SIGINT')));
+  t.equal(result.code, 130);
+  const pids = await Promise.all(['jobs.pid', 'timeout.pid'].map((name) => waitForPid(join(run.dir, name))));
+  t.same(await survivors(pids, pids), [], 'nothing the command started outlives the run');
+});
+
 t.test('the reader of stdout goes away while bash runs: the command is killed, the session ends with run_end, exit 141 quietly', async (t) => {
   // 24 text events of 64 KiB come before the tool call. Nobody reads stdout, so they fill the socket between zero
   // and this test (about 200 KiB) and wait in zero's buffers while the command runs: closing our end of the

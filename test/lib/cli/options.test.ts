@@ -65,6 +65,8 @@ t.test('--no-session and ZERO_NO_SESSION=1 turn recording off; with --resume or 
   t.equal(execSettings(['hi'], { session: false }).noSession, true);
   t.equal(execSettings(['hi'], {}, { ZERO_NO_SESSION: '1' }).noSession, true);
   t.equal(execSettings(['hi'], {}, { ZERO_NO_SESSION: '0' }).noSession, false);
+  for (const value of ['true', 'TRUE', 'yes', 'on']) t.equal(execSettings(['hi'], {}, { ZERO_NO_SESSION: value }).noSession, true, `ZERO_NO_SESSION=${value} records nothing`);
+  for (const value of ['', 'false', 'no', 'off']) t.equal(execSettings(['hi'], {}, { ZERO_NO_SESSION: value }).noSession, false, `ZERO_NO_SESSION=${value} records`);
   t.throws(() => execSettings(['hi'], { session: false, fork: 'zero_20260101000000_abcdef' }), { name: 'UsageError', message: '--no-session cannot be used with --resume or --fork: they continue a recorded session.' });
   t.throws(() => execSettings(['hi'], { resume: true }, { ZERO_NO_SESSION: '1' }), { name: 'UsageError', message: /^ZERO_NO_SESSION=1 cannot be used with --resume or --fork/ });
 });

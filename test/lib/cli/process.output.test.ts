@@ -97,3 +97,11 @@ t.test('stderr closed (2>&-): the run goes on, stdout is whole, exit 0', async (
   t.equal(result.code, 0);
   t.equal(result.stdout, 'let me look\nall done\n');
 });
+
+for (const args of [['--help'], ['--version'], ['exec', '--help']]) {
+  t.test(`zero ${args.join(' ')} with stdout on a full disk: a message on stderr, exit 1 (as cat does)`, async (t) => {
+    const result = await zero(args, { env: home(t.testdir({})), stdout: devFull(t) });
+    t.equal(result.code, 1);
+    t.match(result.stderr, ENOSPC_MESSAGE);
+  });
+}

@@ -53,3 +53,29 @@ t.test('a text line with a secret outside its delta (runId, schemaVersion) is re
   t.notMatch(out, KEY.slice(8, 20));
   t.match(out, '"delta":"hello"');
 });
+
+t.test('a log of thousands of runs: finished runs are forgotten, so a line costs the same late in the log as early', async (t) => {
+  // Keeping every finished run made each line walk all runs before it: quadratic in the runs of a log.
+  const log = (runs: number): LogItem[] => {
+    const items: LogItem[] = [];
+    for (let n = 0; n < runs; n++) {
+      const runId = `run_${n}`;
+      items.push(item(items.length + 1, { schemaVersion: 1, type: 'run_start', runId, cwd: '/', provider: 'p', model: 'm' }));
+      for (let i = 0; i < 20; i++) items.push(item(items.length + 1, text(`word ${i} `, runId)));
+      items.push(item(items.length + 1, { schemaVersion: 1, type: 'run_end', runId, status: 'success', exitCode: 0 }));
+    }
+    return items;
+  };
+  const timed = (items: LogItem[]) => {
+    const started = performance.now();
+    const out = run(items);
+    return { ms: performance.now() - started, out };
+  };
+  timed(log(200)); // warm-up
+  const small = timed(log(1000));
+  const large = timed(log(4000));
+  // 4× the runs: linear work takes about 4× as long, the quadratic walk 16×.
+  t.ok(large.ms < 10 * small.ms, `1000 runs: ${small.ms.toFixed(0)} ms, 4000 runs: ${large.ms.toFixed(0)} ms`);
+  const items = log(4000);
+  t.equal(large.out, items.map((i) => `${i.raw}\n`).join(''), 'every line as it came');
+});
