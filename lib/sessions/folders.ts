@@ -21,6 +21,7 @@ const PROBLEMS: Record<string, string> = {
   ENOENT: 'a folder cannot be created there',
   ENAMETOOLONG: 'the path is too long',
   ELOOP: 'too many symbolic links',
+  EISDIR: 'a folder stands where a file should be',
 };
 
 /**

@@ -197,7 +197,8 @@ export async function lockSession(session: Session): Promise<SessionLock> {
     await writeMetadata(session.dir, session.metadata);
   } catch (error) {
     await lock.unlock();
-    throw error;
+    // A file-system failure here (a metadata.json that is a folder, a read-only session) is the session's, not a crash.
+    throw storeError(session.dir, error);
   }
   state.lock = lock;
   return lock;

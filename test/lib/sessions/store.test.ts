@@ -1,7 +1,7 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { access, appendFile, chmod, mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { access, appendFile, chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../../lib/errors.js';
 import { SESSION_ID_PATTERN } from '../../../lib/protocol/ids.js';
@@ -447,4 +447,17 @@ t.test('appends may leave metadata.json for later: syncSession writes it after t
   await syncSession(session);
   t.match((await openSession(root, session.id)).metadata, { eventCount: 5, updatedAt: '2024-02-02T00:00:00.000Z' });
   await unlockSession(session);
+});
+
+t.test('lockSession: a session whose metadata.json is a folder is a usage error naming it, not a crash', async (t) => {
+  const root = t.testdir({});
+  const session = await create(root);
+  await unlockSession(session);
+  const metadata = join(session.dir, 'metadata.json');
+  await rm(metadata);
+  await mkdir(metadata);
+  await t.rejects(lockSession(await openSession(root, session.id)), {
+    name: 'UsageError',
+    message: `Cannot use the session store at ${session.dir}: a folder stands where a file should be (EISDIR). Set ZERO_HOME to a writable folder, or pass --no-session.`,
+  });
 });
