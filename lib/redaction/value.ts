@@ -7,8 +7,9 @@ import { MAX_JSON_DEPTH } from '../protocol/depth.js';
 import { RUN_ID_PATTERN, SESSION_ID_PATTERN } from '../protocol/ids.js';
 import { withRedactedId } from './ids.js';
 import { isSensitiveKey } from './keys.js';
+import { cachedByName } from './names.js';
 import { REDACTED } from './rule.js';
-import { redactText, type RedactOptions } from './text.js';
+import { prepareSecrets, redactText, type RedactOptions } from './text.js';
 
 type Keep = (key: string, value: unknown) => boolean;
 
@@ -96,9 +97,13 @@ function setOwn(out: Record<string, unknown>, key: string, value: unknown): void
   else out[key] = value;
 }
 
+/** redactText of a key when no credential is loaded (the answer then depends on the key alone). */
+const redactPlainKey = cachedByName((key) => redactText(key));
+
 /** A key is text too: a model can put a secret in the name of a tool argument (`{"sk-…": 1}`). */
 function redactKey(key: string, walk: Walk): string {
-  return key.length < SHORTEST_SECRET ? key : redactText(key, walk.options);
+  if (key.length < SHORTEST_SECRET) return key;
+  return prepareSecrets(walk.options?.secrets).length === 0 ? redactPlainKey(key) : redactText(key, walk.options);
 }
 
 function redactObject(object: Record<string, unknown>, walk: Walk, keep?: Keep): object {
