@@ -7,7 +7,8 @@
  * is crossed by one cheap keyword search instead of by the rule's regex.
  */
 
-import { REDACTED, escapeRegExp, type SecretRange, type TextRule } from './rule.js';
+import { keywordSource } from './prefilter.js';
+import { REDACTED, type SecretRange, type TextRule } from './rule.js';
 
 /** Character classes as char-code tests (cheaper than a regex per character). */
 export interface Anchor {
@@ -51,7 +52,8 @@ export function anchoredScanRule(
 ): TextRule {
   if (keywords.length === 0) throw new Error(`anchored rule ${name} needs keywords`);
   const sticky = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}y`);
-  const keyword = new RegExp(`(?:${keywords.map(escapeRegExp).join('|')})${anchor.follows}`, 'gi');
+  // as a trie (`p(?:ass|wd)`): the same matches as a flat alternation, found with fewer comparisons
+  const keyword = new RegExp(`(?:${keywordSource(keywords)})${anchor.follows}`, 'gi');
   return {
     name,
     keywords,

@@ -1,5 +1,7 @@
 /** Which object keys, header names and variable names hold secrets. */
 
+import { cachedByName } from './names.js';
+
 /** Normalised names that are sensitive on their own or as the last part of a longer name. */
 export const SENSITIVE_SUFFIXES: readonly string[] = [
   'password',
@@ -64,31 +66,14 @@ export function normaliseKey(key: string): string {
     .toLowerCase();
 }
 
-/**
- * Event keys, names and parameters repeat endlessly (`type`, `delta`, `page`):
- * answers for names up to 256 characters are cached, up to 4096 of them.
- */
-function cached(judge: (name: string) => boolean): (name: string) => boolean {
-  const answers = new Map<string, boolean>();
-  return (name) => {
-    let answer = answers.get(name);
-    if (answer === undefined) {
-      answer = judge(name);
-      if (answers.size >= 4096) answers.clear();
-      if (name.length <= 256) answers.set(name, answer);
-    }
-    return answer;
-  };
-}
-
 /** Whether a value stored under this key is a secret (compared after normaliseKey). */
-export const isSensitiveKey: (key: string) => boolean = cached((key) => {
+export const isSensitiveKey: (key: string) => boolean = cachedByName((key) => {
   const normalised = normaliseKey(key);
   if (normalised.length === 0) return false;
   return SENSITIVE_SUFFIXES.some((suffix) => normalised.endsWith(suffix)) || SENSITIVE_ENV_SUFFIXES.some((suffix) => normalised.endsWith(`_${suffix}`));
 });
 
 /** Whether a URL query parameter of this name carries a secret (`?token=`, `&sig=`, …). */
-export const isSensitiveQueryParam: (name: string) => boolean = cached(
+export const isSensitiveQueryParam: (name: string) => boolean = cachedByName(
   (name) => isSensitiveKey(name) || SENSITIVE_QUERY_PARAMS.has(normaliseKey(name)),
 );

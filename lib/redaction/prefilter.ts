@@ -9,6 +9,8 @@
  * of all their keywords; rules keyed by words frequent in ordinary code
  * (`key`, `token`, `auth`, …) each by their own test, which stops at the first
  * occurrence — so a text full of `key`s costs no more than one full pass.
+ * A rule with its own keyword test (hasKeyword) is also tested on its own,
+ * by that test.
  */
 
 import { escapeRegExp, type TextRule } from './rule.js';
@@ -57,9 +59,14 @@ export function buildPrefilter(rules: readonly TextRule[], frequent: readonly st
   const keyed = rules.filter((rule) => rule.keywords.length > 0);
   if (keyed.length === 0) return { test: () => always.length > 0, select: () => always };
 
-  const isTested = (rule: TextRule): boolean => rule.keywords.some((keyword) => frequent.includes(keyword));
+  const isTested = (rule: TextRule): boolean =>
+    rule.hasKeyword !== undefined || rule.keywords.some((keyword) => frequent.includes(keyword));
   const any = new RegExp(keywordSource(keyed.flatMap((rule) => rule.keywords)), 'i');
-  const tested = new Map(keyed.filter(isTested).map((rule) => [rule, new RegExp(keywordSource(rule.keywords), 'i')]));
+  const testOf = (rule: TextRule): ((text: string) => boolean) => {
+    const regex = new RegExp(keywordSource(rule.keywords), 'i');
+    return rule.hasKeyword ?? ((text) => regex.test(text));
+  };
+  const tested = new Map(keyed.filter(isTested).map((rule) => [rule, testOf(rule)]));
   const scanned = keyed.filter((rule) => !isTested(rule));
   const scan = new RegExp(keywordSource(scanned.flatMap((rule) => rule.keywords)) || '(?!)', 'gi');
   // a keyword found credits every scanned rule with a keyword inside it (`sk-ant-` also means `sk-`)
@@ -79,8 +86,8 @@ export function buildPrefilter(rules: readonly TextRule[], frequent: readonly st
         // one step on, not past the match: a keyword overlapping this one is still seen
         scan.lastIndex = match.index + 1;
       }
-      for (const [rule, regex] of tested) {
-        if (regex.test(text)) selected.add(rule);
+      for (const [rule, hasKeyword] of tested) {
+        if (hasKeyword(text)) selected.add(rule);
       }
       return rules.filter((rule) => selected.has(rule));
     },

@@ -7,8 +7,9 @@ import { MAX_JSON_DEPTH } from '../protocol/depth.js';
 import { RUN_ID_PATTERN, SESSION_ID_PATTERN } from '../protocol/ids.js';
 import { withRedactedId } from './ids.js';
 import { isSensitiveKey } from './keys.js';
+import { cachedByName } from './names.js';
 import { REDACTED } from './rule.js';
-import { redactText, type RedactOptions } from './text.js';
+import { prepareSecrets, redactText, type RedactOptions } from './text.js';
 
 type Keep = (key: string, value: unknown) => boolean;
 
@@ -18,38 +19,43 @@ type Keep = (key: string, value: unknown) => boolean;
  * and is then redacted like content. (`id` is redactId's.)
  */
 const isStructure: Keep = (key, value) => {
+  // every event has a type and a runId: checked first, most often against the last one seen
   switch (key) {
-    case 'id':
-      return true;
+    case 'type':
+      return value === lastType || isTypeName(value);
+    case 'runId':
+      return value === lastRunId || isRunId(value);
     case 'schemaVersion':
       return typeof value === 'number';
-    case 'type':
-      return typeof value === 'string' && (value === lastType || isTypeName(value));
-    case 'runId':
-      return hasShape(value, RUN_ID_PATTERN, lastIds, 0);
+    case 'id':
+      return true;
     case 'sessionId':
-      return hasShape(value, SESSION_ID_PATTERN, lastIds, 1);
+      return value === lastSessionId || isSessionId(value);
     default:
       return false;
   }
 };
 
+/** The last type, run id and session id that had their shape: a log repeats them on every line, so most checks are one comparison. */
 let lastType = '';
+let lastRunId = '';
+let lastSessionId = '';
 
-function isTypeName(value: string): boolean {
-  if (!/^[a-z_]{1,32}$/.test(value)) return false;
+function isTypeName(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^[a-z_]{1,32}$/.test(value)) return false;
   lastType = value;
   return true;
 }
 
-/** The last run and session ids that had their shape: a log repeats them on every line, so most checks are one comparison. */
-const lastIds: [string, string] = ['', ''];
+function isRunId(value: unknown): boolean {
+  if (typeof value !== 'string' || !RUN_ID_PATTERN.test(value)) return false;
+  lastRunId = value;
+  return true;
+}
 
-function hasShape(value: unknown, pattern: RegExp, last: [string, string], slot: 0 | 1): boolean {
-  if (typeof value !== 'string') return false;
-  if (value === last[slot]) return true;
-  if (!pattern.test(value)) return false;
-  last[slot] = value;
+function isSessionId(value: unknown): boolean {
+  if (typeof value !== 'string' || !SESSION_ID_PATTERN.test(value)) return false;
+  lastSessionId = value;
   return true;
 }
 
@@ -96,9 +102,13 @@ function setOwn(out: Record<string, unknown>, key: string, value: unknown): void
   else out[key] = value;
 }
 
+/** redactText of a key when no credential is loaded (the answer then depends on the key alone). */
+const redactPlainKey = cachedByName((key) => redactText(key));
+
 /** A key is text too: a model can put a secret in the name of a tool argument (`{"sk-…": 1}`). */
 function redactKey(key: string, walk: Walk): string {
-  return key.length < SHORTEST_SECRET ? key : redactText(key, walk.options);
+  if (key.length < SHORTEST_SECRET) return key;
+  return prepareSecrets(walk.options?.secrets).length === 0 ? redactPlainKey(key) : redactText(key, walk.options);
 }
 
 function redactObject(object: Record<string, unknown>, walk: Walk, keep?: Keep): object {
