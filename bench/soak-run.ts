@@ -77,8 +77,11 @@ export function startRun(plan: Plan, root: string): Promise<Observation> {
   const running = () => child.exitCode === null && child.signalCode === null;
   const send = (signal: NodeJS.Signals) => {
     if (!running()) return;
-    observation.signalledAt ??= performance.now();
-    observation.runEndBeforeSignal ||= observation.lines.some((line) => line.text.includes('"type":"run_end"'));
+    // Late or not is decided by the first signal: a double signal's second one comes after the run_end the first caused.
+    if (observation.signalledAt === undefined) {
+      observation.signalledAt = performance.now();
+      observation.runEndBeforeSignal = observation.lines.some((line) => line.text.includes('"type":"run_end"'));
+    }
     child.kill(signal);
   };
   const actions: Record<Ending, () => void> = {

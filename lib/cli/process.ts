@@ -69,6 +69,8 @@ export type RunControl = {
 
 /** Once stdout is lost, how long the run has to wind down (tools killed, session record finished) before the exit. */
 const STOP_WAIT_MS = 5000;
+/** How long signal handlers stay, inert, after the output ended: longer than any exit takes. */
+const INERT_HANDLERS_MS = 1000;
 
 /**
  * Copies a command's output to stdout and exits with its exit code once every
@@ -144,7 +146,10 @@ async function stopAfterLostStdout(io: CliIO, output: Readable, failure: NodeJS.
 
 function handleSignals(io: CliIO, run?: RunControl): { first(): CancelSignal | undefined; remove(): void } {
   let first: CancelSignal | undefined;
+  let over = false;
   const handle = (signal: CancelSignal) => {
+    // The output is complete and the exit under way, with run_end's code: a late signal changes nothing.
+    if (over) return;
     if (!run) return io.exit(new CancelledError(signal).exitCode);
     // A second signal hurries the end (no grace for the tools) but never skips it: run_end is still written.
     if (first) return killRunningGroups();
@@ -158,7 +163,15 @@ function handleSignals(io: CliIO, run?: RunControl): { first(): CancelSignal | u
   });
   // A signal that came while the program was loading or setting the run up: a run is cancelled before it starts.
   takeEarlySignals().forEach(handle);
-  return { first: () => first, remove: () => removers.forEach((remove) => remove()) };
+  return {
+    first: () => first,
+    // Handlers removed at once would hand a signal arriving during the exit to its default action (killed by it,
+    // whatever run_end said): they stay, inert, and go only later, for a program that embeds deliver and lives on.
+    remove() {
+      over = true;
+      setTimeout(() => removers.forEach((remove) => remove()), INERT_HANDLERS_MS).unref();
+    },
+  };
 }
 
 /** A writer that can be silenced: the run's progress lines on stderr. */

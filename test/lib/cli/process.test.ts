@@ -76,3 +76,21 @@ t.test('a reader that closes stdout early (| head -c 100): a quiet exit', async 
   t.equal(result.stderr, '', 'no stack trace, no message');
   t.equal(result.code, 141, 'the status of a writer whose reader went away');
 });
+
+t.test('a signal that arrives while zero exits after run_end: handled (so not fatal) and ignored', async (t) => {
+  const { deliver } = await import('../../../lib/cli/process.js');
+  const { PassThrough, Readable } = await import('node:stream');
+  const exits: number[] = [];
+  const cancels: unknown[] = [];
+  const stdout = new PassThrough();
+  stdout.resume();
+  const io = { stdin: Readable.from([]), stdout, stderr: { write: () => true }, env: {}, exit: (code: number) => void exits.push(code) };
+  const before = process.listenerCount('SIGTERM');
+  await deliver(io, Readable.from(['{"type":"run_end"}\n']), Promise.resolve(0), { cancel: (reason) => void cancels.push(reason), silence: () => {} });
+  t.same(exits, [0], 'exits with run_end\'s code');
+  // Were the handlers gone already, the kernel's default action would kill the process with this signal instead.
+  t.ok(process.listenerCount('SIGTERM') > before, 'SIGTERM is still handled while the process exits');
+  process.emit('SIGTERM', 'SIGTERM');
+  t.same(exits, [0], 'the late signal does not change the exit');
+  t.same(cancels, [], 'nor cancel anything');
+});
