@@ -75,10 +75,10 @@ async function groupIsRunning(pgid: number): Promise<boolean> {
   return livingProcesses().some((process) => process.group === pgid || process.session === pgid);
 }
 
-type ProcessIds = { pid: number; group: number; session: number };
+export type ProcessIds = { pid: number; group: number; session: number };
 
 /** Every process of the machine that is not a zombie, with its group and session (Linux only: /proc). */
-function livingProcesses(): ProcessIds[] {
+export function livingProcesses(): ProcessIds[] {
   if (process.platform !== 'linux') return [];
   const found: ProcessIds[] = [];
   for (const entry of readdirSync('/proc')) {

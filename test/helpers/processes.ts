@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { livingProcesses } from '../../lib/tools/process_group.js';
 
 const POLL_MS = 20;
 /** How long a process just sent SIGKILL may take to be gone on a busy machine: generous, it only bounds a failing test. */
@@ -16,20 +17,9 @@ export function isRunning(pid: number): boolean {
 
 /** The running processes whose process group is `pgid`. */
 export function groupMembers(pgid: number): number[] {
-  const members: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat = '';
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
-    const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(group) === pgid && state !== 'Z' && state !== 'X') members.push(Number(entry));
-  }
-  return members;
+  return livingProcesses()
+    .filter((process) => process.group === pgid)
+    .map((process) => process.pid);
 }
 
 /** The pids (and members of the groups) still running once dying ones had time to go. */

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isRunning } from '../../helpers/processes.js';
 import { ZERO, cleanEnv, eventTypes, jsonLines, nth, tempDir, writeScript, zero } from '../../helpers/zero.js';
 
 // Sessions end to end: every run recorded; --resume sends the whole conversation back; --fork copies it.
@@ -110,16 +111,6 @@ t.test('zero sessions list and show', async (t) => {
   t.ok(statSync(join(home, 'sessions', id!)).isDirectory());
 });
 
-/** Whether a process is alive (a zombie is not). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/^\d+ \(.*\) [ZX] /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
-
 function storedLines(home: string, id: string): Record<string, unknown>[] {
   return jsonLines(readFileSync(join(home, 'sessions', id, 'events.jsonl'), 'utf8'));
 }
@@ -132,7 +123,7 @@ t.test('kill -9 while a bash tool runs: every line streamed is in the session, a
     // zero was killed with no chance to end its tool: end the command here.
     const pidFile = join(cwd, 'bash.pid');
     const pid = existsSync(pidFile) ? Number(readFileSync(pidFile, 'utf8')) : 0;
-    if (pid > 0 && alive(pid)) process.kill(-pid, 'SIGKILL');
+    if (pid > 0 && isRunning(pid)) process.kill(-pid, 'SIGKILL');
   });
   let streamed = '';
   const killed = await zero(['exec', '-o', 'stream-json', '--auto', 'high', '--provider', 'scripted', '--script', script, '-C', cwd, 'Look around'], {

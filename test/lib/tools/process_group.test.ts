@@ -1,17 +1,8 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { survivors } from '../../helpers/processes.js';
+import { isRunning, survivors } from '../../helpers/processes.js';
 import { killProcessGroup, killRunningGroups, trackProcessGroup } from '../../../lib/tools/process_group.js';
 
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return !/^\d+ \(.*\) [ZX] /s.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 async function groupWithChild(script: string): Promise<{ leader: number; child: number; exited: Promise<unknown> }> {
   const leader = spawn('bash', ['-c', script], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -23,15 +14,15 @@ async function groupWithChild(script: string): Promise<{ leader: number; child: 
 t.test('ends the leader and its children, and resolves only once they are gone', async (t) => {
   const { leader, child } = await groupWithChild('sleep 60 & echo $!; wait');
   await killProcessGroup(leader, 1000);
-  t.notOk(running(leader));
-  t.notOk(running(child));
+  t.notOk(isRunning(leader));
+  t.notOk(isRunning(child));
 });
 
 t.test('a process that ignores SIGTERM gets SIGKILL after the grace period', async (t) => {
   const { leader, child } = await groupWithChild("trap '' TERM; sleep 60 & echo $!; wait; wait");
   await killProcessGroup(leader, 200);
-  t.notOk(running(leader));
-  t.notOk(running(child));
+  t.notOk(isRunning(leader));
+  t.notOk(isRunning(child));
 });
 
 t.test('a group that is already gone is fine', async (t) => {
@@ -49,7 +40,7 @@ t.test('killRunningGroups sends SIGKILL to the tracked groups only, SIGTERM-proo
   trackProcessGroup(done.leader)();
   killRunningGroups();
   t.same(await survivors([tracked.leader, tracked.child]), [], 'killed at once: SIGTERM would have been ignored');
-  t.ok(running(untracked.child));
-  t.ok(running(done.child), 'a group no longer tracked is left alone');
+  t.ok(isRunning(untracked.child));
+  t.ok(isRunning(done.child), 'a group no longer tracked is left alone');
   process.kill(-done.leader, 'SIGKILL');
 });
