@@ -6,8 +6,22 @@ import { ProviderError } from '../errors.js';
 export const PROFILE_KINDS = ['openai', 'anthropic', 'openai-compatible'] as const;
 export type ProfileKind = (typeof PROFILE_KINDS)[number];
 
-/** One entry of `providers` in a config file; unknown fields are ignored. */
-export type Profile = { name: string; provider: ProfileKind; baseURL?: string; model?: string; apiKey?: string; file: string };
+/**
+ * One entry of `providers` in a config file; unknown fields are ignored. A
+ * profile that cannot be used keeps a `problem`, which is an error only when
+ * the profile is selected.
+ */
+export type Profile = {
+  name: string;
+  provider: ProfileKind;
+  baseURL?: string;
+  model?: string;
+  apiKey?: string;
+  /** The environment variable the key was read from (`apiKeyEnv`). */
+  apiKeyEnv?: string;
+  file: string;
+  problem?: string;
+};
 
 export type ZeroConfig = {
   activeProvider?: { name: string; file: string };
@@ -27,13 +41,37 @@ function invalid(file: string, problem: string): ProviderError {
 
 const optionalString = (value: unknown) => (typeof value === 'string' && value ? value : undefined);
 
-function readProfile(entry: unknown, index: number, file: string): Profile {
-  const { name, provider, baseURL, model, apiKey } = (entry ?? {}) as Record<string, unknown>;
-  if (typeof name !== 'string' || !name) throw invalid(file, `providers[${index}].name must be a non-empty string.`);
-  if (!PROFILE_KINDS.includes(provider as ProfileKind)) {
-    throw invalid(file, `providers[${index}] ("${name}"): provider must be one of ${PROFILE_KINDS.join(', ')}, not ${JSON.stringify(provider)}.`);
+/** The first of several spellings (camelCase, snake_case) that is present. */
+const pick = (fields: Record<string, unknown>, ...names: string[]) => names.map((name) => fields[name]).find((value) => value !== undefined && value !== null);
+
+/** A profile as Zero writes it; undefined for an entry without a name, which nothing can select. */
+function readProfile(entry: unknown, index: number, file: string, env: NodeJS.ProcessEnv): Profile | undefined {
+  const fields = (entry !== null && typeof entry === 'object' && !Array.isArray(entry) ? entry : {}) as Record<string, unknown>;
+  const name = fields.name;
+  if (typeof name !== 'string' || !name) return undefined;
+  const baseURL = optionalString(pick(fields, 'baseURL', 'baseUrl', 'base_url'));
+  const model = optionalString(pick(fields, 'model', 'model_id', 'modelId'));
+  const apiKeyEnv = optionalString(pick(fields, 'apiKeyEnv', 'api_key_env'));
+  const rawKind = pick(fields, 'provider', 'provider_kind', 'providerKind');
+  const kind = rawKind === undefined && baseURL ? 'openai-compatible' : rawKind;
+  let apiKey = optionalString(pick(fields, 'apiKey', 'api_key'));
+  let problem: string | undefined;
+  if (apiKeyEnv && !apiKey) {
+    apiKey = optionalString(env[apiKeyEnv]?.trim());
+    if (!apiKey) problem = `apiKeyEnv names ${apiKeyEnv}, which is not set.`;
   }
-  return { name, provider: provider as ProfileKind, baseURL: optionalString(baseURL), model: optionalString(model), apiKey: optionalString(apiKey), file };
+  if (!apiKey && !apiKeyEnv && pick(fields, 'apiKeyStored', 'api_key_stored') === true) {
+    problem = "its key is in Zero's encrypted credential store, which zero-stream cannot read: set apiKeyEnv to the name of an environment variable that holds the key, or set the provider's key variable.";
+  }
+  if (!PROFILE_KINDS.includes(kind as ProfileKind)) {
+    problem = `provider must be one of ${PROFILE_KINDS.join(', ')}, not ${JSON.stringify(kind)}.`;
+  }
+  return { name, provider: (PROFILE_KINDS.includes(kind as ProfileKind) ? kind : 'openai') as ProfileKind, baseURL, model, apiKey, apiKeyEnv, file, ...(problem ? { problem } : {}) };
+}
+
+/** The error for selecting a profile that cannot be used. */
+export function unusableProfile(profile: Profile): ProviderError {
+  return invalid(profile.file, `profile "${profile.name}" cannot be used: ${profile.problem}`);
 }
 
 /** One config file, or undefined when it does not exist. */
@@ -66,8 +104,8 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
     if (!raw) continue;
     if (raw.providers !== undefined && !Array.isArray(raw.providers)) throw invalid(file, 'providers must be an array.');
     ((raw.providers as unknown[] | undefined) ?? []).forEach((entry, index) => {
-      const profile = readProfile(entry, index, file);
-      config.profiles.set(profile.name, profile);
+      const profile = readProfile(entry, index, file, env);
+      if (profile) config.profiles.set(profile.name, profile);
     });
     if (raw.activeProvider !== undefined) {
       if (typeof raw.activeProvider !== 'string' || !raw.activeProvider) throw invalid(file, 'activeProvider must be a non-empty string.');
@@ -77,10 +115,6 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
       if (!Number.isInteger(raw.maxTurns) || (raw.maxTurns as number) < 1) throw invalid(file, 'maxTurns must be a positive integer.');
       config.maxTurns = raw.maxTurns as number;
     }
-  }
-  const active = config.activeProvider;
-  if (active && !config.profiles.has(active.name)) {
-    throw invalid(active.file, `activeProvider "${active.name}" names no profile in providers (known: ${[...config.profiles.keys()].join(', ') || 'none'}).`);
   }
   return config;
 }

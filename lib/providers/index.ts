@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ProviderError, UsageError } from '../errors.js';
-import { PROFILE_KINDS, type Profile, type ProfileKind, type ZeroConfig } from './config.js';
+import { PROFILE_KINDS, unusableProfile, type Profile, type ProfileKind, type ZeroConfig } from './config.js';
 import type { Provider, ProviderOptions } from './types.js';
 
 export type ProviderSettings = {
@@ -52,6 +52,7 @@ function scripted(settings: ProviderSettings, env: NodeJS.ProcessEnv): ProviderC
 }
 
 function fromProfile(profile: Profile, settings: ProviderSettings, env: NodeJS.ProcessEnv): ProviderChoice {
+  if (profile.problem) throw unusableProfile(profile);
   return { kind: profile.provider, options: networkOptions(profile.provider, settings, env, profile) };
 }
 
@@ -70,7 +71,13 @@ export function chooseProvider(settings: ProviderSettings): ProviderChoice {
     throw new UsageError(`Unknown provider "${asked}". Available providers: ${known.join(', ')}.`);
   }
   const active = settings.config?.activeProvider;
-  if (active) return fromProfile(profiles.get(active.name)!, settings, env);
+  if (active) {
+    const profile = profiles.get(active.name);
+    if (!profile) {
+      throw new ProviderError(`Invalid config file ${active.file}: activeProvider "${active.name}" names no profile in providers (known: ${[...profiles.keys()].join(', ') || 'none'}).`);
+    }
+    return fromProfile(profile, settings, env);
+  }
   if (env.OPENAI_API_KEY || env.OPENAI_BASE_URL) return { kind: 'openai', options: networkOptions('openai', settings, env) };
   if (env.ANTHROPIC_API_KEY) return { kind: 'anthropic', options: networkOptions('anthropic', settings, env) };
   throw new ProviderError(NO_PROVIDER_MESSAGE);
@@ -99,12 +106,13 @@ export const CREDENTIAL_ENV_VARS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'ZERO
 
 /**
  * The credentials in use: keys in the environment, the key the chosen profile
- * read, and every apiKey the config files hold (any profile can be chosen with
- * --provider, so each is a credential in use, active or not).
+ * read, and every apiKey the config files hold, inline or through apiKeyEnv
+ * (any profile can be chosen with --provider, so each is a credential in use,
+ * active or not).
  */
 export function credentialsInUse(env: NodeJS.ProcessEnv = process.env, choice?: ProviderChoice, config?: ZeroConfig): string[] {
   const fromEnv = CREDENTIAL_ENV_VARS.map((name) => env[name]?.trim() ?? '');
   const fromChoice = choice && choice.kind !== 'scripted' ? [choice.options.apiKey ?? ''] : [];
-  const fromConfig = [...(config?.profiles.values() ?? [])].map((profile) => profile.apiKey ?? '');
+  const fromConfig = [...(config?.profiles.values() ?? [])].flatMap((profile) => [profile.apiKey ?? '', (profile.apiKeyEnv && env[profile.apiKeyEnv]?.trim()) || '']);
   return [...new Set([...fromEnv, ...fromChoice, ...fromConfig])].filter((value) => value.length >= 8);
 }

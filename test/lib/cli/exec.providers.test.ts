@@ -2,7 +2,7 @@ import t, { type Test } from 'tap';
 import { checkAgainstSchema } from '../../../lib/protocol/validate.js';
 import { fakeApi, data, event, type Reply } from '../../helpers/sse-server.js';
 import { anthropicStream, openaiStream } from '../../helpers/wire.js';
-import { cleanEnv, eventTypes, jsonLines, nth, streamedText, zero } from '../../helpers/zero.js';
+import { cleanEnv, eventTypes, jsonLines, nth, streamedText, writeScript, zero } from '../../helpers/zero.js';
 
 // zero exec against real HTTP servers on 127.0.0.1 that speak each provider's wire format.
 
@@ -183,4 +183,20 @@ t.test('what an SDK prints on the console stays off stdout and a quiet stderr (s
   const loud = await zero(['exec', '-o', 'stream-json', '--debug', '-m', 'claude-sonnet-4-5', 'hi'], { env: cleanEnv({ ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: api.url }) });
   t.match(loud.stderr, /\[zero debug\] The model 'claude-sonnet-4-5' is deprecated/);
   t.notMatch(loud.stderr, ANTHROPIC_KEY);
+});
+
+t.test("a config written by Zero itself (provider_kind, apiKeyEnv) does not block --provider scripted; selected without its key, a clear error", async (t) => {
+  const gw = { name: 'gw', provider_kind: 'openai-compatible', baseURL: 'https://gateway.example/v1', apiKeyEnv: 'GATEWAY_API_KEY', model: 'some-model' };
+  const dir = t.testdir({ xdg: { zero: { 'config.json': JSON.stringify({ activeProvider: 'gw', providers: [gw] }) } }, work: {} });
+  const script = writeScript(dir, [{ text: 'Hello from the script.' }]);
+  const env = cleanEnv({ XDG_CONFIG_HOME: `${dir}/xdg` });
+  const ok = await zero(['exec', '-o', 'stream-json', '-C', `${dir}/work`, '--provider', 'scripted', '--script', script, 'hi'], { env });
+  t.equal(ok.code, 0, ok.stderr);
+  t.equal(ok.stderr, '');
+  t.match(jsonLines(ok.stdout).at(-1), { type: 'run_end', exitCode: 0 });
+  t.equal(streamedText(jsonLines(ok.stdout)), 'Hello from the script.');
+
+  const selected = await zero(['exec', '-C', `${dir}/work`, 'hi'], { env });
+  t.equal(selected.code, 3);
+  t.match(selected.stdout + selected.stderr, `Invalid config file ${dir}/xdg/zero/config.json: profile "gw" cannot be used: apiKeyEnv names GATEWAY_API_KEY, which is not set.`);
 });

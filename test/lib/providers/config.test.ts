@@ -1,6 +1,7 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { join } from 'node:path';
 import { configPaths, loadConfig } from '../../../lib/providers/config.js';
+import { chooseProvider, credentialsInUse } from '../../../lib/providers/index.js';
 
 const userFile = (home: string) => join(home, 'zero', 'config.json');
 
@@ -36,9 +37,6 @@ const broken: [string, string, RegExp][] = [
   ['not JSON', '{"activeProvider": ', /: not valid JSON \(/],
   ['not an object', '[1]', /: expected a JSON object\./],
   ['providers not an array', '{"providers": {}}', /: providers must be an array\./],
-  ['an unknown provider kind', '{"providers": [{"name": "x", "provider": "gemini"}]}', /: providers\[0\] \("x"\): provider must be one of openai, anthropic, openai-compatible, not "gemini"/],
-  ['a profile without a name', '{"providers": [{"provider": "openai"}]}', /: providers\[0\]\.name must be a non-empty string/],
-  ['a missing active profile', '{"activeProvider": "gone", "providers": [{"name": "here", "provider": "openai"}]}', /: activeProvider "gone" names no profile in providers \(known: here\)/],
   ['a bad maxTurns', '{"maxTurns": 0}', /: maxTurns must be a positive integer/],
 ];
 
@@ -49,3 +47,69 @@ for (const [what, text, message] of broken) {
     await t.rejects(loadConfig(dir, { XDG_CONFIG_HOME: join(dir, 'none') }), { code: 'provider_error', exitCode: 3, message: new RegExp(`^Invalid config file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${message.source}`) });
   });
 }
+
+const load = async (t: Test, profiles: unknown[], env: NodeJS.ProcessEnv = {}, activeProvider?: string) => {
+  const dir = t.testdir({ '.zero': { 'config.json': JSON.stringify({ ...(activeProvider ? { activeProvider } : {}), providers: profiles }) } });
+  return { config: await loadConfig(dir, { XDG_CONFIG_HOME: join(dir, 'none'), ...env }), file: join(dir, '.zero', 'config.json'), dir };
+};
+
+t.test("the kind from provider, provider_kind or providerKind; a baseURL alone means openai-compatible", async (t) => {
+  const { config } = await load(t, [
+    { name: 'a', provider: 'anthropic' },
+    { name: 'b', provider_kind: 'openai-compatible', baseURL: 'http://b/v1' },
+    { name: 'c', providerKind: 'openai' },
+    { name: 'd', baseURL: 'http://d/v1' },
+  ]);
+  t.same([...config.profiles.values()].map((profile) => [profile.name, profile.provider, profile.problem]), [
+    ['a', 'anthropic', undefined], ['b', 'openai-compatible', undefined], ['c', 'openai', undefined], ['d', 'openai-compatible', undefined],
+  ]);
+});
+
+t.test('snake_case spellings: base_url, api_key, model_id, api_key_env', async (t) => {
+  const { config } = await load(t, [
+    { name: 's', provider: 'openai', base_url: 'http://s/v1', api_key: 'inline-key-0123456789', model_id: 'm-s', extra: { nested: true } },
+    { name: 'e', provider: 'anthropic', api_key_env: 'MY_ANTHROPIC', model: 'm-e' },
+  ], { MY_ANTHROPIC: 'env-key-0123456789' });
+  t.match(config.profiles.get('s'), { provider: 'openai', baseURL: 'http://s/v1', apiKey: 'inline-key-0123456789', model: 'm-s' });
+  t.notOk('extra' in (config.profiles.get('s') ?? {}));
+  t.match(config.profiles.get('e'), { provider: 'anthropic', apiKey: 'env-key-0123456789', apiKeyEnv: 'MY_ANTHROPIC', model: 'm-e' });
+});
+
+t.test("Zero's own config: apiKeyEnv read from the loader's env, the key sent and redacted", async (t) => {
+  const gw = { name: 'gw', provider_kind: 'openai-compatible', baseURL: 'https://gateway.example/v1', apiKeyEnv: 'GATEWAY_API_KEY', model: 'some-model' };
+  const { config } = await load(t, [gw], { GATEWAY_API_KEY: 'gw-key-0123456789' }, 'gw');
+  const env = { GATEWAY_API_KEY: 'gw-key-0123456789' };
+  const choice = chooseProvider({ cwd: '.', env, config });
+  t.match(choice, { kind: 'openai-compatible', options: { baseURL: 'https://gateway.example/v1', apiKey: 'gw-key-0123456789', model: 'some-model' } });
+  t.same(credentialsInUse({}, undefined, config), ['gw-key-0123456789'], 'a key read through apiKeyEnv is a credential in use');
+  t.same(credentialsInUse(env, choice, config), ['gw-key-0123456789']);
+});
+
+const unusable: [string, unknown, RegExp][] = [
+  ['an unknown kind', { name: 'x', provider: 'gemini' }, /provider must be one of openai, anthropic, openai-compatible, not "gemini"/],
+  ['no kind and no baseURL', { name: 'x', model: 'm' }, /provider must be one of openai, anthropic, openai-compatible, not undefined/],
+  ['an apiKeyEnv that is not set', { name: 'x', provider: 'openai', apiKeyEnv: 'UNSET_KEY_VAR' }, /apiKeyEnv names UNSET_KEY_VAR, which is not set/],
+  ['a key in the credential store', { name: 'x', provider: 'openai', apiKeyStored: true }, /its key is in Zero's encrypted credential store.*apiKeyEnv/],
+];
+
+for (const [what, profile, problem] of unusable) {
+  t.test(`a profile with ${what}: no error unless selected, then a provider_error naming file, profile and problem`, async (t) => {
+    const { config, file, dir } = await load(t, [profile, { name: 'ok', provider: 'openai', apiKey: 'ok-key-0123456789' }]);
+    const script = join(dir, 's.jsonl');
+    t.match(chooseProvider({ cwd: dir, name: 'scripted', script, env: {}, config }), { kind: 'scripted' });
+    t.match(chooseProvider({ cwd: dir, name: 'ok', env: {}, config }), { kind: 'openai' });
+    const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    t.throws(() => chooseProvider({ cwd: dir, name: 'x', env: {}, config }), { code: 'provider_error', exitCode: 3, message: new RegExp(`^Invalid config file ${escaped}: profile "x" cannot be used: ${problem.source}`) });
+    const active = await load(t, [profile], {}, 'x');
+    t.throws(() => chooseProvider({ cwd: dir, env: {}, config: active.config }), { code: 'provider_error', message: /profile "x" cannot be used/ }, 'selected as activeProvider');
+    t.match(chooseProvider({ cwd: dir, name: 'scripted', script, env: {}, config: active.config }), { kind: 'scripted' }, 'activeProvider overridden by --provider');
+  });
+}
+
+t.test('changed rule: a nameless profile and a missing activeProvider no longer fail loading; the latter fails only when it would be used', async (t) => {
+  const nameless = await load(t, [{ provider: 'openai' }, { name: 'here', provider: 'openai' }]);
+  t.same([...nameless.config.profiles.keys()], ['here']);
+  const gone = await load(t, [{ name: 'here', provider: 'openai' }], {}, 'gone');
+  t.match(chooseProvider({ cwd: gone.dir, name: 'scripted', script: 's.jsonl', env: {}, config: gone.config }), { kind: 'scripted' });
+  t.throws(() => chooseProvider({ cwd: gone.dir, env: {}, config: gone.config }), { code: 'provider_error', message: /: activeProvider "gone" names no profile in providers \(known: here\)/ });
+});
