@@ -113,12 +113,16 @@ function redactKey(key: string, walk: Walk): string {
 
 function redactObject(object: Record<string, unknown>, walk: Walk, keep?: Keep): object {
   if (!walk.copy) {
-    // the common case, nothing to change: no key list, no new object
-    for (const key of Object.keys(object)) {
+    // the common case, nothing to change: no key list, no new object. for…in
+    // (no array of keys) also visits inherited enumerable keys: harmless
+    // while nothing changes, and a change under one copies the own keys afresh
+    for (const key in object) {
       const value = object[key];
       const kept = keep !== undefined && keep(key, value);
       const redacted = kept ? value : redactUnder(key, value, walk);
-      if (redacted !== value || (!kept && redactKey(key, walk) !== key)) return copyObject(object, walk, keep, key, redacted);
+      if (redacted !== value || (!kept && redactKey(key, walk) !== key)) {
+        return Object.hasOwn(object, key) ? copyObject(object, walk, keep, key, redacted) : copyObject(object, walk, keep);
+      }
     }
     return object;
   }

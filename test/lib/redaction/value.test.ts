@@ -145,3 +145,13 @@ t.test('structural top-level fields without their protocol shape are content, an
   const event = { schemaVersion: key, type: `bogus_${key}`, runId: `run_${key}`, sessionId: `zero_${key}`, delta: 'x' };
   t.same(redactEvent(event), { schemaVersion: REDACTED, type: `bogus_${REDACTED}`, runId: `run_${REDACTED}`, sessionId: `zero_${REDACTED}`, delta: 'x' });
 });
+
+t.test('an object with inherited enumerable keys: its own keys are redacted and written, the inherited ones are not', async (t) => {
+  const inherited = Object.create({ note: `inherited ${key}` }) as Record<string, unknown>;
+  inherited.type = 'tool_result';
+  inherited.output = 'clean';
+  const clean = redactEvent(inherited);
+  t.equal(JSON.stringify(clean), '{"type":"tool_result","output":"clean"}', 'a change only under an inherited key adds nothing');
+  inherited.output = `leaked ${key}`;
+  t.same(JSON.parse(JSON.stringify(redactEvent(inherited))), { type: 'tool_result', output: `leaked ${REDACTED}` });
+});
