@@ -12,6 +12,7 @@ import { validate } from '../transforms/validate.js';
 import { CancelledError, toZeroError, type CancelSignal, type ZeroError } from './errors.js';
 import { newRunId } from './protocol/ids.js';
 import type { Event } from './protocol/types.js';
+import { createVersioner, resolveVersion, type VersionChoice } from './protocol/versions.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 
 export type InputChainOptions = { maxLineBytes?: number };
@@ -30,6 +31,8 @@ export type OutputChainOptions = {
   stderr?: { write(text: string): unknown };
   /** The run's session: every stamped event is stored in it. */
   recorder?: SessionRecorder;
+  /** The schema version of the output (default 1), settled when the first event is written. */
+  schemaVersion?: VersionChoice;
 };
 
 /** events → bytes: redact → stamp → (record) → serialize. Nothing leaves, or is stored, without passing redaction. */
@@ -70,9 +73,13 @@ function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFa
   const runId = output.runId ?? newRunId();
   const out = new PassThrough();
   let exitCode = 1;
+  // the exit code of run_end as the stamp stage will write it, in the run's schema version
+  let inVersion: ((event: Event) => Event | undefined) | undefined;
+  const versioned = (event: Event) => (inVersion ??= createVersioner(resolveVersion(output.schemaVersion)))(event);
   const observed = async function* () {
     for await (const event of settle(events, onFailure)) {
-      if (event.type === 'run_end') exitCode = event.exitCode;
+      const written = versioned(event);
+      if (written?.type === 'run_end') exitCode = written.exitCode;
       yield event;
     }
   };
@@ -82,15 +89,18 @@ function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFa
   pipeline(source, chain, (error) => {
     if (!error) return;
     onFailure?.(error);
-    const crash = toZeroError(error);
-    exitCode = crash.exitCode;
+    const crashEvents = failureEvents(toZeroError(error));
+    for (const event of crashEvents) {
+      const written = versioned(event);
+      if (written?.type === 'run_end') exitCode = written.exitCode;
+    }
     const fallback = outputChain({ ...output, runId });
     // Should the fresh chain fail too, the output still ends: a reader never waits forever.
     fallback.on('error', (fallbackError) => {
       onFailure?.(fallbackError);
       out.end();
     });
-    Readable.from(failureEvents(crash)).pipe(fallback).pipe(out);
+    Readable.from(crashEvents).pipe(fallback).pipe(out);
   });
   // Not part of the pipeline above: a failing chain must not take `out` down with it.
   chain.pipe(out);

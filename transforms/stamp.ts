@@ -1,11 +1,23 @@
 import type { Transform } from 'node:stream';
 import { newRunId } from '../lib/protocol/ids.js';
 import { stampEvent } from '../lib/protocol/stamp.js';
-import type { Event } from '../lib/protocol/types.js';
+import type { Event, SchemaVersion } from '../lib/protocol/types.js';
+import { createVersioner, resolveVersion, type VersionChoice } from '../lib/protocol/versions.js';
 import { mapStream } from '../lib/streams.js';
 
-/** event → event + `schemaVersion`, `runId` (one run id per stage: one stage per run). */
-export function stamp(options: { runId?: string } = {}): Transform {
+/**
+ * event → the event in the run's schema version, with `schemaVersion` and
+ * `runId` (one run id per stage: one stage per run). The version (default 1)
+ * is settled at the first event (a function is asked then); events the version
+ * lacks are dropped (see createVersioner).
+ */
+export function stamp(options: { runId?: string; schemaVersion?: VersionChoice } = {}): Transform {
   const runId = options.runId ?? newRunId();
-  return mapStream((event: Event) => stampEvent(event, runId));
+  let version: SchemaVersion | undefined;
+  let inVersion: ((event: Event) => Event | undefined) | undefined;
+  return mapStream((event: Event) => {
+    version ??= resolveVersion(options.schemaVersion);
+    const versioned = (inVersion ??= createVersioner(version))(event);
+    return versioned && stampEvent(versioned, runId, version);
+  });
 }

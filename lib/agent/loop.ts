@@ -68,6 +68,8 @@ export async function runAgent(run: AgentRun): Promise<void> {
         if (!chunk.delta) continue;
         text += chunk.delta;
         await run.emit({ type: 'text', delta: chunk.delta });
+      } else if (chunk.type === 'reasoning') {
+        if (chunk.delta) await run.emit({ type: 'reasoning', delta: chunk.delta });
       } else if (chunk.type === 'tool_call') {
         const { type: _type, ...call } = chunk;
         calls.push(withinDepth(call));

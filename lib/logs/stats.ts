@@ -19,8 +19,8 @@ export type RunStats = {
   toolsByName: Record<string, number>;
   toolsBySideEffect: Record<string, number>;
   tokens: { prompt: number; completion: number; total: number; costUsd?: number };
-  /** success | error from run_end, or `unfinished` when the log has none. */
-  outcome: 'success' | 'error' | 'unfinished';
+  /** run_end's status (success, error; in version 2 also interrupted, incomplete), or `unfinished` when the log has none. */
+  outcome: 'success' | 'error' | 'interrupted' | 'incomplete' | 'unfinished';
   exitCode: number | null;
   /** The code of the last error event, if any. */
   errorCode?: string;

@@ -1,4 +1,11 @@
-import type { OutputEvent } from '../protocol/types.js';
+import type { CheckpointEvent, OutputEvent, PermissionDecisionEvent, PermissionRequestEvent, ReasoningEvent } from '../protocol/types.js';
+
+/** The events the `json` format has a line for: not reasoning, checkpoints or permission events (version 2's; the serializer skips them). */
+export type LegacyOutputEvent = Exclude<OutputEvent, { type: (ReasoningEvent | CheckpointEvent | PermissionRequestEvent | PermissionDecisionEvent)['type'] }>;
+
+const NO_LEGACY_LINE: ReadonlySet<string> = new Set(['reasoning', 'checkpoint', 'permission_request', 'permission_decision']);
+
+export const hasLegacyLine = (event: OutputEvent): event is LegacyOutputEvent => !NO_LEGACY_LINE.has(event.type);
 
 type LegacyEvent = Record<string, unknown> & { type: string };
 
@@ -8,6 +15,7 @@ function compact(event: LegacyEvent): LegacyEvent {
 
 /** An output event in the older snake_case `json` format (PROTOCOL §5) that existing wrappers parse. */
 export function toLegacyJson(event: OutputEvent): LegacyEvent {
+  if (!hasLegacyLine(event)) return { type: event.type };
   const run_id = event.runId;
   switch (event.type) {
     case 'run_start':

@@ -1,5 +1,5 @@
 import type { OutputEvent } from '../protocol/types.js';
-import { toLegacyJson } from './json.js';
+import { hasLegacyLine, toLegacyJson } from './json.js';
 import { createTextRenderer } from './text.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -15,7 +15,7 @@ export const jsonLine = (value: unknown): string => `${JSON.stringify(value)}\n`
  */
 export function createSerializer(format: OutputFormat, stderr: { write(text: string): unknown }): (event: OutputEvent) => string {
   if (format === 'stream-json') return jsonLine;
-  if (format === 'json') return (event) => jsonLine(toLegacyJson(event));
+  if (format === 'json') return (event) => (hasLegacyLine(event) ? jsonLine(toLegacyJson(event)) : '');
   const render = createTextRenderer();
   return (event) => {
     const { stdout, stderr: progress } = render(event);

@@ -1,26 +1,94 @@
-/** The protocol's events (PROTOCOL §2–3) as TypeScript types; the JSON Schemas in ./schemas are the source of truth. */
+/**
+ * The protocol's events (PROTOCOL §2–3, PROTOCOL-v2) as TypeScript types; the
+ * JSON Schemas in ./schemas are the source of truth. Internally every event has
+ * the schema version 2 shape (a superset of version 1); toSchemaVersion
+ * (lib/protocol/versions.ts) makes the version-1 form.
+ */
+
+export type SchemaVersion = 1 | 2;
+export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [1, 2];
+
+/** An image sent with a version 2 `message`: `data` is base64 (at most 10 MiB decoded). */
+export type ImageInput = { mediaType: 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp'; data: string };
 
 export type InputEvent =
   | { schemaVersion: 1; type: 'message'; role: 'user'; content: string }
-  | { schemaVersion: 1; type: 'prompt'; content: string };
+  | { schemaVersion: 1; type: 'prompt'; content: string }
+  | { schemaVersion: 2; type: 'message'; role: 'user'; content: string; images?: ImageInput[] }
+  | { schemaVersion: 2; type: 'prompt'; content: string };
 
-export type SideEffect = 'read' | 'write' | 'shell' | 'network' | 'unknown';
+/** `none` is version 2 only. */
+export type SideEffect = 'read' | 'write' | 'shell' | 'network' | 'none' | 'unknown';
 
 export type RunStartEvent = { type: 'run_start'; sessionId?: string; cwd: string; provider: string; model: string; apiModel?: string };
 export type TextEvent = { type: 'text'; delta: string };
 export type ToolCallEvent = { type: 'tool_call'; id: string; name: string; args?: Record<string, unknown>; sideEffect?: SideEffect };
-export type ToolResultEvent = { type: 'tool_result'; id: string; status: 'ok' | 'error'; output: string; truncated: boolean };
+/** `name`, `changedFiles` and the rest past `truncated` are version 2 only. */
+export type ToolResultEvent = {
+  type: 'tool_result';
+  id: string;
+  name?: string;
+  status: 'ok' | 'error';
+  output: string;
+  truncated: boolean;
+  redacted?: boolean;
+  changedFiles?: string[];
+  display?: { summary: string; kind: string };
+  meta?: Record<string, string>;
+};
+/** Version 2 only: the model's reasoning, streamed apart from the answer (never part of `text` or `final`). */
+export type ReasoningEvent = { type: 'reasoning'; delta: string };
+/** Version 2 only: written before a tool that changes files runs. */
+export type CheckpointEvent = { type: 'checkpoint'; checkpoint: { sequence: number; tool: string; files: string[] } };
+export type PermissionMode = 'auto' | 'ask' | 'unsafe';
+export type PermissionBlock = {
+  code: 'denied_permission' | 'outside_workspace' | 'symlink_traversal' | 'network' | 'destructive_command' | 'persistent_deny' | 'denied' | 'context_canceled';
+  toolName?: string;
+  action?: string;
+  risk?: string;
+  path?: string;
+  reason: string;
+  recoverable?: boolean;
+};
+/** Version 2 only: a tool call that needs a permission it was not given; headless, a denied tool_result follows. */
+export type PermissionRequestEvent = {
+  type: 'permission_request';
+  id: string;
+  name: string;
+  action: 'prompt';
+  permission: string;
+  permissionMode: PermissionMode;
+  sideEffect: SideEffect;
+  reason: string;
+  risk?: { level: string; categories: string[]; reason: string };
+  block?: PermissionBlock;
+};
+/** Version 2 only. */
+export type PermissionDecisionEvent = {
+  type: 'permission_decision';
+  id: string;
+  name: string;
+  action: 'allow' | 'deny' | 'cancel';
+  permission: string;
+  permissionGranted: boolean;
+  decisionReason: string;
+};
 export type UsageEvent = { type: 'usage'; promptTokens?: number; completionTokens?: number; totalTokens?: number; costUsd?: number };
 export type FinalEvent = { type: 'final'; text: string };
 export type WarningEvent = { type: 'warning'; message: string };
 export type ErrorEvent = { type: 'error'; code: string; message: string; recoverable: boolean };
-export type RunEndEvent = { type: 'run_end'; status: 'success' | 'error'; exitCode: number };
+/** `interrupted` and `incomplete` are version 2 only. */
+export type RunEndEvent = { type: 'run_end'; status: 'success' | 'error' | 'interrupted' | 'incomplete'; exitCode: number };
 
 /** An output event before the stamp stage adds schemaVersion and runId. */
 export type Event =
   | RunStartEvent
   | TextEvent
+  | ReasoningEvent
   | ToolCallEvent
+  | CheckpointEvent
+  | PermissionRequestEvent
+  | PermissionDecisionEvent
   | ToolResultEvent
   | UsageEvent
   | FinalEvent
@@ -28,15 +96,16 @@ export type Event =
   | ErrorEvent
   | RunEndEvent;
 
-export type Stamped<E extends Event = Event> = E & { schemaVersion: 1; runId: string };
+export type Stamped<E extends Event = Event> = E & { schemaVersion: SchemaVersion; runId: string };
 export type OutputEvent = Stamped;
 
 /** What the combine stage hands to the agent: the prompt the model receives. */
-export type PromptRequest = { prompt: string };
+export type PromptRequest = { prompt: string; images?: ImageInput[] };
 
 /** A line of text framed by the split stage; lineNo counts physical lines from 1. */
 export type Line = { line: string; lineNo: number };
 /** A parsed JSON value and the line it came from. */
 export type Parsed = { value: unknown; lineNo: number };
 
-export const SCHEMA_VERSION = 1;
+/** The version written when nothing chooses another (PROTOCOL-v2: --schema-version, ZERO_SCHEMA_VERSION, the input's). */
+export const SCHEMA_VERSION: SchemaVersion = 1;

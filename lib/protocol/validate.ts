@@ -91,7 +91,13 @@ export function compileChecker<T>(schema: Record<string, unknown>): (value: unkn
   return (value) => verdict<T>(validate, value);
 }
 
-const defaultLabels: Record<SchemaKind, string> = { input: 'stream-json input', output: 'output event', script: 'script' };
+const defaultLabels: Record<SchemaKind, string> = {
+  input: 'stream-json input',
+  'input.v2': 'stream-json input',
+  output: 'output event',
+  'output.v2': 'output event',
+  script: 'script',
+};
 
 /** A parsed line checked against a schema; a violation is a usage error naming the line and the field. */
 export function validateParsed<T>(kind: SchemaKind, { value, lineNo }: Parsed, label = defaultLabels[kind]): T {

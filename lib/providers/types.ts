@@ -1,3 +1,4 @@
+import type { ImageInput } from '../protocol/types.js';
 import type { ToolDefinition } from '../tools/types.js';
 
 export type ToolCallRequest = {
@@ -10,7 +11,7 @@ export type ToolCallRequest = {
 
 /** The conversation as every provider receives it; each provider maps it to its own wire format. */
 export type ChatMessage =
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string; images?: ImageInput[] }
   | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean };
 
@@ -19,6 +20,8 @@ export type TurnRequest = { messages: ChatMessage[]; tools: ToolDefinition[] };
 /** What a provider streams during one model turn. A tool call arrives whole (fragments already assembled). */
 export type ProviderChunk =
   | { type: 'text'; delta: string }
+  /** The model's reasoning (Anthropic thinking, `reasoning_content` / `reasoning` deltas): a `reasoning` event, never text. */
+  | { type: 'reasoning'; delta: string }
   | ({ type: 'tool_call' } & ToolCallRequest)
   | { type: 'usage'; promptTokens?: number; completionTokens?: number; costUsd?: number };
 
@@ -29,6 +32,8 @@ export interface Provider {
   readonly model: string;
   /** The model the API answered with, once known (run_start.apiModel). */
   readonly apiModel?: string;
+  /** Whether it can send images to the model (a run with images and a provider that cannot is a usage error before it starts). */
+  readonly acceptsImages?: boolean;
   /**
    * One model turn. Pulled chunk by chunk: the agent does not ask for the next
    * chunk while its reader is busy, so a provider must not read ahead unboundedly.
@@ -51,6 +56,8 @@ export type ProviderOptions = {
   idleTimeoutMs?: number;
   /** As run_start.provider reports it (e.g. "openai-compatible" for a local server). */
   label?: string;
+  /** --reasoning-budget: tokens the model may spend reasoning (Anthropic extended thinking); off when undefined. */
+  reasoningBudget?: number;
 };
 
 export const DEFAULT_MAX_RETRIES = 2;

@@ -1,0 +1,71 @@
+import type { Event, SchemaVersion } from './types.js';
+
+/** A fixed version, or one learned late (from the client's input events) and asked for when the first event is written. */
+export type VersionChoice = SchemaVersion | (() => SchemaVersion);
+
+export const resolveVersion = (choice: VersionChoice | undefined): SchemaVersion => (typeof choice === 'function' ? choice() : choice ?? 1);
+
+/** Version 2's ending of a cancelled run (PROTOCOL-v2, Endings): one code and exit status for every signal. */
+const INTERRUPTED = { code: 'interrupted', message: 'run cancelled by signal', exitCode: 130 } as const;
+
+/**
+ * The run's events in one schema version: a function per run (it remembers the
+ * last error, which decides version 2's run_end). Events are built in the
+ * version 2 shape with version 1's error codes (`cancelled`, `max_turns`);
+ * version 1 drops what it lacks (`reasoning`, `checkpoint`, permission events,
+ * the tool_result fields past `truncated`), version 2 renames the endings,
+ * names each tool_result after its tool_call, and drops `costUsd`.
+ * undefined: the event is not written in this version.
+ */
+export function createVersioner(version: SchemaVersion): (event: Event) => Event | undefined {
+  let lastError: string | undefined;
+  if (version === 1) {
+    return (event) => {
+      switch (event.type) {
+        case 'reasoning':
+        case 'checkpoint':
+        case 'permission_request':
+        case 'permission_decision':
+          return undefined;
+        case 'tool_result': {
+          const { id, status, output, truncated } = event;
+          return { type: 'tool_result', id, status, output, truncated };
+        }
+        case 'tool_call':
+          return event.sideEffect === 'none' ? { ...event, sideEffect: 'unknown' } : event;
+        default:
+          return event;
+      }
+    };
+  }
+  const toolNames = new Map<string, string>();
+  return (event) => {
+    switch (event.type) {
+      case 'tool_call':
+        toolNames.set(event.id, event.name);
+        return event;
+      case 'tool_result': {
+        const name = event.name ?? toolNames.get(event.id) ?? 'unknown';
+        toolNames.delete(event.id);
+        const { type, id, ...rest } = event;
+        return { type, id, name, ...rest };
+      }
+      case 'usage': {
+        const { costUsd: _costUsd, ...counts } = event;
+        return counts;
+      }
+      case 'error':
+        lastError = event.code;
+        if (event.code === 'cancelled') return { ...event, code: INTERRUPTED.code, message: INTERRUPTED.message };
+        if (event.code === 'max_turns') return { ...event, code: 'incomplete' };
+        return event;
+      case 'run_end':
+        // 141: stdout's reader is gone, nobody reads this; the session keeps the code the process exits with
+        if (lastError === 'cancelled') return { type: 'run_end', status: 'interrupted', exitCode: event.exitCode === 141 ? 141 : INTERRUPTED.exitCode };
+        if (lastError === 'max_turns') return { type: 'run_end', status: 'incomplete', exitCode: 4 };
+        return event;
+      default:
+        return event;
+    }
+  };
+}
