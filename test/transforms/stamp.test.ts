@@ -28,3 +28,11 @@ t.test('an event stamped before gets the new run id', async (t) => {
   ]);
   t.same(event, { schemaVersion: 1, type: 'final', runId: 'run_20260101000000_newnew', text: '' });
 });
+
+t.test('schema version 2: every event stamped 2, reasoning kept; version 1 (the default) drops reasoning', async (t) => {
+  const events = [{ type: 'reasoning', delta: 'hmm' }, { type: 'final', text: '' }];
+  const v2 = await through<Record<string, unknown>>(stamp({ schemaVersion: () => 2 }), events);
+  t.same(v2.map((event) => [event.schemaVersion, event.type]), [[2, 'reasoning'], [2, 'final']]);
+  const v1 = await through<Record<string, unknown>>(stamp(), events);
+  t.same(v1.map((event) => [event.schemaVersion, event.type]), [[1, 'final']]);
+});

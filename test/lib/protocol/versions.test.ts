@@ -1,0 +1,65 @@
+import t from 'tap';
+import { createVersioner, resolveVersion } from '../../../lib/protocol/versions.js';
+import { stampEvent } from '../../../lib/protocol/stamp.js';
+import { checkAgainstSchema } from '../../../lib/protocol/validate.js';
+import type { Event } from '../../../lib/protocol/types.js';
+
+const RUN_ID = 'run_20261201000000_abcdef';
+
+/** A run's internal events: reasoning, a tool call and its result, usage with a cost, then a cancelled ending. */
+const cancelledRun: Event[] = [
+  { type: 'run_start', cwd: '/repo', provider: 'scripted', model: 'demo' },
+  { type: 'reasoning', delta: 'Let me look.' },
+  { type: 'tool_call', id: 'call_1', name: 'read_file', args: { path: 'a' }, sideEffect: 'read' },
+  { type: 'tool_result', id: 'call_1', status: 'ok', output: 'x', truncated: false, changedFiles: [] },
+  { type: 'usage', promptTokens: 3, completionTokens: 4, totalTokens: 7, costUsd: 0.01 },
+  { type: 'error', code: 'cancelled', message: 'Cancelled by SIGTERM.', recoverable: true },
+  { type: 'run_end', status: 'error', exitCode: 143 },
+];
+
+const inVersion = (version: 1 | 2, events: Event[]) => {
+  const versioned = createVersioner(version);
+  return events.flatMap((event) => versioned(event) ?? []);
+};
+
+t.test('version 1 drops reasoning and the tool_result fields it lacks, and keeps its own endings', async (t) => {
+  const out = inVersion(1, cancelledRun);
+  t.same(out.map((event) => event.type), ['run_start', 'tool_call', 'tool_result', 'usage', 'error', 'run_end']);
+  t.same(out[2], { type: 'tool_result', id: 'call_1', status: 'ok', output: 'x', truncated: false });
+  t.same(out.at(-1), { type: 'run_end', status: 'error', exitCode: 143 });
+  for (const event of out) t.ok(checkAgainstSchema('output', stampEvent(event, RUN_ID, 1)).ok, `${event.type} is valid version 1`);
+});
+
+t.test('version 2: tool_result named after its call, no costUsd, a signal ends as interrupted / 130', async (t) => {
+  const out = inVersion(2, cancelledRun);
+  t.equal(out.length, cancelledRun.length);
+  t.match(out[3], { type: 'tool_result', id: 'call_1', name: 'read_file' });
+  t.notOk('costUsd' in (out[4] ?? {}));
+  t.same(out[5], { type: 'error', code: 'interrupted', message: 'run cancelled by signal', recoverable: true });
+  t.same(out[6], { type: 'run_end', status: 'interrupted', exitCode: 130 });
+  for (const event of out) {
+    const verdict = checkAgainstSchema('output.v2', stampEvent(event, RUN_ID, 2));
+    t.ok(verdict.ok, `${event.type} is valid version 2 ${verdict.ok ? '' : `${verdict.field}: ${verdict.problem}`}`);
+  }
+});
+
+t.test('version 2: the turn limit ends as incomplete / 4', async (t) => {
+  const out = inVersion(2, [
+    { type: 'final', text: 'partial' },
+    { type: 'error', code: 'max_turns', message: 'Reached the turn limit (1).', recoverable: true },
+    { type: 'run_end', status: 'error', exitCode: 4 },
+  ]);
+  t.same(out.slice(1), [
+    { type: 'error', code: 'incomplete', message: 'Reached the turn limit (1).', recoverable: true },
+    { type: 'run_end', status: 'incomplete', exitCode: 4 },
+  ]);
+});
+
+t.test('a version chosen late is asked for when needed; none means 1', async (t) => {
+  let learned: 1 | 2 = 1;
+  const choice = () => learned;
+  learned = 2;
+  t.equal(resolveVersion(choice), 2);
+  t.equal(resolveVersion(undefined), 1);
+  t.equal(resolveVersion(2), 2);
+});
