@@ -12,7 +12,7 @@ import { validate } from '../transforms/validate.js';
 import { CancelledError, toZeroError, type CancelSignal, type ZeroError } from './errors.js';
 import { newRunId } from './protocol/ids.js';
 import type { Event } from './protocol/types.js';
-import { createVersioner, resolveVersion, type VersionChoice } from './protocol/versions.js';
+import type { VersionChoice } from './protocol/versions.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 
 export type InputChainOptions = { maxLineBytes?: number };
@@ -33,6 +33,8 @@ export type OutputChainOptions = {
   recorder?: SessionRecorder;
   /** The schema version of the output (default 1), settled when the first event is written. */
   schemaVersion?: VersionChoice;
+  /** Told the exit code of the run_end written, in the output's schema version. */
+  onRunEnd?: (exitCode: number) => void;
 };
 
 /** events → bytes: redact → stamp → (record) → serialize. Nothing leaves, or is stored, without passing redaction. */
@@ -73,34 +75,25 @@ function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFa
   const runId = output.runId ?? newRunId();
   const out = new PassThrough();
   let exitCode = 1;
-  // the exit code of run_end as the stamp stage will write it, in the run's schema version
-  let inVersion: ((event: Event) => Event | undefined) | undefined;
-  const versioned = (event: Event) => (inVersion ??= createVersioner(resolveVersion(output.schemaVersion)))(event);
-  const observed = async function* () {
-    for await (const event of settle(events, onFailure)) {
-      const written = versioned(event);
-      if (written?.type === 'run_end') exitCode = written.exitCode;
-      yield event;
-    }
+  // the exit code of run_end as the stamp stage writes it, in the run's schema version
+  const onRunEnd = (code: number) => {
+    exitCode = code;
   };
   const exitCodeKnown = new Promise<number>((resolve) => out.on('end', () => resolve(exitCode)).on('close', () => resolve(exitCode)));
-  const source = Readable.from(observed(), { objectMode: true, highWaterMark: 1 });
-  const chain = outputChain({ ...output, runId });
+  const source = Readable.from(settle(events, onFailure), { objectMode: true, highWaterMark: 1 });
+  const chain = outputChain({ ...output, runId, onRunEnd });
   pipeline(source, chain, (error) => {
     if (!error) return;
     onFailure?.(error);
-    const crashEvents = failureEvents(toZeroError(error));
-    for (const event of crashEvents) {
-      const written = versioned(event);
-      if (written?.type === 'run_end') exitCode = written.exitCode;
-    }
-    const fallback = outputChain({ ...output, runId });
+    const crash = toZeroError(error);
+    exitCode = crash.exitCode;
+    const fallback = outputChain({ ...output, runId, onRunEnd });
     // Should the fresh chain fail too, the output still ends: a reader never waits forever.
     fallback.on('error', (fallbackError) => {
       onFailure?.(fallbackError);
       out.end();
     });
-    Readable.from(crashEvents).pipe(fallback).pipe(out);
+    Readable.from(failureEvents(crash)).pipe(fallback).pipe(out);
   });
   // Not part of the pipeline above: a failing chain must not take `out` down with it.
   chain.pipe(out);

@@ -11,13 +11,21 @@ import { mapStream } from '../lib/streams.js';
  * is settled at the first event (a function is asked then); events the version
  * lacks are dropped (see createVersioner).
  */
-export function stamp(options: { runId?: string; schemaVersion?: VersionChoice } = {}): Transform {
+export type StampOptions = {
+  runId?: string;
+  schemaVersion?: VersionChoice;
+  /** Told the exit code of the run_end it writes (a version can change it: v2's interrupted is 130). */
+  onRunEnd?: (exitCode: number) => void;
+};
+
+export function stamp(options: StampOptions = {}): Transform {
   const runId = options.runId ?? newRunId();
   let version: SchemaVersion | undefined;
   let inVersion: ((event: Event) => Event | undefined) | undefined;
   return mapStream((event: Event) => {
     version ??= resolveVersion(options.schemaVersion);
     const versioned = (inVersion ??= createVersioner(version))(event);
+    if (versioned?.type === 'run_end') options.onRunEnd?.(versioned.exitCode);
     return versioned && stampEvent(versioned, runId, version);
   });
 }

@@ -36,3 +36,14 @@ t.test('schema version 2: every event stamped 2, reasoning kept; version 1 (the 
   const v1 = await through<Record<string, unknown>>(stamp(), events);
   t.same(v1.map((event) => [event.schemaVersion, event.type]), [[1, 'final']]);
 });
+
+t.test('onRunEnd is told the exit code run_end is written with, in the chosen version', async (t) => {
+  const cancelled = [
+    { type: 'error', code: 'cancelled', message: 'Cancelled by SIGTERM.', recoverable: true },
+    { type: 'run_end', status: 'error', exitCode: 143 },
+  ];
+  const codes: number[] = [];
+  await through(stamp({ onRunEnd: (code) => codes.push(code) }), cancelled);
+  await through(stamp({ schemaVersion: 2, onRunEnd: (code) => codes.push(code) }), cancelled);
+  t.same(codes, [143, 130]);
+});
