@@ -1,6 +1,6 @@
 import { Duplex } from 'node:stream';
 import { runAgent } from '../lib/agent/loop.js';
-import type { Event, PromptRequest } from '../lib/protocol/types.js';
+import type { Event, ImageInput, PromptRequest } from '../lib/protocol/types.js';
 import type { ChatMessage, Provider } from '../lib/providers/types.js';
 import { createToolbox, type Toolbox } from '../lib/tools/registry.js';
 
@@ -15,7 +15,7 @@ export type AgentOptions = {
   /** Emitted as `warning` events right after `run_start`. */
   warnings?: string[];
   /** The run's session: called with the prompt when the run starts; names the session and gives the earlier conversation. */
-  session?: { begin(prompt: string): Promise<{ sessionId: string; history: ChatMessage[]; warnings: string[] }> };
+  session?: { begin(prompt: string, images?: ImageInput[]): Promise<{ sessionId: string; history: ChatMessage[]; warnings: string[] }> };
   /** Aborting ends the run: the reason (a ZeroError such as CancelledError) becomes the stage's error. */
   signal?: AbortSignal;
 };

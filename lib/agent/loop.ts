@@ -62,6 +62,7 @@ export async function runAgent(run: AgentRun): Promise<void> {
   for (let turn = 1; turn <= run.maxTurns; turn++) {
     text = '';
     const calls: ToolCallRequest[] = [];
+    const reasoningBlocks: unknown[] = [];
     for await (const chunk of streamTurn(run, messages)) {
       run.signal.throwIfAborted();
       if (chunk.type === 'text') {
@@ -70,6 +71,8 @@ export async function runAgent(run: AgentRun): Promise<void> {
         await run.emit({ type: 'text', delta: chunk.delta });
       } else if (chunk.type === 'reasoning') {
         if (chunk.delta) await run.emit({ type: 'reasoning', delta: chunk.delta });
+      } else if (chunk.type === 'reasoning_block') {
+        reasoningBlocks.push(chunk.block);
       } else if (chunk.type === 'tool_call') {
         const { type: _type, ...call } = chunk;
         calls.push(withinDepth(call));
@@ -79,7 +82,7 @@ export async function runAgent(run: AgentRun): Promise<void> {
         await run.emit({ type: 'usage', ...counts, ...(counts.promptTokens !== undefined || counts.completionTokens !== undefined ? { totalTokens } : {}) });
       }
     }
-    messages.push({ role: 'assistant', content: text, toolCalls: calls });
+    messages.push({ role: 'assistant', content: text, toolCalls: calls, ...(reasoningBlocks.length ? { reasoningBlocks } : {}) });
     if (calls.length === 0) {
       await run.emit({ type: 'final', text });
       return;

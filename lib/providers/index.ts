@@ -13,8 +13,8 @@ export type ProviderSettings = {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   config?: ZeroConfig;
-  /** --max-retries, --timeout, --idle-timeout */
-  limits?: Pick<ProviderOptions, 'maxRetries' | 'timeoutMs' | 'idleTimeoutMs'>;
+  /** --max-retries, --timeout, --idle-timeout, --reasoning-budget */
+  limits?: Pick<ProviderOptions, 'maxRetries' | 'timeoutMs' | 'idleTimeoutMs' | 'reasoningBudget'>;
 };
 
 export type ProviderChoice = { kind: 'scripted'; script: string; model?: string } | { kind: ProfileKind; options: ProviderOptions };

@@ -12,7 +12,8 @@ export type ToolCallRequest = {
 /** The conversation as every provider receives it; each provider maps it to its own wire format. */
 export type ChatMessage =
   | { role: 'user'; content: string; images?: ImageInput[] }
-  | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[] }
+  /** reasoningBlocks: provider-native reasoning blocks (Anthropic thinking with its signature), sent back verbatim in later turns. */
+  | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[]; reasoningBlocks?: unknown[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean };
 
 export type TurnRequest = { messages: ChatMessage[]; tools: ToolDefinition[] };
@@ -22,6 +23,8 @@ export type ProviderChunk =
   | { type: 'text'; delta: string }
   /** The model's reasoning (Anthropic thinking, `reasoning_content` / `reasoning` deltas): a `reasoning` event, never text. */
   | { type: 'reasoning'; delta: string }
+  /** A whole provider-native reasoning block, kept on the assistant message for the next request; never an event. */
+  | { type: 'reasoning_block'; block: unknown }
   | ({ type: 'tool_call' } & ToolCallRequest)
   | { type: 'usage'; promptTokens?: number; completionTokens?: number; costUsd?: number };
 
@@ -56,6 +59,8 @@ export type ProviderOptions = {
   idleTimeoutMs?: number;
   /** As run_start.provider reports it (e.g. "openai-compatible" for a local server). */
   label?: string;
+  /** False when the profile says its model takes no images (a run with images is then a usage error). */
+  acceptsImages?: boolean;
   /** --reasoning-budget: tokens the model may spend reasoning (Anthropic extended thinking); off when undefined. */
   reasoningBudget?: number;
 };

@@ -1,4 +1,5 @@
 import type { ChatMessage } from '../providers/types.js';
+import type { ImageInput } from '../protocol/types.js';
 import { redactText } from '../redaction/index.js';
 import { conversationFromEvents, trimHistory } from './history.js';
 import { appendEvents, createSession, forkSession, readAllEvents, promptEvent, syncSession, unlockSession, type Session } from './store.js';
@@ -28,7 +29,7 @@ export type RunStart = { sessionId: string; history: ChatMessage[]; warnings: st
 
 export type SessionRecorder = {
   /** The run starts: create, continue or fork the session, store the prompt, and hand back the history. */
-  begin(prompt: string): Promise<RunStart>;
+  begin(prompt: string, images?: ImageInput[]): Promise<RunStart>;
   /** A stamped output event, stored in order (appended within FLUSH_DELAY_MS, at once at a tool boundary; nothing is stored before begin). */
   record(event: object): void;
   /** Stores what is pending, flushes it to the disk, writes the metadata and releases the session. */
