@@ -26,6 +26,22 @@ export class ProviderError extends ZeroError {
   }
 }
 
+/**
+ * A tool was asked for a path outside what it may touch (PROTOCOL-v2 `block.code`): outside_workspace, or
+ * symlink_traversal when the path as written is inside but a symlink takes it out. A tool call's error, not the run's.
+ */
+export class SandboxError extends ZeroError {
+  constructor(
+    readonly block: 'outside_workspace' | 'symlink_traversal',
+    /** The path as the model gave it. */
+    readonly path: string,
+    message: string,
+    recoverable: boolean,
+  ) {
+    super('sandbox_error', message, 3, recoverable);
+  }
+}
+
 export class MaxTurnsError extends ZeroError {
   constructor(maxTurns: number) {
     super('max_turns', `Reached the turn limit (${maxTurns}) before the model finished. Raise it with --max-turns.`, 4, true);

@@ -1,5 +1,6 @@
 import { Duplex } from 'node:stream';
 import { runAgent } from '../lib/agent/loop.js';
+import { UsageError } from '../lib/errors.js';
 import type { Event, ImageInput, PromptRequest } from '../lib/protocol/types.js';
 import type { ChatMessage, Provider } from '../lib/providers/types.js';
 import { createToolbox, type Toolbox } from '../lib/tools/registry.js';
@@ -26,8 +27,12 @@ function runStart({ provider, cwd }: AgentOptions, sessionId?: string): Event {
   return { type: 'run_start', ...(sessionId ? { sessionId } : {}), cwd, provider: provider.name, model: provider.model, ...(provider.apiModel ? { apiModel: provider.apiModel } : {}) };
 }
 
+function imagesRefused(provider: Provider): UsageError {
+  return new UsageError(`The prompt has images, but provider ${provider.name} (model ${provider.model}) does not take images. Send it without images, or choose a provider whose model takes them.`);
+}
+
 /**
- * `{ prompt }` → unstamped output events: run_start, warnings, then the agent
+ * `{ prompt, images }` → unstamped output events: run_start, warnings, then the agent
  * loop's events (run_start comes with the first of them, or with the failure). The readable side holds at most one event: each push waits
  * until the reader has taken the previous one, so the loop (and the provider
  * behind it) stops while downstream is full, and a failure never drops an event
@@ -73,17 +78,19 @@ export function agent(options: AgentOptions): Duplex {
     readableHighWaterMark: 1,
     writableHighWaterMark: 1,
     read: wake,
-    write({ prompt }: PromptRequest, _encoding, callback) {
+    write({ prompt, images }: PromptRequest, _encoding, callback) {
       started = true;
       const { provider, cwd } = options;
+      // Refused before a session or a model request exists, as other bad input is.
+      if (images?.length && provider.acceptsImages === false) return callback(imagesRefused(provider));
       (async () => {
-        const start = await options.session?.begin(prompt);
+        const start = await options.session?.begin(prompt, images);
         if (start) {
           sessionId = start.sessionId;
           warnings.push(...start.warnings);
         }
         const history = start?.history ?? [];
-        await runAgent({ prompt, history, provider, toolbox, cwd, extraRoots: options.extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit });
+        await runAgent({ prompt, images, history, provider, toolbox, cwd, extraRoots: options.extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit });
       })().then(
         () => callback(),
         async (error: Error) => {

@@ -1,12 +1,15 @@
 import { MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
-import type { Event } from '../protocol/types.js';
+import type { Event, ImageInput } from '../protocol/types.js';
 import type { ChatMessage, Provider, ProviderChunk, ToolCallRequest } from '../providers/types.js';
 import type { Toolbox } from '../tools/registry.js';
+import type { ToolOutcome } from '../tools/types.js';
 import { isTooDeep, TOO_DEEP } from '../protocol/depth.js';
 import { isJsonObject } from '../protocol/validate.js';
 
 export type AgentRun = {
   prompt: string;
+  /** Sent with the prompt, in the first user message. */
+  images?: ImageInput[];
   /** The conversation so far (a resumed session's), before this prompt. */
   history?: ChatMessage[];
   provider: Provider;
@@ -39,13 +42,28 @@ function withinDepth(call: ToolCallRequest): ToolCallRequest {
   return { id: call.id, name: call.name, args: undefined, argsError: `The tool arguments are ${TOO_DEEP}; send them with less nesting.` };
 }
 
-async function runTool(run: AgentRun, call: ToolCallRequest): Promise<ChatMessage> {
+/**
+ * Runs one call: `tool_call`; a `checkpoint` before a tool changes files; a `permission_request` when the call is
+ * refused for want of a permission (headless, nobody can grant it: the denied result follows); `tool_result`.
+ */
+async function runTool(run: AgentRun, call: ToolCallRequest, nextCheckpoint: () => number): Promise<ChatMessage> {
   const { id, name, args, argsError } = call;
-  await run.emit({ type: 'tool_call', id, name, ...(isJsonObject(args) ? { args } : {}), sideEffect: run.toolbox.sideEffectOf(name) });
-  const outcome = argsError
-    ? { status: 'error' as const, output: argsError, truncated: false }
-    : await run.toolbox.run({ id, name, args }, { cwd: run.cwd, extraRoots: run.extraRoots, signal: run.signal });
-  await run.emit({ type: 'tool_result', id, ...outcome });
+  const { toolbox } = run;
+  const sideEffect = toolbox.sideEffectOf(name);
+  await run.emit({ type: 'tool_call', id, name, ...(isJsonObject(args) ? { args } : {}), sideEffect });
+  let outcome: ToolOutcome = { status: 'error', output: argsError ?? '', truncated: false };
+  if (argsError === undefined) {
+    const context = { cwd: run.cwd, extraRoots: run.extraRoots, signal: run.signal };
+    const files = await toolbox.targets({ id, name, args }, context);
+    if (files.length) await run.emit({ type: 'checkpoint', checkpoint: { sequence: nextCheckpoint(), tool: name, files } });
+    outcome = await toolbox.run({ id, name, args }, context);
+  }
+  const { refusal, ...result } = outcome;
+  if (refusal) {
+    const { permissionMode } = toolbox;
+    await run.emit({ type: 'permission_request', id, name, action: 'prompt', permission: toolbox.permissionOf(name), permissionMode, sideEffect, ...refusal });
+  }
+  await run.emit({ type: 'tool_result', id, ...result });
   return { role: 'tool', toolCallId: id, name, content: outcome.output, isError: outcome.status === 'error' };
 }
 
@@ -57,7 +75,10 @@ async function runTool(run: AgentRun, call: ToolCallRequest): Promise<ChatMessag
  * `tool_call` is answered by its `tool_result` even when the provider fails.
  */
 export async function runAgent(run: AgentRun): Promise<void> {
-  const messages: ChatMessage[] = [...(run.history ?? []), { role: 'user', content: run.prompt }];
+  const images = run.images?.length ? { images: run.images } : {};
+  const messages: ChatMessage[] = [...(run.history ?? []), { role: 'user', content: run.prompt, ...images }];
+  let checkpoints = 0;
+  const nextCheckpoint = () => ++checkpoints;
   let text = '';
   for (let turn = 1; turn <= run.maxTurns; turn++) {
     text = '';
@@ -87,7 +108,7 @@ export async function runAgent(run: AgentRun): Promise<void> {
       await run.emit({ type: 'final', text });
       return;
     }
-    for (const call of calls) messages.push(await runTool(run, call));
+    for (const call of calls) messages.push(await runTool(run, call, nextCheckpoint));
     run.signal.throwIfAborted();
   }
   await run.emit({ type: 'final', text });

@@ -8,7 +8,7 @@ import { loadConfig } from '../providers/config.js';
 import { chooseProvider, createProvider, credentialsInUse } from '../providers/index.js';
 import { DEFAULT_MAX_TURNS } from '../../transforms/agent.js';
 import { planTools } from '../tools/permissions.js';
-import { allTools, createToolbox } from '../tools/registry.js';
+import { allTools, toolboxFor } from '../tools/registry.js';
 import { formatToolListing } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
 import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot } from '../sessions/index.js';
@@ -92,7 +92,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       provider,
       cwd: settings.cwd,
       maxTurns: settings.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
-      toolbox: createToolbox(tools.advertised, { refusals: tools.refusals, known: allTools }),
+      toolbox: toolboxFor(tools),
       warnings: tools.warnings,
       extraRoots: settings.extraRoots,
       input,

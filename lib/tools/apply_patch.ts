@@ -4,8 +4,8 @@ import { dirname } from 'node:path';
 import { applyPatch as applyHunks, parsePatch, type StructuredPatch, type StructuredPatchHunk } from 'diff';
 import { writeFileAtomic } from './atomic_write.js';
 import { readEditableText } from './file_state.js';
-import { resolveWritable } from './sandbox.js';
-import type { Tool } from './types.js';
+import { changedFilePaths, resolveWritable, writeTargets } from './sandbox.js';
+import type { Tool, ToolReport } from './types.js';
 
 type ApplyPatchArgs = { patch: string };
 
@@ -15,7 +15,7 @@ type FilePatch = { path: string; creates: boolean; deletes: boolean; section: St
 /** A file's content before the patch and after the sections applied so far (null: no file), and its stats if it exists. */
 type PlannedFile = { before: string | null; after: string | null; stats?: Stats };
 
-export const applyPatch: Tool<ApplyPatchArgs> = {
+export const applyPatch: Tool<ApplyPatchArgs, ToolReport> = {
   name: 'apply_patch',
   description:
     'Apply a unified diff (`--- a/path` / `+++ b/path` headers, @@ hunks; /dev/null to create or delete a file) to one or more files, all or nothing.',
@@ -49,16 +49,20 @@ export const applyPatch: Tool<ApplyPatchArgs> = {
     }
 
     context.signal.throwIfAborted();
+    const changed: string[] = [];
     for (const [path, { before, after, stats }] of planned) {
+      if (after === before) continue;
       if (after === null) {
-        if (before !== null) await rm(path);
-      } else if (after !== before) {
+        await rm(path);
+      } else {
         await mkdir(dirname(path), { recursive: true });
         await writeFileAtomic(path, after, stats);
       }
+      changed.push(path);
     }
-    return summary.join('\n');
+    return { output: summary.join('\n'), ...(changed.length ? { changedFiles: await changedFilePaths(context, changed) } : {}) };
   },
+  targets: (args, context) => writeTargets(context, parseFilePatches(args.patch).map(({ path }) => path)),
 };
 
 function parseFilePatches(patch: string): FilePatch[] {

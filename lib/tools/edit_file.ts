@@ -1,11 +1,11 @@
 import { writeFileAtomic } from './atomic_write.js';
 import { readEditableText } from './file_state.js';
-import { resolveWritable } from './sandbox.js';
-import type { Tool } from './types.js';
+import { changedFilePaths, resolveWritable, writeTargets } from './sandbox.js';
+import type { Tool, ToolReport } from './types.js';
 
 type EditFileArgs = { path: string; old_string: string; new_string: string; replace_all?: boolean };
 
-export const editFile: Tool<EditFileArgs> = {
+export const editFile: Tool<EditFileArgs, ToolReport> = {
   name: 'edit_file',
   description:
     'Replace an exact string in a file with another; old_string must match the file exactly (whitespace included) and be unique unless replace_all is set.',
@@ -41,6 +41,8 @@ export const editFile: Tool<EditFileArgs> = {
     }
     // split/join rather than String.replace, which would treat "$&" and the like in new_string as patterns.
     await writeFileAtomic(path, pieces.join(newString), file.stats, context.signal);
-    return `Replaced ${occurrences} ${occurrences === 1 ? 'occurrence' : 'occurrences'} in "${args.path}".`;
+    const output = `Replaced ${occurrences} ${occurrences === 1 ? 'occurrence' : 'occurrences'} in "${args.path}".`;
+    return { output, changedFiles: await changedFilePaths(context, [path]) };
   },
+  targets: (args, context) => writeTargets(context, [args.path]),
 };

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import type { SideEffect } from '../protocol/types.js';
+import type { PermissionMode, SideEffect } from '../protocol/types.js';
 import type { AnyTool } from './registry.js';
 
 export const AUTO_LEVELS = ['low', 'medium', 'high'] as const;
@@ -22,6 +22,10 @@ export type ToolPlan = {
   advertised: AnyTool[];
   /** Known tools the model may not run, with the reason its call is refused. */
   refusals: Map<string, string>;
+  /** Those of the refusals that only a permission (--auto high) would lift: a call to one is a `permission_request`. */
+  needPermission: Set<string>;
+  /** As permission events report it: `unsafe` with --auto high or --skip-permissions-unsafe, else `auto` (headless never asks). */
+  permissionMode: PermissionMode;
   /** For `warning` events right after run_start. */
   warnings: string[];
   /** One line per known tool, for --list-tools. */
@@ -69,13 +73,14 @@ export function planTools(tools: AnyTool[], settings: PermissionSettings = {}): 
     }
   }
 
-  const plan: ToolPlan = { advertised: [], refusals: new Map(), warnings, listing: [] };
+  const plan: ToolPlan = { advertised: [], refusals: new Map(), needPermission: new Set(), permissionMode: unsafe ? 'unsafe' : 'auto', warnings, listing: [] };
   for (const tool of tools) {
     // [reason for the listing, message for the model when it calls the tool anyway]
     let refused: [string, string] | undefined;
     if (disabled.includes(tool.name)) refused = ['disabled by --disabled-tools', `Tool ${tool.name} is disabled by --disabled-tools.`];
     else if (enabled && !enabled.includes(tool.name)) refused = ['not in --enabled-tools', `Tool ${tool.name} is not in --enabled-tools.`];
     else if (tool.permission === 'prompt' && !unsafe) {
+      plan.needPermission.add(tool.name);
       refused = [
         `${describeEffect(tool)}: needs --auto high or --skip-permissions-unsafe`,
         `Permission required: ${tool.name} ${describeEffect(tool)}, which this run does not allow. Re-run with --auto high or --skip-permissions-unsafe to allow it.`,

@@ -1,4 +1,5 @@
-import type { SideEffect } from '../protocol/types.js';
+import { SandboxError } from '../errors.js';
+import type { PermissionMode, SideEffect } from '../protocol/types.js';
 import { compileChecker, typeOf, type Verdict } from '../protocol/validate.js';
 import { applyPatch } from './apply_patch.js';
 import { bash } from './bash.js';
@@ -7,6 +8,7 @@ import { glob } from './glob.js';
 import { grep } from './grep.js';
 import { listDirectory } from './list_directory.js';
 import { capOutput } from './output.js';
+import type { ToolPlan } from './permissions.js';
 import { readFile } from './read_file.js';
 import { writeFile } from './write_file.js';
 import type { Tool, ToolContext, ToolDefinition, ToolInvocation, ToolOutcome, ToolRunResult } from './types.js';
@@ -24,6 +26,12 @@ export type Toolbox = {
   /** What the model is told about each tool. */
   definitions(): ToolDefinition[];
   sideEffectOf(name: string): SideEffect;
+  /** The tool's permission (`allow`, `prompt`), `unknown` for a name this version lacks. */
+  permissionOf(name: string): string;
+  /** What permission events report as the run's mode. */
+  readonly permissionMode: PermissionMode;
+  /** The files the call would change, for the checkpoint before it runs: none unless it will run and can tell. */
+  targets(call: ToolInvocation, context: ToolContext): Promise<string[]>;
   /** Checks the arguments, runs the tool and caps its output; every failure becomes an error outcome. */
   run(call: ToolInvocation, context: ToolContext): Promise<ToolOutcome>;
 };
@@ -31,13 +39,22 @@ export type Toolbox = {
 export type ToolboxOptions = {
   /** Known tools that are not advertised and not run: a call gets this reason as its error result. */
   refusals?: ReadonlyMap<string, string>;
+  /** Those of the refusals that are for want of a permission (the outcome carries a Refusal). */
+  needPermission?: ReadonlySet<string>;
   /** The tools behind the refusals, so their side effect can still be reported. */
   known?: AnyTool[];
+  /** Default `auto`. */
+  permissionMode?: PermissionMode;
 };
+
+/** The toolbox a permission plan allows (planTools over allTools). */
+export function toolboxFor(plan: ToolPlan): Toolbox {
+  return createToolbox(plan.advertised, { refusals: plan.refusals, needPermission: plan.needPermission, known: allTools, permissionMode: plan.permissionMode });
+}
 
 export function createToolbox(tools: AnyTool[] = readOnlyTools, options: ToolboxOptions = {}): Toolbox {
   const refusals = options.refusals ?? new Map<string, string>();
-  const sideEffects = new Map([...(options.known ?? []), ...tools].map((tool) => [tool.name, tool.sideEffect]));
+  const knownTools = new Map([...(options.known ?? []), ...tools].map((tool) => [tool.name, tool]));
   const byName = new Map<string, { tool: AnyTool; check: (args: unknown) => Verdict<Record<string, unknown>> }>();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new Error(`Two tools are named "${tool.name}".`);
@@ -45,26 +62,42 @@ export function createToolbox(tools: AnyTool[] = readOnlyTools, options: Toolbox
   }
   const available = [...byName.keys()].sort().join(', ');
 
+  /** The tool and its checked arguments, or the error outcome of a call that cannot run. */
+  const prepare = (call: ToolInvocation): { tool: AnyTool; args: Record<string, unknown> } | ToolOutcome => {
+    const refusal = refusals.get(call.name);
+    if (refusal) return options.needPermission?.has(call.name) ? { ...failure(refusal), refusal: { reason: refusal } } : failure(refusal);
+    const entry = byName.get(call.name);
+    if (!entry) return failure(`Unknown tool "${call.name}". Available tools: ${available}.`);
+    const { tool, check } = entry;
+    if (typeOf(call.args) !== 'object') {
+      return failure(`Invalid arguments for ${tool.name}: expected a JSON object, received ${typeOf(call.args)}.`);
+    }
+    const verdict = check(call.args);
+    if (!verdict.ok) return failure(`Invalid arguments for ${tool.name}: ${verdict.field}: ${verdict.problem}.`);
+    return { tool, args: verdict.value };
+  };
+
   return {
     definitions: () => tools.map(({ name, description, parameters }) => ({ name, description, parameters })),
-    sideEffectOf: (name) => sideEffects.get(name) ?? 'unknown',
+    sideEffectOf: (name) => knownTools.get(name)?.sideEffect ?? 'unknown',
+    permissionOf: (name) => knownTools.get(name)?.permission ?? 'unknown',
+    permissionMode: options.permissionMode ?? 'auto',
+    async targets(call, context) {
+      const prepared = prepare(call);
+      if ('status' in prepared || !prepared.tool.targets) return [];
+      return prepared.tool.targets(prepared.args, context).catch(() => []);
+    },
     async run(call, context) {
-      const refusal = refusals.get(call.name);
-      if (refusal) return failure(refusal);
-      const entry = byName.get(call.name);
-      if (!entry) return failure(`Unknown tool "${call.name}". Available tools: ${available}.`);
-      const { tool, check } = entry;
-      if (typeOf(call.args) !== 'object') {
-        return failure(`Invalid arguments for ${tool.name}: expected a JSON object, received ${typeOf(call.args)}.`);
-      }
-      const verdict = check(call.args);
-      if (!verdict.ok) return failure(`Invalid arguments for ${tool.name}: ${verdict.field}: ${verdict.problem}.`);
+      const prepared = prepare(call);
+      if ('status' in prepared) return prepared;
+      const { tool, args } = prepared;
       try {
-        const result = await tool.run(verdict.value, context);
-        const { output, truncated } = typeof result === 'string' ? { output: result, truncated: false } : result;
+        const result = await tool.run(args, context);
+        const { output, truncated = false, changedFiles = [] } = typeof result === 'string' ? { output: result } : result;
         const capped = capOutput(output);
-        return { status: 'ok', output: capped.output, truncated: truncated || capped.truncated };
+        return { status: 'ok', output: capped.output, truncated: truncated || capped.truncated, ...(changedFiles.length ? { changedFiles } : {}) };
       } catch (error) {
+        if (error instanceof SandboxError) return sandboxRefusal(tool, error);
         return failure(error instanceof Error ? error.message : String(error));
       }
     },
@@ -73,4 +106,10 @@ export function createToolbox(tools: AnyTool[] = readOnlyTools, options: Toolbox
 
 function failure(message: string): ToolOutcome {
   return { status: 'error', ...capOutput(message) };
+}
+
+/** The sandbox refused a path the call named: an error result as any other, and a Refusal with its block. */
+function sandboxRefusal(tool: AnyTool, error: SandboxError): ToolOutcome {
+  const { block: code, path, message: reason, recoverable } = error;
+  return { ...failure(reason), refusal: { reason, block: { code, toolName: tool.name, action: 'deny', path, reason, recoverable } } };
 }

@@ -1,4 +1,4 @@
-import type { SideEffect } from '../protocol/types.js';
+import type { PermissionBlock, SideEffect } from '../protocol/types.js';
 
 export type ToolContext = {
   /** The working directory; every path a tool touches must resolve inside it. */
@@ -8,10 +8,24 @@ export type ToolContext = {
   extraRoots?: string[];
 };
 
-export type ToolOutcome = { status: 'ok' | 'error'; output: string; truncated: boolean };
+/** Why a call did not run: its tool needs a permission this run lacks, or the sandbox refused a path (`block`). */
+export type Refusal = { reason: string; block?: PermissionBlock };
 
-/** The output text, or `{ output, truncated: true }` from a tool that had to cut it itself. */
-export type ToolRunResult = string | { output: string; truncated: boolean };
+export type ToolOutcome = {
+  status: 'ok' | 'error';
+  output: string;
+  truncated: boolean;
+  /** The files the call changed (see changedFilePaths); absent when none, or when the tool cannot tell (bash). */
+  changedFiles?: string[];
+  /** Set when the call was refused for want of a permission: a `permission_request` precedes its result. */
+  refusal?: Refusal;
+};
+
+/** What a tool reports besides its output text: `truncated` when it had to cut it itself, the files it changed. */
+export type ToolReport = { output: string; truncated?: boolean; changedFiles?: string[] };
+
+/** The output text, or a report. */
+export type ToolRunResult = string | ToolReport;
 
 export interface Tool<Args = Record<string, unknown>, Result extends ToolRunResult = string> {
   name: string;
@@ -26,6 +40,11 @@ export interface Tool<Args = Record<string, unknown>, Result extends ToolRunResu
    * for an error result whose output is the error's message.
    */
   run(args: Args, context: ToolContext): Promise<Result>;
+  /**
+   * For a tool that changes files: the files this call would change, as changedFiles names them, for the
+   * `checkpoint` written before it runs. Throws (no checkpoint) when the call cannot run as asked.
+   */
+  targets?(args: Args, context: ToolContext): Promise<string[]>;
 }
 
 /** What a provider sends to the model for each advertised tool. */

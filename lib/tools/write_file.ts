@@ -2,12 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from './atomic_write.js';
 import { statWritable } from './file_state.js';
-import { resolveWritable } from './sandbox.js';
-import type { Tool } from './types.js';
+import { changedFilePaths, resolveWritable, writeTargets } from './sandbox.js';
+import type { Tool, ToolReport } from './types.js';
 
 type WriteFileArgs = { path: string; content: string };
 
-export const writeFile: Tool<WriteFileArgs> = {
+export const writeFile: Tool<WriteFileArgs, ToolReport> = {
   name: 'write_file',
   description:
     'Create a file, or overwrite one with entirely new content; missing parent directories are created. Prefer edit_file to change part of a file.',
@@ -28,8 +28,10 @@ export const writeFile: Tool<WriteFileArgs> = {
     await mkdir(dirname(path), { recursive: true });
     await writeFileAtomic(path, args.content, existing, context.signal);
     const written = bytes(Buffer.byteLength(args.content));
-    return existing ? `Overwrote "${args.path}" with ${written} (it had ${bytes(existing.size)}).` : `Created "${args.path}" with ${written}.`;
+    const output = existing ? `Overwrote "${args.path}" with ${written} (it had ${bytes(existing.size)}).` : `Created "${args.path}" with ${written}.`;
+    return { output, changedFiles: await changedFilePaths(context, [path]) };
   },
+  targets: (args, context) => writeTargets(context, [args.path]),
 };
 
 const bytes = (count: number) => `${count} ${count === 1 ? 'byte' : 'bytes'}`;

@@ -29,10 +29,10 @@ const modifyOneCreateNewDeleteGone = `diff --git a/one.txt b/one.txt
 
 t.test('modifies, creates and deletes files, and says what it did', async (t) => {
   const dir = t.testdir({ 'one.txt': 'a\nb\nc\n', 'gone.txt': 'x\ny\n' });
-  t.equal(
-    await applyPatch.run({ patch: modifyOneCreateNewDeleteGone }, context(dir)),
-    'modified one.txt (+1 -1)\ncreated sub/new.txt (+2 -0)\ndeleted gone.txt (+0 -2)',
-  );
+  t.same(await applyPatch.run({ patch: modifyOneCreateNewDeleteGone }, context(dir)), {
+    output: 'modified one.txt (+1 -1)\ncreated sub/new.txt (+2 -0)\ndeleted gone.txt (+0 -2)',
+    changedFiles: ['one.txt', 'sub/new.txt', 'gone.txt'],
+  });
   t.equal(read(dir, 'one.txt'), 'a\nB\nc\n');
   t.equal(read(dir, 'sub/new.txt'), 'hello\nworld\n');
   t.notOk(existsSync(join(dir, 'gone.txt')));
@@ -41,7 +41,7 @@ t.test('modifies, creates and deletes files, and says what it did', async (t) =>
 t.test('applies several hunks, found even when the file has shifted, and names without a/ b/', async (t) => {
   const dir = t.testdir({ 'f.txt': `new first line\n${lines(20)}` });
   const patch = '--- f.txt\n+++ f.txt\n@@ -2,3 +2,3 @@\n line 2\n-line 3\n+LINE 3\n line 4\n@@ -15,3 +15,4 @@\n line 15\n line 16\n+inserted\n line 17\n';
-  t.equal(await applyPatch.run({ patch }, context(dir)), 'modified f.txt (+2 -1)');
+  t.same(await applyPatch.run({ patch }, context(dir)), { output: 'modified f.txt (+2 -1)', changedFiles: ['f.txt'] });
   t.equal(read(dir, 'f.txt'), `new first line\n${lines(20).replace('line 3\n', 'LINE 3\n').replace('line 16\n', 'line 16\ninserted\n')}`);
 });
 
@@ -133,7 +133,7 @@ t.test('extraRoots (--add-dir) allow a second directory', async (t) => {
 t.test('two sections for the same file apply one after the other', async (t) => {
   const dir = t.testdir({});
   const patch = '--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+one\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n one\n+two\n';
-  t.equal(await applyPatch.run({ patch }, context(dir)), 'created a.txt (+1 -0)\nmodified a.txt (+1 -0)');
+  t.same(await applyPatch.run({ patch }, context(dir)), { output: 'created a.txt (+1 -0)\nmodified a.txt (+1 -0)', changedFiles: ['a.txt'] }, 'each file named once');
   t.equal(read(dir, 'a.txt'), 'one\ntwo\n');
 });
 

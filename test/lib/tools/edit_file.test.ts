@@ -10,13 +10,13 @@ const source = 'function a() {\n  return 1;\n}\n\nfunction b() {\n  return 1;\n}
 t.test('replaces the one occurrence of old_string', async (t) => {
   const dir = t.testdir({ 'a.js': source });
   const result = await editFile.run({ path: 'a.js', old_string: 'a() {\n  return 1;', new_string: 'a() {\n  return 2;' }, context(dir));
-  t.equal(result, 'Replaced 1 occurrence in "a.js".');
+  t.same(result, { output: 'Replaced 1 occurrence in "a.js".', changedFiles: ['a.js'] });
   t.equal(readFileSync(join(dir, 'a.js'), 'utf8'), source.replace('return 1', 'return 2'));
 });
 
 t.test('replace_all replaces every occurrence and says how many', async (t) => {
   const dir = t.testdir({ 'a.js': source });
-  t.equal(await editFile.run({ path: 'a.js', old_string: 'return 1', new_string: 'return 0', replace_all: true }, context(dir)), 'Replaced 2 occurrences in "a.js".');
+  t.same(await editFile.run({ path: 'a.js', old_string: 'return 1', new_string: 'return 0', replace_all: true }, context(dir)), { output: 'Replaced 2 occurrences in "a.js".', changedFiles: ['a.js'] });
   t.equal(readFileSync(join(dir, 'a.js'), 'utf8'), source.replaceAll('return 1', 'return 0'));
 });
 

@@ -2,7 +2,8 @@ import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
-import { allTools, createToolbox, readOnlyTools } from '../../../lib/tools/registry.js';
+import { planTools } from '../../../lib/tools/permissions.js';
+import { allTools, createToolbox, readOnlyTools, toolboxFor } from '../../../lib/tools/registry.js';
 import type { Tool } from '../../../lib/tools/types.js';
 
 const context = (cwd: string) => ({ cwd, signal: new AbortController().signal });
@@ -73,12 +74,19 @@ t.test('a tool that throws gives an error outcome with the message', async (t) =
   const root = join(dir, 'root');
   symlinkSync('../outside/secret.txt', join(root, 'link.txt'));
   const toolbox = createToolbox();
-  for (const path of ['../outside/secret.txt', join(dir, 'outside/secret.txt'), 'link.txt']) {
+  const refusals = [
+    ['../outside/secret.txt', 'outside_workspace'],
+    [join(dir, 'outside/secret.txt'), 'outside_workspace'],
+    ['link.txt', 'symlink_traversal'],
+  ] as const;
+  for (const [path, code] of refusals) {
+    const reason = `Path "${path}" is outside the working directory.`;
     t.same(await toolbox.run(call('read_file', { path }), context(root)), {
       status: 'error',
-      output: `Path "${path}" is outside the working directory.`,
+      output: reason,
       truncated: false,
-    });
+      refusal: { reason, block: { code, toolName: 'read_file', action: 'deny', path, reason, recoverable: false } },
+    }, `${path}: refused by the sandbox (${code})`);
   }
   t.same(await toolbox.run(call('read_file', { path: 'missing.txt' }), context(root)), { status: 'error', output: 'Path "missing.txt" does not exist.', truncated: false });
   t.same(await toolbox.run(call('grep', { pattern: '[' }), context(root)), {
@@ -127,4 +135,54 @@ t.test('a refused tool is not advertised and not run; its call gets the reason',
     truncated: false,
   });
   t.equal(readFileSync(join(dir, 'a.txt'), 'utf8'), 'keep\n');
+});
+
+t.test('a plan\'s toolbox: a call refused for want of a permission carries a Refusal; a filtered tool\'s does not', async (t) => {
+  const dir = t.testdir({ 'a.txt': 'keep\n' });
+  const box = toolboxFor(planTools(allTools, { disabled: ['grep'] }));
+  t.equal(box.permissionMode, 'auto');
+  t.equal(box.permissionOf('write_file'), 'prompt');
+  t.equal(box.permissionOf('grep'), 'allow');
+  t.equal(box.permissionOf('rm_rf'), 'unknown');
+  const write = await box.run(call('write_file', { path: 'a.txt', content: 'gone' }), context(dir));
+  t.match(write, { status: 'error', output: /^Permission required: write_file changes files/, refusal: { reason: write.output } });
+  t.notOk(write.refusal?.block, 'the plan, not the sandbox: no block');
+  t.same(await box.run(call('grep', { pattern: 'x' }), context(dir)), { status: 'error', output: 'Tool grep is disabled by --disabled-tools.', truncated: false });
+  t.same(await box.targets(call('write_file', { path: 'a.txt', content: 'gone' }), context(dir)), [], 'a call that will not run needs no checkpoint');
+  t.equal(readFileSync(join(dir, 'a.txt'), 'utf8'), 'keep\n');
+  t.equal(toolboxFor(planTools(allTools, { auto: 'high' })).permissionMode, 'unsafe');
+  t.equal(toolboxFor(planTools(allTools, { skipPermissionsUnsafe: true })).permissionMode, 'unsafe');
+});
+
+t.test('the files a call would change (for the checkpoint), and those it did change', async (t) => {
+  const dir = t.testdir({ 'a.txt': 'one\n', outside: {}, root: { 'b.txt': 'b\n' } });
+  const box = toolboxFor(planTools(allTools, { auto: 'high' }));
+  const root = join(dir, 'root');
+  const patch = '--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-b\n+B\n--- /dev/null\n+++ b/new/c.txt\n@@ -0,0 +1 @@\n+c\n';
+  t.same(await box.targets(call('apply_patch', { patch }), context(root)), ['b.txt', 'new/c.txt']);
+  t.same(await box.targets(call('edit_file', { path: 'b.txt', old_string: 'b', new_string: 'B' }), context(root)), ['b.txt']);
+  t.same(await box.targets(call('write_file', { path: '../outside/x', content: '' }), context(root)), [], 'a path the sandbox refuses: none');
+  t.same(await box.targets(call('write_file', { path: 'x' }), context(root)), [], 'arguments that do not check: none');
+  t.same(await box.targets(call('bash', { command: 'touch x' }), context(root)), [], 'bash cannot tell');
+  t.same(await box.targets(call('read_file', { path: 'b.txt' }), context(root)), []);
+  t.same(await box.run(call('apply_patch', { patch }), context(root)), {
+    status: 'ok',
+    output: 'modified b.txt (+1 -1)\ncreated new/c.txt (+1 -0)',
+    truncated: false,
+    changedFiles: ['b.txt', 'new/c.txt'],
+  });
+  const bash = await box.run(call('bash', { command: 'echo hi > d.txt' }), context(root));
+  t.notOk('changedFiles' in bash, 'what a shell command changed is unknown');
+});
+
+t.test('a write outside: outside_workspace, recoverable with --add-dir; through a symlink: symlink_traversal', async (t) => {
+  const dir = t.testdir({ outside: {}, root: {} });
+  const root = join(dir, 'root');
+  symlinkSync('../outside', join(root, 'out'));
+  const box = toolboxFor(planTools(allTools, { auto: 'high' }));
+  const outside = await box.run(call('write_file', { path: '../outside/a.txt', content: 'x' }), context(root));
+  t.match(outside.refusal, { block: { code: 'outside_workspace', toolName: 'write_file', action: 'deny', path: '../outside/a.txt', recoverable: true } });
+  t.equal(outside.output, 'Path "../outside/a.txt" is outside the working directory and the --add-dir directories.', 'the model reads what it always did');
+  const traversal = await box.run(call('write_file', { path: 'out/a.txt', content: 'x' }), context(root));
+  t.match(traversal.refusal, { block: { code: 'symlink_traversal', path: 'out/a.txt', recoverable: false } });
 });

@@ -2,7 +2,8 @@ import { symlinkSync } from 'node:fs';
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { displayPath, isInside, resolveExisting, resolveInside, resolveWritable } from '../../../lib/tools/sandbox.js';
+import { SandboxError } from '../../../lib/errors.js';
+import { changedFilePaths, displayPath, isInside, resolveExisting, resolveInside, resolveWritable, writeTargets } from '../../../lib/tools/sandbox.js';
 
 type WithTestdir = { testdir: typeof t.testdir };
 
@@ -117,4 +118,55 @@ t.test('resolveWritable refuses everything else, symlinks judged by their target
     await t.rejects(resolveWritable(context, path), { message: `Path "${path}" is outside the working directory and the --add-dir directories.` });
   }
   await t.rejects(resolveWritable({ ...context, extraRoots: undefined }, '../rootling/c.txt'), { message: /outside the working directory/ });
+});
+
+/** What resolving `path` threw: its block code and whether --add-dir could help. */
+async function refusal(resolving: Promise<string>): Promise<{ block: string; path: string; recoverable: boolean } | undefined> {
+  try {
+    await resolving;
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error;
+    return { block: error.block, path: error.path, recoverable: error.recoverable };
+  }
+}
+
+t.test('a refusal says why: outside_workspace, or symlink_traversal when a path inside as written is led out by a symlink', async (t) => {
+  const { dir, root } = fixture(t);
+  symlinkSync('../outside/secret.txt', join(root, 'file-out'));
+  symlinkSync('../outside', join(root, 'dir-out'));
+  symlinkSync('../outside/not-yet.txt', join(root, 'dangling-out'));
+  symlinkSync('root', join(dir, 'root-link'));
+  const cases: [string, string][] = [
+    ['../outside/secret.txt', 'outside_workspace'],
+    ['..', 'outside_workspace'],
+    ['/etc/passwd', 'outside_workspace'],
+    ['src/../../outside', 'outside_workspace'],
+    ['file-out', 'symlink_traversal'],
+    ['dir-out/secret.txt', 'symlink_traversal'],
+    ['dir-out/new/file.txt', 'symlink_traversal'],
+    ['dangling-out', 'symlink_traversal'],
+    [join(root, 'dir-out/secret.txt'), 'symlink_traversal'],
+  ];
+  for (const [path, block] of cases) {
+    t.same(await refusal(resolveInside(root, path)), { block, path, recoverable: false }, `read ${path}`);
+  }
+  t.same(await refusal(resolveInside(join(dir, 'root-link'), join(dir, 'root-link/dir-out/secret.txt'))), { block: 'symlink_traversal', path: join(dir, 'root-link/dir-out/secret.txt'), recoverable: false }, 'inside the root as the user named it');
+  t.same(await refusal(resolveInside(join(dir, 'root-link'), '../outside')), { block: 'outside_workspace', path: '../outside', recoverable: false });
+
+  const context = { cwd: root, signal: new AbortController().signal, extraRoots: [join(dir, 'rootling')] };
+  t.same(await refusal(resolveWritable(context, '../outside/x.txt')), { block: 'outside_workspace', path: '../outside/x.txt', recoverable: true }, 'an --add-dir would allow it');
+  t.same(await refusal(resolveWritable(context, 'dir-out/x.txt')), { block: 'symlink_traversal', path: 'dir-out/x.txt', recoverable: false });
+  symlinkSync('../outside', join(dir, 'rootling/out'));
+  t.same(await refusal(resolveWritable(context, '../rootling/out/x.txt')), { block: 'symlink_traversal', path: '../rootling/out/x.txt', recoverable: false }, 'out of an extra root');
+});
+
+t.test('changed files are named relative to the working directory, absolute in an extra root outside it', async (t) => {
+  const { dir, root } = fixture(t);
+  const realDir = await realpath(dir);
+  const context = { cwd: root, signal: new AbortController().signal, extraRoots: [join(dir, 'rootling')] };
+  symlinkSync('src/b.ts', join(root, 'b-link'));
+  t.same(await writeTargets(context, ['a.txt', './src/../src/b.ts', 'b-link', 'new/x.txt', '../rootling/c.txt']), ['a.txt', 'src/b.ts', 'new/x.txt', join(realDir, 'rootling/c.txt')], 'each real file once');
+  t.same(await changedFilePaths(context, [join(realDir, 'root/a.txt')]), ['a.txt']);
+  await t.rejects(writeTargets(context, ['a.txt', '../outside/x']), SandboxError);
 });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readdirSync, readFileSync, realpathSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { createToolbox } from '../../../lib/tools/registry.js';
@@ -9,22 +9,22 @@ const context = (cwd: string, extraRoots?: string[]) => ({ cwd, signal: new Abor
 
 t.test('creates a file, and any missing parent directories', async (t) => {
   const dir = t.testdir({});
-  t.equal(await writeFile.run({ path: 'a.txt', content: 'hello\n' }, context(dir)), 'Created "a.txt" with 6 bytes.');
-  t.equal(await writeFile.run({ path: 'src/deep/b.ts', content: '€' }, context(dir)), 'Created "src/deep/b.ts" with 3 bytes.');
+  t.same(await writeFile.run({ path: 'a.txt', content: 'hello\n' }, context(dir)), { output: 'Created "a.txt" with 6 bytes.', changedFiles: ['a.txt'] });
+  t.same(await writeFile.run({ path: './src/x/../deep/b.ts', content: '€' }, context(dir)), { output: 'Created "./src/x/../deep/b.ts" with 3 bytes.', changedFiles: ['src/deep/b.ts'] });
   t.equal(readFileSync(join(dir, 'a.txt'), 'utf8'), 'hello\n');
   t.equal(readFileSync(join(dir, 'src/deep/b.ts'), 'utf8'), '€');
 });
 
 t.test('overwrites an existing file, saying so', async (t) => {
   const dir = t.testdir({ 'a.txt': 'old content\n' });
-  t.equal(await writeFile.run({ path: 'a.txt', content: '' }, context(dir)), 'Overwrote "a.txt" with 0 bytes (it had 12 bytes).');
+  t.same(await writeFile.run({ path: 'a.txt', content: '' }, context(dir)), { output: 'Overwrote "a.txt" with 0 bytes (it had 12 bytes).', changedFiles: ['a.txt'] });
   t.equal(readFileSync(join(dir, 'a.txt'), 'utf8'), '');
 });
 
 t.test('writes through a symlink that stays inside', async (t) => {
   const dir = t.testdir({ 'real.txt': 'old' });
   symlinkSync('real.txt', join(dir, 'link.txt'));
-  await writeFile.run({ path: 'link.txt', content: 'new' }, context(dir));
+  t.same((await writeFile.run({ path: 'link.txt', content: 'new' }, context(dir))).changedFiles, ['real.txt'], 'the file that really changed');
   t.equal(readFileSync(join(dir, 'real.txt'), 'utf8'), 'new');
 });
 
@@ -60,7 +60,7 @@ t.test('extraRoots (--add-dir) allow a second directory', async (t) => {
   const dir = t.testdir({ root: {}, other: {}, third: {} });
   const root = join(dir, 'root');
   const ctx = context(root, [join(dir, 'other')]);
-  t.equal(await writeFile.run({ path: '../other/a.txt', content: 'a' }, ctx), 'Created "../other/a.txt" with 1 byte.');
+  t.same(await writeFile.run({ path: '../other/a.txt', content: 'a' }, ctx), { output: 'Created "../other/a.txt" with 1 byte.', changedFiles: [join(realpathSync(dir), 'other/a.txt')] }, 'absolute outside cwd');
   await writeFile.run({ path: join(dir, 'other/sub/b.txt'), content: 'b' }, ctx);
   t.equal(readFileSync(join(dir, 'other/a.txt'), 'utf8'), 'a');
   t.equal(readFileSync(join(dir, 'other/sub/b.txt'), 'utf8'), 'b');
@@ -82,6 +82,7 @@ t.test('through the toolbox: a write tool that asks permission, with checked arg
     status: 'ok',
     output: 'Created "a.txt" with 1 byte.',
     truncated: false,
+    changedFiles: ['a.txt'],
   });
 });
 
