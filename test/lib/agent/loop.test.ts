@@ -1,8 +1,11 @@
+import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import t from 'tap';
 import { runAgent } from '../../../lib/agent/loop.js';
-import { createToolbox } from '../../../lib/tools/registry.js';
+import { planTools, type PermissionSettings } from '../../../lib/tools/permissions.js';
+import { allTools, createToolbox, toolboxFor, type Toolbox } from '../../../lib/tools/registry.js';
 import { CancelledError, ZeroError } from '../../../lib/errors.js';
-import type { Event } from '../../../lib/protocol/types.js';
+import type { Event, ImageInput } from '../../../lib/protocol/types.js';
 import type { ChatMessage, Provider, ProviderChunk, TurnRequest } from '../../../lib/providers/types.js';
 
 /** A provider written inline: each turn is a function of what the model receives. */
@@ -22,11 +25,14 @@ function provider(turns: ((request: TurnRequest) => ProviderChunk[] | Error)[]):
   };
 }
 
-async function run(p: Provider, cwd: string, options: { maxTurns?: number; signal?: AbortSignal } = {}) {
+type RunOptions = { maxTurns?: number; signal?: AbortSignal; toolbox?: Toolbox; images?: ImageInput[]; history?: ChatMessage[] };
+
+async function run(p: Provider, cwd: string, options: RunOptions = {}) {
   const events: Event[] = [];
   let error: unknown;
   try {
-    await runAgent({ prompt: 'start', provider: p, toolbox: createToolbox(), cwd, maxTurns: options.maxTurns ?? 5, signal: options.signal ?? new AbortController().signal, emit: async (event) => void events.push(event) });
+    const { toolbox = createToolbox(), maxTurns = 5, signal = new AbortController().signal, images, history } = options;
+    await runAgent({ prompt: 'start', images, history, provider: p, toolbox, cwd, maxTurns, signal, emit: async (event) => void events.push(event) });
   } catch (caught) {
     error = caught;
   }
@@ -135,4 +141,90 @@ t.test('tool arguments nested more than 256 levels deep: an error result the mod
     { type: 'tool_result', id: 'c1', status: 'error', output: 'The tool arguments are nested more than 256 levels deep; send them with less nesting.', truncated: false },
   ]);
   t.same(p.seen[1]![1], { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'read_file', args: undefined, argsError: 'The tool arguments are nested more than 256 levels deep; send them with less nesting.' }] });
+});
+
+const planned = (settings: PermissionSettings) => toolboxFor(planTools(allTools, settings));
+const calls = (...toolCalls: { id: string; name: string; args: unknown }[]) => () => toolCalls.map((call) => ({ type: 'tool_call' as const, ...call }));
+const answer = (text: string) => () => [{ type: 'text' as const, delta: text }];
+
+t.test('a write tool the plan does not allow: permission_request, then the denied result the model always got', async (t) => {
+  const dir = t.testdir({ 'a.txt': 'keep\n' });
+  const p = provider([calls({ id: 'w1', name: 'write_file', args: { path: 'a.txt', content: 'gone' } }), answer('ok')]);
+  const { events, error } = await run(p, dir, { toolbox: planned({}) });
+  t.equal(error, undefined);
+  const reason = 'Permission required: write_file changes files, which this run does not allow. Re-run with --auto high or --skip-permissions-unsafe to allow it.';
+  t.same(events.slice(0, 3), [
+    { type: 'tool_call', id: 'w1', name: 'write_file', args: { path: 'a.txt', content: 'gone' }, sideEffect: 'write' },
+    { type: 'permission_request', id: 'w1', name: 'write_file', action: 'prompt', permission: 'prompt', permissionMode: 'auto', sideEffect: 'write', reason },
+    { type: 'tool_result', id: 'w1', status: 'error', output: reason, truncated: false },
+  ], 'no checkpoint: the tool never ran');
+  t.same(p.seen[1]?.at(-1), { role: 'tool', toolCallId: 'w1', name: 'write_file', content: reason, isError: true });
+});
+
+t.test('a tool disabled by --disabled-tools is a plain error: no permission would allow it', async (t) => {
+  const p = provider([calls({ id: 'g1', name: 'grep', args: { pattern: 'x' } }), answer('ok')]);
+  const { events } = await run(p, t.testdir({}), { toolbox: planned({ disabled: ['grep'] }) });
+  t.same(events.map((event) => event.type), ['tool_call', 'tool_result', 'text', 'final']);
+});
+
+t.test('a path the sandbox refuses: permission_request with its block, in the run\'s permission mode', async (t) => {
+  const dir = t.testdir({ outside: {}, root: {} });
+  const root = join(dir, 'root');
+  symlinkSync('../outside', join(root, 'out'));
+  const p = provider([
+    calls({ id: 'w1', name: 'write_file', args: { path: 'out/x.txt', content: 'x' } }, { id: 'r1', name: 'read_file', args: { path: '../outside' } }),
+    answer('ok'),
+  ]);
+  const { events } = await run(p, root, { toolbox: planned({ auto: 'high' }) });
+  t.same(events.map((event) => event.type), ['tool_call', 'permission_request', 'tool_result', 'tool_call', 'permission_request', 'tool_result', 'text', 'final']);
+  const writeReason = 'Path "out/x.txt" is outside the working directory and the --add-dir directories.';
+  t.same(events[1], {
+    type: 'permission_request', id: 'w1', name: 'write_file', action: 'prompt', permission: 'prompt', permissionMode: 'unsafe', sideEffect: 'write', reason: writeReason,
+    block: { code: 'symlink_traversal', toolName: 'write_file', action: 'deny', path: 'out/x.txt', reason: writeReason, recoverable: false },
+  });
+  t.same(events[2], { type: 'tool_result', id: 'w1', status: 'error', output: writeReason, truncated: false });
+  t.match(events[4], { permission: 'allow', sideEffect: 'read', block: { code: 'outside_workspace', toolName: 'read_file', path: '../outside' } });
+  t.same(readdirSync(join(dir, 'outside')), []);
+});
+
+t.test('checkpoints before each call that changes files, numbered in the run; changedFiles on its result', async (t) => {
+  const dir = t.testdir({ 'a.txt': 'one\n' });
+  const p = provider([
+    calls(
+      { id: 'e1', name: 'edit_file', args: { path: 'a.txt', old_string: 'one', new_string: 'two' } },
+      { id: 'l1', name: 'list_directory', args: {} },
+      { id: 'e2', name: 'edit_file', args: { path: 'a.txt', old_string: 'absent', new_string: 'x' } },
+    ),
+    calls({ id: 'p1', name: 'apply_patch', args: { patch: '--- /dev/null\n+++ b/sub/new.txt\n@@ -0,0 +1 @@\n+hi\n' } }),
+    answer('done'),
+  ]);
+  const { events } = await run(p, dir, { toolbox: planned({ auto: 'high' }) });
+  t.same(events.map((event) => event.type), [
+    ...['tool_call', 'checkpoint', 'tool_result'],
+    ...['tool_call', 'tool_result'],
+    ...['tool_call', 'checkpoint', 'tool_result'],
+    ...['tool_call', 'checkpoint', 'tool_result'],
+    ...['text', 'final'],
+  ]);
+  const checkpoints = events.filter((event) => event.type === 'checkpoint');
+  t.same(checkpoints, [
+    { type: 'checkpoint', checkpoint: { sequence: 1, tool: 'edit_file', files: ['a.txt'] } },
+    { type: 'checkpoint', checkpoint: { sequence: 2, tool: 'edit_file', files: ['a.txt'] } },
+    { type: 'checkpoint', checkpoint: { sequence: 3, tool: 'apply_patch', files: ['sub/new.txt'] } },
+  ]);
+  const results = events.filter((event) => event.type === 'tool_result');
+  t.same(results.map((result) => result.type === 'tool_result' && result.changedFiles), [['a.txt'], undefined, undefined, ['sub/new.txt']], 'a failed edit changed nothing');
+  t.equal(readFileSync(join(dir, 'sub/new.txt'), 'utf8'), 'hi\n');
+});
+
+t.test('images go with the prompt in the run\'s first user message, after the earlier conversation', async (t) => {
+  const images: ImageInput[] = [{ mediaType: 'image/png', data: 'iVBORw0KGgo=' }];
+  const history: ChatMessage[] = [{ role: 'user', content: 'before' }, { role: 'assistant', content: 'earlier', toolCalls: [] }];
+  const p = provider([calls({ id: 'l1', name: 'list_directory', args: {} }), answer('a picture')]);
+  await run(p, t.testdir({}), { images, history });
+  t.same(p.seen[0], [...history, { role: 'user', content: 'start', images }]);
+  t.same(p.seen[1]?.slice(0, 3), p.seen[0], 'and stay there for the next turn');
+  const plain = provider([answer('ok')]);
+  await run(plain, t.testdir({}), { images: [] });
+  t.same(plain.seen[0], [{ role: 'user', content: 'start' }], 'no images: no images field');
 });
