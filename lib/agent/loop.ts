@@ -42,6 +42,13 @@ function withinDepth(call: ToolCallRequest): ToolCallRequest {
   return { id: call.id, name: call.name, args: undefined, argsError: `The tool arguments are ${TOO_DEEP}; send them with less nesting.` };
 }
 
+async function checkpointAndRun(run: AgentRun, { id, name, args }: ToolCallRequest, nextCheckpoint: () => number): Promise<ToolOutcome> {
+  const context = { cwd: run.cwd, extraRoots: run.extraRoots, signal: run.signal };
+  const files = await run.toolbox.targets({ id, name, args }, context);
+  if (files.length) await run.emit({ type: 'checkpoint', checkpoint: { sequence: nextCheckpoint(), tool: name, files } });
+  return run.toolbox.run({ id, name, args }, context);
+}
+
 /**
  * Runs one call: `tool_call`; a `checkpoint` before a tool changes files; a `permission_request` when the call is
  * refused for want of a permission (headless, nobody can grant it: the denied result follows); `tool_result`.
@@ -51,17 +58,11 @@ async function runTool(run: AgentRun, call: ToolCallRequest, nextCheckpoint: () 
   const { toolbox } = run;
   const sideEffect = toolbox.sideEffectOf(name);
   await run.emit({ type: 'tool_call', id, name, ...(isJsonObject(args) ? { args } : {}), sideEffect });
-  let outcome: ToolOutcome = { status: 'error', output: argsError ?? '', truncated: false };
-  if (argsError === undefined) {
-    const context = { cwd: run.cwd, extraRoots: run.extraRoots, signal: run.signal };
-    const files = await toolbox.targets({ id, name, args }, context);
-    if (files.length) await run.emit({ type: 'checkpoint', checkpoint: { sequence: nextCheckpoint(), tool: name, files } });
-    outcome = await toolbox.run({ id, name, args }, context);
-  }
+  const outcome = argsError === undefined ? await checkpointAndRun(run, call, nextCheckpoint) : { status: 'error' as const, output: argsError, truncated: false };
   const { refusal, ...result } = outcome;
   if (refusal) {
-    const { permissionMode } = toolbox;
-    await run.emit({ type: 'permission_request', id, name, action: 'prompt', permission: toolbox.permissionOf(name), permissionMode, sideEffect, ...refusal });
+    const permission = toolbox.permissionOf(name);
+    await run.emit({ type: 'permission_request', id, name, action: 'prompt', permission, permissionMode: toolbox.permissionMode, sideEffect, ...refusal });
   }
   await run.emit({ type: 'tool_result', id, ...result });
   return { role: 'tool', toolCallId: id, name, content: outcome.output, isError: outcome.status === 'error' };

@@ -37,6 +37,31 @@ t.test('default mode: a write tool the model calls anyway is not run, and the fi
   t.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'a draft note\n');
 });
 
+// Schema version 1 has no permission_request or checkpoint, and its tool_result no name or changedFiles.
+t.test('default mode: write_file called anyway, in schema version 1 output exactly as before', async (t) => {
+  const write = { id: 'w1', name: 'write_file', args: { path: 'notes.txt', content: 'overwritten\n' } };
+  const { events, code, dir, stdout } = await exec(t, [{ toolCalls: [write] }, { text: 'I may not write.' }], []);
+  t.equal(code, 0);
+  t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
+  t.same(Object.keys(nth(events, 'tool_result')!), ['schemaVersion', 'type', 'runId', 'id', 'status', 'output', 'truncated']);
+  t.match(nth(events, 'tool_result'), {
+    schemaVersion: 1,
+    id: 'w1',
+    status: 'error',
+    output: 'Permission required: write_file changes files, which this run does not allow. Re-run with --auto high or --skip-permissions-unsafe to allow it.',
+    truncated: false,
+  });
+  t.notMatch(stdout, /"(permission_request|checkpoint|changedFiles)"/);
+  t.equal(readFileSync(join(dir, 'notes.txt'), 'utf8'), 'a draft note\n');
+});
+
+t.test('--auto high: a write in schema version 1 has no checkpoint and no changedFiles', async (t) => {
+  const { events, code, stdout } = await exec(t, [{ toolCalls: [editNotes] }, { text: 'Edited.' }], ['--auto', 'high']);
+  t.equal(code, 0);
+  t.same(Object.keys(nth(events, 'tool_result')!), ['schemaVersion', 'type', 'runId', 'id', 'status', 'output', 'truncated']);
+  t.notMatch(stdout, /"(checkpoint|changedFiles)"/);
+});
+
 for (const flag of [['--skip-permissions-unsafe'], ['--auto', 'high']]) {
   t.test(`${flag.join(' ')}: the edit runs, the disk shows it, and a warning follows run_start`, async (t) => {
     const { events, code, dir } = await exec(t, [{ toolCalls: [editNotes] }, { text: 'Edited.' }], flag);
