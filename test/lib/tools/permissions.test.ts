@@ -63,3 +63,13 @@ t.test('the listing: one line per tool with why it is on or off', async (t) => {
   t.same(listing[0], { name: 'read_file', sideEffect: 'read', permission: 'allow', advertised: true, reason: 'only reads: always allowed' });
   t.same(listing.at(-1), { name: 'bash', sideEffect: 'shell', permission: 'prompt', advertised: false, reason: 'runs shell commands: needs --auto high or --skip-permissions-unsafe' });
 });
+
+t.test('the permission mode, and which refusals a permission would lift (those are permission_requests)', async (t) => {
+  const auto = planTools(allTools, { disabled: ['apply_patch', 'grep'] });
+  t.equal(auto.permissionMode, 'auto');
+  t.same([...auto.needPermission].sort(), ['bash', 'edit_file', 'write_file'], 'apply_patch is disabled: no permission would allow it');
+  const unsafe = planTools(allTools, { auto: 'high', disabled: ['bash'] });
+  t.equal(unsafe.permissionMode, 'unsafe');
+  t.same([...unsafe.needPermission], []);
+  t.equal(planTools(allTools, { auto: 'medium', skipPermissionsUnsafe: true }).permissionMode, 'unsafe');
+});
