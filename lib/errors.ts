@@ -1,6 +1,6 @@
 import { getSystemErrorMap } from 'node:util';
 
-/** Every failure the protocol can report is a ZeroError: its code, exit code and recoverability (PROTOCOL §3). */
+/** Every failure the protocol can report is a ZeroError: its code, exit code and recoverability (docs/protocol.md §3). */
 export class ZeroError extends Error {
   constructor(
     readonly code: string,

@@ -9,7 +9,7 @@ export type RedactOptions = {
 };
 
 /**
- * event → the same event with every secret replaced by `[REDACTED]` (PROTOCOL §4).
+ * event → the same event with every secret replaced by `[REDACTED]` (docs/protocol.md §4).
  * Text deltas may be held back and re-split, so a secret split across them cannot leak.
  */
 export function redact(options: RedactOptions = {}): Transform {

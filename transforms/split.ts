@@ -2,7 +2,7 @@ import split2 from 'split2';
 import type { Transform, TransformCallback } from 'node:stream';
 import { createLineNumberer, lineTooLong, DEFAULT_MAX_LINE_BYTES, type LineOptions } from '../lib/protocol/lines.js';
 
-/** bytes → `{ line, lineNo }`: split2 framing, with CRLF, BOM, blank lines and the line-length limit of PROTOCOL §1. */
+/** bytes → `{ line, lineNo }`: split2 framing, with CRLF, BOM, blank lines and the line-length limit of docs/protocol.md §1. */
 export function split(options: LineOptions = {}): Transform {
   const maxBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   const numberer = createLineNumberer(options);

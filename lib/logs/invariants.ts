@@ -1,5 +1,5 @@
 /**
- * The protocol's order rules for a log (PROTOCOL §3), per runId: run_start
+ * The protocol's order rules for a log (docs/protocol.md §3), per runId: run_start
  * first, exactly one run_end and nothing after it, every tool_call answered by
  * exactly one tool_result before the run goes on (a new turn or the end), one
  * runId per run. Several runs in one log are fine, one after the other.
@@ -9,8 +9,11 @@ export type Problem = { lineNo: number; problem: string };
 
 type Run = { runId: string; startLine: number; lastLine: number; ended: boolean; open: Map<string, number> };
 
-/** Events that may come while tool calls are still unanswered: more calls of the same turn, their results, notices. */
-const MAY_WAIT = new Set(['tool_call', 'tool_result', 'warning', 'usage', 'error']);
+/**
+ * Events that may come while tool calls are still unanswered: more calls of the same turn, their results, notices,
+ * and what happens around a call before its result (a checkpoint before it runs, the permission it needs).
+ */
+const MAY_WAIT = new Set(['tool_call', 'tool_result', 'warning', 'usage', 'error', 'checkpoint', 'permission_request', 'permission_decision']);
 
 export type InvariantChecker = {
   /** One event (any object: schema problems are reported elsewhere) and the line it starts on. */

@@ -90,7 +90,7 @@ function createRunText(options: RedactOptions) {
 }
 
 /**
- * A log, item by item → the same log with every secret redacted (PROTOCOL §4).
+ * A log, item by item → the same log with every secret redacted (docs/protocol.md §4).
  * A line the prefilter proves clean is written as it was, without parse or
  * serialise, unless a run's text is held back (then it keeps its place after
  * that text); a line that is not JSON is redacted as text and kept.

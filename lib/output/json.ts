@@ -13,7 +13,7 @@ function compact(event: LegacyEvent): LegacyEvent {
   return Object.fromEntries(Object.entries(event).filter(([, value]) => value !== undefined)) as LegacyEvent;
 }
 
-/** An output event in the older snake_case `json` format (PROTOCOL §5) that existing wrappers parse. */
+/** An output event in the older snake_case `json` format (docs/protocol.md §5) that existing wrappers parse. */
 export function toLegacyJson(event: OutputEvent): LegacyEvent {
   if (!hasLegacyLine(event)) return { type: event.type };
   const run_id = event.runId;

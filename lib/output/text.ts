@@ -11,7 +11,7 @@ function oneLine(text: string, max: number): string {
 }
 
 /**
- * The `text` format (PROTOCOL §5): the assistant's text on stdout, ending with a
+ * The `text` format (docs/protocol.md §5): the assistant's text on stdout, ending with a
  * newline, and short progress lines for stderr. Text of a later model turn starts
  * on a new line, so a tool round trip does not glue two sentences together.
  */

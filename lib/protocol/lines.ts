@@ -17,7 +17,7 @@ export function lineTooLong(lineNo: number, maxBytes: number, label = 'stream-js
 }
 
 /**
- * Numbers physical lines from 1 and keeps the ones with content (PROTOCOL §1):
+ * Numbers physical lines from 1 and keeps the ones with content (docs/protocol.md §1):
  * a BOM at the very start is dropped, a trailing `\r` too, blank lines are
  * counted but not returned. Throws when a line passes the byte limit.
  */

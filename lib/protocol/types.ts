@@ -1,5 +1,5 @@
 /**
- * The protocol's events (PROTOCOL §2–3, PROTOCOL-v2) as TypeScript types; the
+ * The protocol's events (docs/protocol.md §2–3, §8) as TypeScript types; the
  * JSON Schemas in ./schemas are the source of truth. Internally every event has
  * the schema version 2 shape (a superset of version 1); toSchemaVersion
  * (lib/protocol/versions.ts) makes the version-1 form.

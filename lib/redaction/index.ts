@@ -1,4 +1,4 @@
-/** Redaction (PROTOCOL §4): what every output passes through before it is written. */
+/** Redaction (docs/protocol.md §4): what every output passes through before it is written. */
 
 export { REDACTED, type TextRule } from './rule.js';
 export { isSensitiveKey, isSensitiveQueryParam, normaliseKey } from './keys.js';

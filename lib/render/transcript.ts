@@ -3,7 +3,7 @@ import { isJsonObject } from '../protocol/validate.js';
 
 /**
  * The transcript of recorded runs: a plain model built from output events
- * (PROTOCOL §3), which the markdown and HTML renderers turn into something
+ * (docs/protocol.md §3), which the markdown and HTML renderers turn into something
  * people would rather read than JSONL.
  */
 
@@ -187,7 +187,7 @@ export class TranscriptBuilder {
   }
 }
 
-/** The transcript of a whole log's values (objects as in PROTOCOL §3, session-file prompt lines included). */
+/** The transcript of a whole log's values (objects as in docs/protocol.md §3, session-file prompt lines included). */
 export function buildTranscript(values: Iterable<unknown>): Transcript {
   const builder = new TranscriptBuilder();
   for (const value of values) builder.add(value);

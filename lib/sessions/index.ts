@@ -1,4 +1,4 @@
-/** The session store (PROTOCOL §6): every run recorded, resumable and forkable. */
+/** The session store (docs/protocol.md §6): every run recorded, resumable and forkable. */
 
 export { sessionsRoot, assertSessionId, sessionDir, METADATA_FILE, EVENTS_FILE, LOCK_FILE } from './paths.js';
 export { titleFromPrompt, TITLE_LENGTH, type SessionMetadata } from './metadata.js';
