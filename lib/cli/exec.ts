@@ -93,7 +93,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       cwd: settings.cwd,
       maxTurns: settings.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
       toolbox: toolboxFor(tools),
-      warnings: tools.warnings,
+      warnings: [...config.warnings, ...tools.warnings],
       extraRoots: settings.extraRoots,
       input,
       session: recorder,

@@ -27,6 +27,8 @@ export type ZeroConfig = {
   activeProvider?: { name: string; file: string };
   profiles: Map<string, Profile>;
   maxTurns?: number;
+  /** Problems of the files that do not stop a run (a profile nobody selected that Zero itself would not accept): `warning` events. */
+  warnings: string[];
 };
 
 /** The user file ($XDG_CONFIG_HOME/zero/config.json, else ~/.config/zero/config.json), then the project's .zero/config.json. */
@@ -98,7 +100,7 @@ async function readConfigFile(file: string): Promise<Record<string, unknown> | u
  * project file wins over the user file, profile by profile.
  */
 export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<ZeroConfig> {
-  const config: ZeroConfig = { profiles: new Map() };
+  const config: ZeroConfig = { profiles: new Map(), warnings: [] };
   for (const file of configPaths(cwd, env)) {
     const raw = await readConfigFile(file);
     if (!raw) continue;

@@ -1,34 +1,52 @@
-import type { Event, TextEvent } from '../protocol/types.js';
-import { createStreamRedactor } from './stream.js';
+import type { Event, ReasoningEvent, TextEvent } from '../protocol/types.js';
+import { createStreamRedactor, type StreamRedactor } from './stream.js';
 import type { RedactOptions } from './text.js';
 import { redactEvent } from './value.js';
 
 export type EventRedactor = {
-  /** One event in; the events to write now (a text delta may be held back, or released before another event). */
+  /** One event in; the events to write now (a delta may be held back, or released before another event). */
   event(event: Event): Event[];
   /** What is still held back, at the end of the stream. */
   end(): Event[];
 };
 
+type DeltaEvent = TextEvent | ReasoningEvent;
+
+/** The events whose `delta`s are one text in pieces: the answer, and the model's reasoning (docs/protocol.md §4). */
+const isDeltaEvent = (event: Event): event is DeltaEvent => event.type === 'text' || event.type === 'reasoning';
+
 /**
  * Redacts a run's events: consecutive `text` deltas through the streaming
  * redactor (so a secret split across them cannot leak, and no empty delta is
- * written), every other event on its own, after the held-back text. A
- * re-split delta keeps every other field of the latest text event
- * (`schemaVersion`, `runId`, …): only `delta` changes.
+ * written), consecutive `reasoning` deltas likewise, every other event on
+ * its own, after the held-back deltas. Any event other than the next delta
+ * of the same kind releases what is held first, so the order of events is
+ * kept. A re-split delta keeps every other field of the latest event of its
+ * kind (`schemaVersion`, `runId`, …): only `delta` changes.
  */
 export function createEventRedactor(options: RedactOptions = {}): EventRedactor {
-  const text = createStreamRedactor(options);
-  let template: TextEvent = { type: 'text', delta: '' };
-  const released = (delta: string): Event[] => (delta ? [{ ...template, delta }] : []);
+  let held: { redactor: StreamRedactor; template: DeltaEvent } | undefined;
+  const redactors = new Map<DeltaEvent['type'], StreamRedactor>();
+  const redactorFor = (type: DeltaEvent['type']) => {
+    let redactor = redactors.get(type);
+    if (!redactor) redactors.set(type, (redactor = createStreamRedactor(options)));
+    return redactor;
+  };
+  const released = (template: DeltaEvent, delta: string): Event[] => (delta ? [{ ...template, delta }] : []);
+  const release = (): Event[] => {
+    if (!held) return [];
+    const { redactor, template } = held;
+    held = undefined;
+    return released(template, redactor.flush());
+  };
   return {
     event(event) {
-      if (event.type === 'text') {
-        template = event;
-        return released(text.push(event.delta));
-      }
-      return [...released(text.flush()), redactEvent(event, options)];
+      if (!isDeltaEvent(event)) return [...release(), redactEvent(event, options)];
+      const before = held?.template.type === event.type ? [] : release();
+      const redactor = redactorFor(event.type);
+      held = { redactor, template: event };
+      return [...before, ...released(event, redactor.push(event.delta))];
     },
-    end: () => released(text.flush()),
+    end: release,
   };
 }

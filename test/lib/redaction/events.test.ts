@@ -43,3 +43,35 @@ t.test('error messages and warnings are redacted too', async (t) => {
     { type: 'warning', message: 'uses [REDACTED]' },
   ]);
 });
+
+t.test('reasoning deltas are one text in pieces too: a key split across them never leaks', async (t) => {
+  const out = run([
+    { type: 'reasoning', delta: `The key is ${key.slice(0, 12)}` },
+    { type: 'reasoning', delta: key.slice(12) },
+    { type: 'reasoning', delta: ', so I will not print it.' },
+    { type: 'text', delta: 'Done.' },
+  ]);
+  t.notOk(JSON.stringify(out).includes(key.slice(4, 16)), 'no piece of the key');
+  const reasoning = out.filter((event) => event.type === 'reasoning').map((event) => (event as { delta: string }).delta).join('');
+  t.equal(reasoning, 'The key is [REDACTED], so I will not print it.');
+  t.ok(out.every((event) => !('delta' in event) || event.delta !== ''), 'no empty delta');
+});
+
+t.test('reasoning and text do not mix: what one holds goes out before the other speaks, in order', async (t) => {
+  const out = run([
+    { type: 'reasoning', delta: 'thinking about sk-' },
+    { type: 'text', delta: 'The answer' },
+    { type: 'reasoning', delta: 'more thought' },
+    { type: 'text', delta: ' is 42.' },
+  ]);
+  t.same(out.map((event) => event.type).filter((type, i, all) => type !== all[i - 1]), ['reasoning', 'text', 'reasoning', 'text']);
+  const text = (type: string) => out.filter((event) => event.type === type).map((event) => (event as { delta: string }).delta).join('|');
+  t.equal(text('reasoning').replace(/\|/g, ''), 'thinking about sk-more thought');
+  t.equal(text('text').replace(/\|/g, ''), 'The answer is 42.');
+});
+
+t.test('a re-split reasoning delta keeps the fields of its own event, not those of a text event', async (t) => {
+  const stamped = (type: 'text' | 'reasoning', delta: string) => ({ schemaVersion: 2, type, runId: `run_20261201000000_${type === 'text' ? 'aaaaaa' : 'bbbbbb'}`, delta }) as unknown as Event;
+  const out = run([stamped('text', 'hello '), stamped('reasoning', `why ${key}`), stamped('text', 'world')]);
+  for (const event of out) t.equal((event as unknown as { runId: string }).runId.endsWith(event.type === 'text' ? 'aaaaaa' : 'bbbbbb'), true, `${event.type} keeps its own fields`);
+});
