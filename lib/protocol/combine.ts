@@ -1,13 +1,40 @@
 import { UsageError } from '../errors.js';
-import type { InputEvent } from './types.js';
+import type { ImageInput, InputEvent, PromptRequest } from './types.js';
 
 export const NO_INPUT = 'Stream-json input required. Pipe JSONL or use --file.';
 export const NO_PROMPT = 'Stream-json input must include at least one prompt or user message event.';
 
-/** The prompt the model receives (docs/protocol.md §2): each content trimmed, empty ones dropped, joined by a blank line. */
-export function combinePrompt(events: InputEvent[]): string {
-  if (events.length === 0) throw new UsageError(NO_INPUT);
-  const prompt = events.map((event) => event.content.trim()).filter(Boolean).join('\n\n');
-  if (!prompt) throw new UsageError(NO_PROMPT);
-  return prompt;
+/**
+ * Builds the request the model receives (docs/protocol.md §2) as input events
+ * arrive: each content trimmed, empty ones dropped, joined by a blank line; the
+ * images of every message, in order. Keeps only what goes into the request,
+ * not the events. A request of images alone is a request.
+ */
+export function createPromptCombiner() {
+  const parts: string[] = [];
+  const images: ImageInput[] = [];
+  let events = 0;
+  return {
+    add(event: InputEvent): void {
+      events++;
+      const content = event.content.trim();
+      if (content) parts.push(content);
+      if (event.type === 'message' && 'images' in event && event.images) images.push(...event.images);
+    },
+    request(): PromptRequest {
+      if (events === 0) throw new UsageError(NO_INPUT);
+      if (parts.length === 0 && images.length === 0) throw new UsageError(NO_PROMPT);
+      return { prompt: parts.join('\n\n'), ...(images.length ? { images } : {}) };
+    },
+  };
 }
+
+/** The request of a whole input (see createPromptCombiner). */
+export function combineRequest(events: Iterable<InputEvent>): PromptRequest {
+  const combiner = createPromptCombiner();
+  for (const event of events) combiner.add(event);
+  return combiner.request();
+}
+
+/** The prompt text of a whole input: its contents trimmed, empty ones dropped, joined by a blank line. */
+export const combinePrompt = (events: Iterable<InputEvent>): string => combineRequest(events).prompt;

@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolCallRequest } from '../providers/types.js';
 import { isJsonObject } from '../protocol/validate.js';
+import type { ImageInput } from '../protocol/types.js';
 
 type Record_ = Record<string, unknown>;
 
@@ -13,6 +14,14 @@ type Turn = {
 };
 
 const isString = (value: unknown): value is string => typeof value === 'string';
+
+const isImage = (value: unknown): value is ImageInput => isJsonObject(value) && isString(value.mediaType) && isString(value.data);
+
+/** The images a recorded user message carried (version 2), so a resumed conversation sends them again. */
+function imagesOf(event: Record_): { images?: ImageInput[] } {
+  const images = Array.isArray(event.images) ? event.images.filter(isImage) : [];
+  return images.length ? { images } : {};
+}
 
 /**
  * The whole conversation recorded in a session's events, as real messages:
@@ -52,7 +61,7 @@ export function conversationFromEvents(events: Iterable<object>): ChatMessage[] 
       case 'prompt':
       case 'message':
         close();
-        if (isString(e.content) && (e.type === 'prompt' || e.role === 'user')) messages.push({ role: 'user', content: e.content });
+        if (isString(e.content) && (e.type === 'prompt' || e.role === 'user')) messages.push({ role: 'user', content: e.content, ...imagesOf(e) });
         break;
       case 'text':
         if (turn?.inTools) close();

@@ -103,7 +103,7 @@ function timeOfId(id: string): string {
  * first run_start, the creation time from the id. A fork's parentId is lost.
  */
 export function metadataFromEvents(id: string, events: readonly StoredEvent[], updatedAt: Date): SessionMetadata {
-  const prompt = events.find((event) => event.type === 'prompt' && isString(event.content));
+  const prompt = events.find((event) => (event.type === 'prompt' || (event.type === 'message' && event.role === 'user')) && isString(event.content));
   const start = events.find((event) => event.type === 'run_start') ?? {};
   const field = (value: unknown, fallback: string) => (isString(value) ? value : fallback);
   return {

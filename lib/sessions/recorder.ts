@@ -6,6 +6,9 @@ import { appendEvents, createSession, forkSession, readAllEvents, promptEvent, s
 
 export const DEFAULT_MAX_CONTEXT_CHARS = 400_000;
 
+/** The title of a session whose first prompt is images alone. */
+const imagesTitle = (images: ImageInput[] = []) => `(${images.length} image${images.length === 1 ? '' : 's'})`;
+
 /**
  * How a run meets its session: a new one, one to continue (opened and locked
  * before the run, so a missing or busy session is a usage error before it
@@ -70,9 +73,9 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
   };
 
   return {
-    async begin(prompt) {
+    async begin(prompt, images) {
       const stored = redactText(prompt, { secrets });
-      if (plan.kind === 'new') session = await createSession({ root, cwd, provider, model, prompt: stored, secrets });
+      if (plan.kind === 'new') session = await createSession({ root, cwd, provider, model, prompt: stored || imagesTitle(images), secrets });
       else if (plan.kind === 'fork') session = await forkSession(root, plan.parentId, { cwd, provider, model, secrets });
       else session = plan.session;
       const warnings: string[] = [];
@@ -80,7 +83,7 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
       const earlier = plan.kind === 'new' ? [] : conversationFromEvents(await readAllEvents(session, { onDamaged }));
       const budget = Math.max(0, (options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS) - prompt.length);
       const { messages, trimmed } = trimHistory(earlier, budget);
-      await appendEvents(session, [promptEvent(stored)]);
+      await appendEvents(session, [promptEvent(stored, images)]);
       if (trimmed) warnings.push(`The session's history was longer than --max-context-chars (${options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS}): its oldest turns were left out.`);
       return { sessionId: session.id, history: messages, warnings };
     },

@@ -2,6 +2,7 @@ import { chmod, copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promis
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { newSessionId } from '../protocol/ids.js';
+import type { ImageInput, InputEvent } from '../protocol/types.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, makePrivateDir, storeError } from './folders.js';
 import { appendLines, readLines, repairJournal, syncJournal, type StoredEvent } from './journal.js';
 import { acquireLock, type SessionLock } from './lock.js';
@@ -38,9 +39,13 @@ const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException)?.code;
 
 export const notFound = (id: string) => new UsageError(`Zero session not found: ${id}`);
 
-/** The recorded prompt of a run: an input event, written before that run's output events. */
-export function promptEvent(content: string) {
-  return { schemaVersion: 1 as const, type: 'prompt' as const, content };
+/**
+ * The recorded prompt of a run: an input event, written before that run's output events
+ * (docs/protocol.md §6). A prompt with images is a version 2 user message, so that --resume sends them again.
+ */
+export function promptEvent(content: string, images?: ImageInput[]): InputEvent {
+  if (images?.length) return { schemaVersion: 2, type: 'message', role: 'user', content, images };
+  return { schemaVersion: 1, type: 'prompt', content };
 }
 
 export function eventsPath(session: Session): string {

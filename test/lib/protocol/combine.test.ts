@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { UsageError } from '../../../lib/errors.js';
-import { NO_INPUT, NO_PROMPT, combinePrompt } from '../../../lib/protocol/combine.js';
+import { NO_INPUT, NO_PROMPT, combinePrompt, combineRequest, createPromptCombiner } from '../../../lib/protocol/combine.js';
 import type { InputEvent } from '../../../lib/protocol/types.js';
 
 const prompt = (content: string): InputEvent => ({ schemaVersion: 1, type: 'prompt', content });
@@ -55,4 +55,41 @@ t.test('property: the prompt is the trimmed, non-empty contents joined by a blan
     }),
   );
   t.pass('property held');
+});
+
+const withImages = (content: string, count: number): InputEvent => ({
+  schemaVersion: 2,
+  type: 'message',
+  role: 'user',
+  content,
+  images: Array.from({ length: count }, (_, n) => ({ mediaType: 'image/png' as const, data: Buffer.from(`${content} image ${n}`).toString('base64') })),
+});
+
+t.test('version 2: the images of every message go with the prompt, in order', async (t) => {
+  const first = withImages('Look at these.', 2);
+  const second = withImages('And this one.', 1);
+  const request = combineRequest([first, { schemaVersion: 2, type: 'prompt', content: 'Compare them.' }, second]);
+  t.equal(request.prompt, 'Look at these.\n\nCompare them.\n\nAnd this one.');
+  t.same(request.images, [...(first as { images: unknown[] }).images, ...(second as { images: unknown[] }).images]);
+});
+
+t.test('version 2: a message of images only is a request, with an empty prompt text', async (t) => {
+  const request = combineRequest([withImages('', 1)]);
+  t.equal(request.prompt, '');
+  t.equal(request.images?.length, 1);
+});
+
+t.test('no images: the request has no images field at all', async (t) => {
+  t.same(combineRequest([prompt('hi')]), { prompt: 'hi' });
+});
+
+t.test('the combiner keeps what goes into the request, taking events one at a time', async (t) => {
+  const combiner = createPromptCombiner();
+  t.throws(() => combiner.request(), { message: NO_INPUT });
+  combiner.add(prompt('  '));
+  t.throws(() => combiner.request(), { message: NO_PROMPT });
+  combiner.add(withImages(' ', 1));
+  t.same(combiner.request().prompt, '');
+  combiner.add(prompt('text'));
+  t.same(combiner.request().prompt, 'text');
 });

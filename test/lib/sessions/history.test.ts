@@ -206,6 +206,23 @@ t.test('user message input events count as prompts; other input and unknown even
   );
 });
 
+t.test('version 2: a recorded message with images gives them back with its text; reasoning is not part of the conversation', async (t) => {
+  const image = { mediaType: 'image/png', data: 'iVBORw0KGgo=' };
+  t.same(
+    conversationFromEvents([
+      { schemaVersion: 2, type: 'message', role: 'user', content: 'What is this?', images: [image, { mediaType: 'image/png' }] },
+      ...stamp([{ type: 'reasoning', delta: 'A tiny PNG.' }, { type: 'text', delta: 'A pixel.' }, { type: 'final', text: 'A pixel.' }], 'run_20240102030405_abc123'),
+      { schemaVersion: 2, type: 'message', role: 'user', content: '', images: [image] },
+    ]),
+    [
+      { role: 'user', content: 'What is this?', images: [image] },
+      { role: 'assistant', content: 'A pixel.', toolCalls: [] },
+      { role: 'user', content: '', images: [image] },
+    ],
+    'a malformed image is left out, a message of images alone is kept',
+  );
+});
+
 t.test('no events, no conversation', async (t) => {
   t.same(conversationFromEvents([]), []);
 });

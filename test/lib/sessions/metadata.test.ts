@@ -115,4 +115,6 @@ t.test('metadata rebuilt from events: title, cwd, provider and model from what t
     eventCount: 3,
   });
   t.match(metadataFromEvents('zero_20261130065406_h8c50c', [], updated), { title: '(no prompt recorded)', cwd: '', provider: 'unknown', model: 'unknown', eventCount: 0 });
+  const withImages = [{ schemaVersion: 2, type: 'message', role: 'user', content: 'What is in this picture?', images: [] }, ...events.slice(1)];
+  t.match(metadataFromEvents('zero_20261130065406_h8c50c', withImages, updated), { title: 'What is in this picture?' }, 'a prompt recorded as a version 2 message (it had images) titles the session too');
 });

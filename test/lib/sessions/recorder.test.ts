@@ -26,6 +26,27 @@ t.test('a new session: the redacted prompt, then the recorded events, then unloc
   await t.resolves(lockSession(await openSession(root, start.sessionId)), 'the lock was released');
 });
 
+t.test('a prompt with images is recorded as a version 2 message, and a resumed session sends them again', async (t) => {
+  const root = t.testdir({});
+  const images = [{ mediaType: 'image/png' as const, data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==' }];
+  const first = createRecorder({ root, plan: { kind: 'new' }, ...base });
+  const { sessionId } = await first.begin('', images);
+  first.record(stamped('final', { text: 'A pixel.' }));
+  await first.finish();
+  const [stored] = await readAllEvents(await openSession(root, sessionId));
+  t.same(stored, { schemaVersion: 2, type: 'message', role: 'user', content: '', images });
+  t.match((await listSessions(root))[0], { title: '(1 image)' }, 'a prompt of images alone is titled by them');
+
+  const session = await openSession(root, sessionId);
+  await lockSession(session);
+  const resumed = createRecorder({ root, plan: { kind: 'resume', session }, ...base });
+  t.same((await resumed.begin('And now?')).history, [
+    { role: 'user', content: '', images },
+    { role: 'assistant', content: 'A pixel.', toolCalls: [] },
+  ]);
+  await resumed.finish();
+});
+
 t.test('resume: the earlier conversation comes back; fork: a new session with a copy', async (t) => {
   const root = t.testdir({});
   const first = createRecorder({ root, plan: { kind: 'new' }, ...base });
