@@ -8,13 +8,15 @@ import type { ChatMessage, Provider, ProviderChunk, TurnRequest } from './types.
 
 /** One line of a script: one model turn (lib/protocol/schemas/script.schema.json). */
 export type ScriptTurn = {
+  /** Streamed before the text, as reasoning (a `reasoning` event each, in schema version 2). */
+  reasoning?: string[];
   chunks?: string[];
   text?: string;
   toolCalls?: { id?: string; name: string; args: unknown }[];
   usage?: { promptTokens?: number; completionTokens?: number };
   error?: { message: string; status?: number };
   delayMs?: number;
-  expect?: { contains: string[] };
+  expect?: { contains?: string[]; images?: number };
 };
 
 /** Reads and validates a JSONL script; any problem is a usage error naming the file and line. */
@@ -46,6 +48,20 @@ function conversationText(messages: ChatMessage[]): string {
     .join('\n');
 }
 
+const imageCount = (messages: ChatMessage[]) => messages.reduce((sum, message) => sum + (message.role === 'user' ? (message.images?.length ?? 0) : 0), 0);
+
+/** A turn's `expect`: what the conversation must hold when the turn is played; a miss fails the run as a provider would. */
+function checkExpectations(number: number, turn: ScriptTurn, messages: ChatMessage[]): void {
+  const seen = conversationText(messages);
+  for (const expected of turn.expect?.contains ?? []) {
+    if (!seen.includes(expected)) throw new ProviderError(`Scripted turn ${number} expected the conversation to contain ${JSON.stringify(expected)}, but it does not.`);
+  }
+  const images = turn.expect?.images;
+  if (images !== undefined && imageCount(messages) !== images) {
+    throw new ProviderError(`Scripted turn ${number} expected ${images} image(s) in the conversation, but it holds ${imageCount(messages)}.`);
+  }
+}
+
 /**
  * A deterministic, offline provider that plays a script turn by turn: the fixture
  * of the test suite and a way for client authors to test without a model.
@@ -53,6 +69,7 @@ function conversationText(messages: ChatMessage[]): string {
 export class ScriptedProvider implements Provider {
   readonly name = 'scripted';
   readonly model: string;
+  readonly acceptsImages = true;
   /** Chunks handed to the agent so far (tests watch it to see backpressure). */
   handedOut = 0;
   private nextTurn = 0;
@@ -65,14 +82,13 @@ export class ScriptedProvider implements Provider {
     const number = ++this.nextTurn;
     const turn = this.turns[number - 1];
     if (!turn) throw new ProviderError(`Scripted provider has no turn ${number}: the script has ${this.turns.length} turn(s).`);
-    const seen = conversationText(request.messages);
-    for (const expected of turn.expect?.contains ?? []) {
-      if (!seen.includes(expected)) throw new ProviderError(`Scripted turn ${number} expected the conversation to contain ${JSON.stringify(expected)}, but it does not.`);
-    }
-    for (const delta of turn.chunks ?? (turn.text ? [turn.text] : [])) {
+    checkExpectations(number, turn, request.messages);
+    const reasoning = (turn.reasoning ?? []).map((delta) => ({ type: 'reasoning' as const, delta }));
+    const text = (turn.chunks ?? (turn.text ? [turn.text] : [])).map((delta) => ({ type: 'text' as const, delta }));
+    for (const chunk of [...reasoning, ...text]) {
       if (turn.delayMs) await delay(turn.delayMs, undefined, { signal });
       this.handedOut++;
-      yield { type: 'text', delta };
+      yield chunk;
     }
     if (turn.error) {
       const status = turn.error.status === undefined ? '' : ` (HTTP ${turn.error.status})`;

@@ -101,3 +101,40 @@ t.test('loadScript: problems are usage errors naming the file and line', async (
   }
   await t.rejects(loadScript(join(dir, 'absent.jsonl')), { code: 'usage_error', message: /^Cannot read the script .*absent\.jsonl: ENOENT$/ });
 });
+
+t.test('reasoning: streamed before the turn\'s text, as reasoning chunks', async (t) => {
+  const provider = new ScriptedProvider([{ reasoning: ['Think', 'ing.'], chunks: ['An', 'swer'] }]);
+  t.same(await turn(provider), [
+    { type: 'reasoning', delta: 'Think' },
+    { type: 'reasoning', delta: 'ing.' },
+    { type: 'text', delta: 'An' },
+    { type: 'text', delta: 'swer' },
+  ]);
+});
+
+t.test('expect.images counts the images the conversation holds at this turn', async (t) => {
+  const image = { mediaType: 'image/png' as const, data: 'iVBORw0KGgo=' };
+  const messages: ChatMessage[] = [
+    { role: 'user', content: 'first', images: [image, image] },
+    { role: 'assistant', content: 'ok', toolCalls: [] },
+    { role: 'user', content: '', images: [image] },
+  ];
+  t.ok(new ScriptedProvider([]).acceptsImages, 'the scripted provider takes images');
+  t.same(await turn(new ScriptedProvider([{ expect: { images: 3 }, text: 'three' }]), messages), [{ type: 'text', delta: 'three' }]);
+  await t.rejects(turn(new ScriptedProvider([{ expect: { images: 1 }, text: 'x' }]), messages), {
+    code: 'provider_error',
+    message: 'Scripted turn 1 expected 1 image(s) in the conversation, but it holds 3.',
+  });
+  await t.rejects(turn(new ScriptedProvider([{ expect: { images: 1 }, text: 'x' }])), { message: /expected 1 image\(s\) in the conversation, but it holds 0/ }, 'none at all');
+});
+
+t.test('a script may use reasoning and expect.images; an empty expect is refused', async (t) => {
+  const dir = t.testdir({});
+  const path = join(dir, 'script.jsonl');
+  writeFileSync(path, '{"reasoning":["hm"],"text":"ok","expect":{"images":2}}\n');
+  t.same(await loadScript(path), [{ reasoning: ['hm'], text: 'ok', expect: { images: 2 } }]);
+  writeFileSync(path, '{"text":"ok","expect":{}}\n');
+  await t.rejects(loadScript(path), { code: 'usage_error', message: /line 1: expect/ });
+  writeFileSync(path, '{"text":"ok","expect":{"images":-1}}\n');
+  await t.rejects(loadScript(path), { code: 'usage_error', message: /line 1: expect\.images: Must be at least 0/ });
+});
