@@ -6,6 +6,7 @@ import { parse } from '../transforms/parse.js';
 import { record } from '../transforms/record.js';
 import { redact } from '../transforms/redact.js';
 import { serialize, type OutputFormat } from '../transforms/serialize.js';
+import type { ProgressWriter } from './output/serializer.js';
 import { split } from '../transforms/split.js';
 import { stamp } from '../transforms/stamp.js';
 import { validate } from '../transforms/validate.js';
@@ -28,7 +29,7 @@ export type OutputChainOptions = {
   /** Credentials in use, redacted wherever they appear. */
   secrets?: string[];
   /** Where the `text` format writes progress lines. */
-  stderr?: { write(text: string): unknown };
+  stderr?: ProgressWriter;
   /** The run's session: every stamped event is stored in it. */
   recorder?: SessionRecorder;
   /** The schema version of the output (default 1), settled when the first event is written. */
@@ -98,6 +99,14 @@ function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFa
   // Not part of the pipeline above: a failing chain must not take `out` down with it.
   chain.pipe(out);
   return { readable: out, exitCode: exitCodeKnown };
+}
+
+/** A run whose events are known up front (`--list-tools`): the events, then `run_end`, through an output chain. */
+export function reportEvents(events: Iterable<Event>, output: OutputChainOptions = {}): Outcome {
+  const known = (async function* (): AsyncGenerator<Event> {
+    yield* events;
+  })();
+  return writeOut(known, output);
 }
 
 /** For failures before a run exists (bad flags, bad input): `error` + `run_end`, in the chosen format. */

@@ -1,13 +1,13 @@
 import type { Transform } from 'node:stream';
-import { createSerializer, type OutputFormat } from '../lib/output/serializer.js';
+import { createSerializer, type OutputFormat, type ProgressWriter } from '../lib/output/serializer.js';
 import type { OutputEvent } from '../lib/protocol/types.js';
 import { mapStream } from '../lib/streams.js';
 
 export { OUTPUT_FORMATS, type OutputFormat } from '../lib/output/serializer.js';
 
 export type SerializeOptions = {
-  /** Where the `text` format writes its progress lines (default: process.stderr). */
-  stderr?: { write(text: string): unknown };
+  /** Where the `text` format writes its progress lines (default: process.stderr); a terminal also sees the model's reasoning. */
+  stderr?: ProgressWriter;
 };
 
 /** event → string: one JSON line for `stream-json` and `json`; the assistant's text for `text`. */

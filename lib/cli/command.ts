@@ -1,5 +1,5 @@
 import { PassThrough, Readable, pipeline, type Duplex, type Transform } from 'node:stream';
-import { reportFailure, type Outcome } from '../pipeline.js';
+import { reportFailure, type OutputChainOptions, type Outcome } from '../pipeline.js';
 import { loadConfig } from '../providers/config.js';
 import { credentialsInUse } from '../providers/index.js';
 import type { RedactOptions } from '../redaction/index.js';
@@ -28,13 +28,13 @@ export function runChain(io: CliIO, format: OutputFormat, source: Readable, stag
   return { readable: out, exitCode: code };
 }
 
-/** Delivers a command's outcome; a usage error before the chain starts is reported in the chosen format. */
-export async function runCommand(io: CliIO, format: OutputFormat, build: () => Outcome | Promise<Outcome>): Promise<void> {
+/** Delivers a command's outcome; a usage error before the chain starts is reported in the chosen format (and schema version). */
+export async function runCommand(io: CliIO, format: OutputFormat, build: () => Outcome | Promise<Outcome>, report: Pick<OutputChainOptions, 'schemaVersion'> = {}): Promise<void> {
   let outcome: Outcome;
   try {
     outcome = await build();
   } catch (error) {
-    outcome = reportFailure(error, { format, secrets: credentialsInUse(io.env), stderr: io.stderr });
+    outcome = reportFailure(error, { ...report, format, secrets: credentialsInUse(io.env), stderr: io.stderr });
   }
   await deliver(io, outcome.readable, outcome.exitCode);
 }

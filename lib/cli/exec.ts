@@ -2,18 +2,20 @@ import { createReadStream, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { UsageError } from '../errors.js';
-import { execChain, reportFailure, type ExecInput } from '../pipeline.js';
+import { execChain, reportEvents, reportFailure, type ExecInput } from '../pipeline.js';
 import { NO_INPUT } from '../protocol/combine.js';
 import { loadConfig } from '../providers/config.js';
 import { chooseProvider, createProvider, credentialsInUse } from '../providers/index.js';
 import { DEFAULT_MAX_TURNS } from '../../transforms/agent.js';
 import { planTools } from '../tools/permissions.js';
 import { allTools, toolboxFor } from '../tools/registry.js';
-import { formatToolListing } from './list-tools.js';
+import { formatToolListing, toolListingRun } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
 import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot } from '../sessions/index.js';
 import { captureConsole, debugReporter, deliver, silenceable, type CliIO } from './process.js';
-import { execSettings, outputFormatFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
+import { execSettings, outputFormatFromArgv, schemaVersionFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
+import type { ToolPlan } from '../tools/permissions.js';
+import type { ProviderChoice } from '../providers/index.js';
 
 export const NO_PROMPT_TEXT = 'No prompt given. Pass it as arguments or with --file (stdin is read only with --input-format stream-json).';
 export const POSITIONAL_WITH_STREAM_JSON = 'Stream-json input does not accept positional prompt text. Pipe JSONL or use --file.';
@@ -67,6 +69,21 @@ async function sessionRecorder(settings: ExecSettings, env: NodeJS.ProcessEnv, p
   return createRecorder({ root, plan: await sessionPlan(settings, root), cwd: settings.cwd, provider: provider.name, model: provider.model, maxContextChars: settings.maxContextChars, secrets });
 }
 
+/** --list-tools: the table, or a tool per line (json), or in stream-json a run of its own; needs no provider. */
+async function listTools(settings: ExecSettings, tools: ToolPlan, io: CliIO, secrets: string[]): Promise<void> {
+  const { outputFormat: format, schemaVersion } = settings;
+  if (format !== 'stream-json') return deliver(io, Readable.from([formatToolListing(tools.listing, format)]), Promise.resolve(0));
+  const run = { cwd: settings.cwd, provider: settings.provider ?? io.env.ZERO_PROVIDER?.trim() ?? 'none', model: settings.model ?? 'none', warnings: tools.warnings };
+  const { readable, exitCode } = reportEvents(toolListingRun(tools.listing, run), { format, schemaVersion, secrets, stderr: io.stderr });
+  return deliver(io, readable, exitCode);
+}
+
+/** --reasoning-budget is Anthropic's extended thinking: with another provider it changes nothing, and the run says so. */
+function reasoningWarnings(settings: ExecSettings, choice: ProviderChoice): string[] {
+  if (settings.reasoningBudget === undefined || choice.kind.startsWith('anthropic')) return [];
+  return [`--reasoning-budget is ignored: it sets the extended thinking of the anthropic providers, and this run uses ${choice.kind} (an OpenAI-compatible server streams its reasoning without it).`];
+}
+
 /** `zero exec`: one run, reported on stdout in the chosen format; the process exits with run_end's code. */
 export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): Promise<void> {
   const secrets = credentialsInUse(io.env);
@@ -76,12 +93,11 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
   try {
     const settings = execSettings(words, raw, io.env);
     const tools = planTools(allTools, settings.permissions);
-    if (settings.listTools) {
-      return await deliver(io, Readable.from([formatToolListing(tools.listing, settings.outputFormat)]), Promise.resolve(0));
-    }
+    if (settings.listTools) return await listTools(settings, tools, io, secrets);
     const config = await loadConfig(settings.cwd, io.env);
-    const { maxRetries, timeoutMs, idleTimeoutMs } = settings;
-    const choice = chooseProvider({ name: settings.provider, model: settings.model, script: settings.script, cwd: settings.cwd, env: io.env, config, limits: { maxRetries, timeoutMs, idleTimeoutMs } });
+    const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget } = settings;
+    const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget };
+    const choice = chooseProvider({ name: settings.provider, model: settings.model, script: settings.script, cwd: settings.cwd, env: io.env, config, limits });
     // Keys the config files hold are credentials in use too: redacted from here on.
     secrets.splice(0, secrets.length, ...credentialsInUse(io.env, choice, config));
     const provider = await createProvider(choice);
@@ -93,11 +109,11 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       cwd: settings.cwd,
       maxTurns: settings.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
       toolbox: toolboxFor(tools),
-      warnings: [...config.warnings, ...tools.warnings],
+      warnings: [...config.warnings, ...tools.warnings, ...reasoningWarnings(settings, choice)],
       extraRoots: settings.extraRoots,
       input,
       session: recorder,
-      output: { format: settings.outputFormat, secrets, stderr: progress, recorder },
+      output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: progress, recorder },
       onFailure: debug.failure,
     });
     source?.pipe(chain);
@@ -105,7 +121,8 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const run = { cancel: chain.cancel, silence: progress.silence };
     await deliver(io, chain, chain.exitCode, run, () => debug.log(`run started with provider ${provider.name}, model ${provider.model}; prompt from ${from}`));
   } catch (error) {
-    const { readable, exitCode } = reportFailure(error, { format, secrets, stderr: io.stderr }, debug.failure);
+    const schemaVersion = schemaVersionFromArgv(raw.schemaVersion === undefined ? [] : ['--schema-version', raw.schemaVersion], io.env);
+    const { readable, exitCode } = reportFailure(error, { format, schemaVersion, secrets, stderr: io.stderr }, debug.failure);
     await deliver(io, readable, exitCode);
   }
 }

@@ -1,16 +1,31 @@
 import type { OutputFormat } from '../../transforms/serialize.js';
+import type { Event } from '../protocol/types.js';
 import type { ToolListing } from '../tools/permissions.js';
 
 /**
- * `--list-tools` in the chosen format: a table for people, one JSON object per
- * tool for scripts (snake_case for `json`, camelCase for `stream-json`). These
- * lines describe the tool set; they are not events of a run.
+ * `--list-tools` as `text` (a table for people) or `json` (one snake_case
+ * object per tool for scripts). These lines describe the tool set; they are
+ * not events of a run: in stream-json the listing is a run (toolListingRun).
  */
-export function formatToolListing(listing: ToolListing[], format: OutputFormat): string {
+export function formatToolListing(listing: ToolListing[], format: Exclude<OutputFormat, 'stream-json'>): string {
   const lines = listing.map((tool) => {
     if (format === 'json') return JSON.stringify({ type: 'tool', name: tool.name, side_effect: tool.sideEffect, permission: tool.permission, advertised: tool.advertised, reason: tool.reason });
-    if (format === 'stream-json') return JSON.stringify({ type: 'tool', ...tool });
     return [tool.name.padEnd(16), tool.sideEffect.padEnd(7), tool.permission.padEnd(7), (tool.advertised ? 'on' : 'off').padEnd(4), tool.reason].join(' ');
   });
   return `${lines.join('\n')}\n`;
+}
+
+export type ListingRun = { cwd: string; provider: string; model: string; warnings: string[] };
+
+/**
+ * `--list-tools -o stream-json` speaks the protocol (docs/protocol.md §10):
+ * `run_start` (nothing is recorded: no sessionId), the warnings, one `final`
+ * whose text is the table `-o text` prints; the output chain adds `run_end`.
+ */
+export function toolListingRun(listing: ToolListing[], { cwd, provider, model, warnings }: ListingRun): Event[] {
+  return [
+    { type: 'run_start', cwd, provider, model },
+    ...warnings.map((message): Event => ({ type: 'warning', message })),
+    { type: 'final', text: formatToolListing(listing, 'text') },
+  ];
 }

@@ -11,7 +11,7 @@ import { registerReplay } from './replay.js';
 import { registerRender } from './render.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../transforms/serialize.js';
 import { nothing, runCommand } from './command.js';
-import { choice, MAX_TIMER_SECONDS, outputFormatFromArgv, type RawExecOptions } from './options.js';
+import { choice, MAX_TIMER_SECONDS, outputFormatFromArgv, schemaVersionFromArgv, type RawExecOptions } from './options.js';
 import { EXIT_STDOUT_CLOSED, processIO, watchStdout, type CliIO } from './process.js';
 
 const EXEC_EXAMPLES = `
@@ -25,8 +25,14 @@ Examples:
   $ OPENAI_BASE_URL=http://localhost:11434/v1 zero exec -m llama3.2 "Explain lib/"
 
 Exit codes: 0 success, 1 internal error or stdout not writable, 2 usage, 3 provider, 4 turn limit,
-129/130/143 cancelled by SIGHUP/SIGINT/SIGTERM (a second signal kills the tools at once; run_end is still written),
-141 stdout closed by its reader.`;
+129/130/143 cancelled by SIGHUP/SIGINT/SIGTERM (schema version 2: 130 for every signal; a second signal
+kills the tools at once; run_end is still written), 141 stdout closed by its reader.
+
+Providers: --provider, else $ZERO_PROVIDER, else activeProvider in ~/.config/zero/config.json or
+.zero/config.json, else the key that is set. A profile in those files named like a built-in provider
+(scripted, openai, …) wins over the built-in one; a profile that cannot be used fails only a run that selects it.
+
+Protocol reference: docs/protocol.md in the package.`;
 
 /** Repeatable flags gather their values. */
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -46,7 +52,7 @@ function program(io: CliIO): Command {
     .addOption(new Option('-o, --output-format <format>', 'text | json | stream-json').default('text'))
     .option('-f, --file <path>', 'prompt file (with -i stream-json: the JSONL input)')
     .option('-m, --model <name>', 'model name')
-    .option('--provider <name>', 'openai | anthropic | openai-compatible | scripted | a profile from the config files (else $ZERO_PROVIDER)')
+    .option('--provider <name>', 'openai | anthropic | openai-compatible | anthropic-compatible | scripted | a profile from the config files (else $ZERO_PROVIDER; a profile named like a built-in provider wins over it)')
     .option('--script <path>', 'the scripted provider\'s JSONL script (else $ZERO_SCRIPT)')
     .option('-C, --cwd <dir>', 'working directory; relative paths, --file included, resolve after it')
     .option('--max-turns <n>', 'model turns before the run stops (exit 4; default 12, or maxTurns from the config files)')
@@ -63,6 +69,8 @@ function program(io: CliIO): Command {
     .option('--fork <id>', 'start a new session from a copy of that session\'s history')
     .option('--no-session', 'record nothing: no session is written to disk (also ZERO_NO_SESSION=1)')
     .option('--max-context-chars <n>', 'budget for the history a resumed session sends (oldest turns trimmed first; default 400000)')
+    .option('--schema-version <n>', 'stream-json schema version 1 | 2 (else $ZERO_SCHEMA_VERSION, else the input events\' version, else 1)')
+    .option('--reasoning-budget <tokens>', 'let Anthropic models think first, with up to this many tokens (at least 1024; off by default)')
     .option('--list-tools', 'print the tools the model would see with these flags, and exit')
     .option('--no-notify', 'accepted for wrappers that pass it: a headless run has nothing to notify')
     .option('--debug', 'diagnostics and stack traces on stderr (also ZERO_DEBUG=1)')
@@ -111,9 +119,14 @@ function guarded(io: CliIO, rawFormat: string, command: (format: OutputFormat) =
 async function reportCommanderError(error: CommanderError, argv: string[], io: CliIO): Promise<void> {
   const message = error.message.replace(/^error: /, '');
   const usage = new UsageError(`${message.charAt(0).toUpperCase()}${message.slice(1)}. See zero exec --help.`);
-  await runCommand(io, outputFormatFromArgv(argv), () => {
-    throw usage;
-  });
+  await runCommand(
+    io,
+    outputFormatFromArgv(argv),
+    () => {
+      throw usage;
+    },
+    { schemaVersion: schemaVersionFromArgv(argv, io.env) },
+  );
 }
 
 /** Help and --version: exit 0 only once stdout took every byte (`zero --help > /dev/full` is a failure, as for cat). */

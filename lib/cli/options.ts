@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../../transforms/serialize.js';
 import { AUTO_LEVELS, parseToolNames, type PermissionSettings } from '../tools/permissions.js';
+import { SCHEMA_VERSIONS, type SchemaVersion } from '../protocol/types.js';
 
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -36,6 +37,8 @@ export type RawExecOptions = {
   /** --no-session: false. */
   session?: boolean;
   maxContextChars?: string;
+  schemaVersion?: string;
+  reasoningBudget?: string;
 };
 
 export type ExecSettings = {
@@ -62,6 +65,10 @@ export type ExecSettings = {
   /** --no-session or ZERO_NO_SESSION=1: the run is not recorded, nothing is written to disk. */
   noSession: boolean;
   maxContextChars?: number;
+  /** --schema-version, else ZERO_SCHEMA_VERSION; undefined: the input events' version, else 1 (docs/protocol.md §7). */
+  schemaVersion?: SchemaVersion;
+  /** --reasoning-budget: tokens Anthropic's extended thinking may spend; off when undefined. */
+  reasoningBudget?: number;
 };
 
 /** A value from a fixed list, case-insensitive; anything else is a usage error naming the flag and the choices. */
@@ -121,14 +128,54 @@ function directory(value: string, what = 'Working directory', base = '.'): strin
   return dir;
 }
 
+/** The value of a flag in argv (`--flag V`, `--flag=V`, or `-xV` / `-x V` for its short form): the last one given. */
+function flagValue(argv: string[], long: string, short?: string): string | undefined {
+  let value: string | undefined;
+  argv.forEach((arg, index) => {
+    if (arg === long || (short && arg === short)) value = argv[index + 1] ?? value;
+    else if (arg.startsWith(`${long}=`)) value = arg.slice(long.length + 1);
+    else if (short && arg.startsWith(short) && arg.length > short.length && !arg.startsWith('--')) value = arg.slice(short.length);
+  });
+  return value;
+}
+
+function schemaVersionValue(source: string, value: string): SchemaVersion {
+  const version = Number(value.trim());
+  if (/^\s*\d\s*$/.test(value) && (SCHEMA_VERSIONS as readonly number[]).includes(version)) return version as SchemaVersion;
+  throw new UsageError(`Invalid value for ${source}: "${value}". Expected one of: ${SCHEMA_VERSIONS.join(', ')}.`);
+}
+
+/** --schema-version, else ZERO_SCHEMA_VERSION (an empty one counts as unset); undefined when neither is given. */
+function schemaVersionSetting(flag: string | undefined, env: NodeJS.ProcessEnv): SchemaVersion | undefined {
+  if (flag !== undefined) return schemaVersionValue('--schema-version', flag);
+  const fromEnv = env.ZERO_SCHEMA_VERSION;
+  return fromEnv?.trim() ? schemaVersionValue('ZERO_SCHEMA_VERSION', fromEnv) : undefined;
+}
+
+/** The schema version asked for, even when argv is broken, so a usage error can be reported in it; undefined when none can be read. */
+export function schemaVersionFromArgv(argv: string[], env: NodeJS.ProcessEnv = {}): SchemaVersion | undefined {
+  try {
+    return schemaVersionSetting(flagValue(argv, '--schema-version'), env);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Anthropic refuses a thinking budget under 1024 tokens. */
+export const MIN_REASONING_BUDGET = 1024;
+
+function reasoningBudget(value: string | undefined): number | undefined {
+  const budget = positiveInteger('--reasoning-budget', value);
+  if (budget !== undefined && budget < MIN_REASONING_BUDGET) {
+    throw new UsageError(`Invalid value for --reasoning-budget: "${value}". Expected at least ${MIN_REASONING_BUDGET} tokens (the smallest thinking budget Anthropic accepts).`);
+  }
+  return budget;
+}
+
 /** The output format asked for, even when the rest of argv is broken, so a usage error can be reported in it. */
 export function outputFormatFromArgv(argv: string[]): OutputFormat {
-  let format = 'text';
-  argv.forEach((arg, index) => {
-    const match = /^(?:--output-format(?:=(.*))?|-o(.+)?)$/.exec(arg);
-    if (match) format = match[1] ?? match[2] ?? argv[index + 1] ?? format;
-  });
-  return (OUTPUT_FORMATS as readonly string[]).includes(format.toLowerCase()) ? (format.toLowerCase() as OutputFormat) : 'text';
+  const format = (flagValue(argv, '--output-format', '-o') ?? 'text').toLowerCase();
+  return (OUTPUT_FORMATS as readonly string[]).includes(format) ? (format as OutputFormat) : 'text';
 }
 
 function sessionChoice(raw: RawExecOptions, noSession: string | undefined): ExecSettings['session'] {
@@ -190,5 +237,7 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
     session: sessionChoice(raw, noSession),
     noSession: noSession !== undefined,
     maxContextChars: positiveInteger('--max-context-chars', raw.maxContextChars),
+    schemaVersion: schemaVersionSetting(raw.schemaVersion, env),
+    reasoningBudget: reasoningBudget(raw.reasoningBudget),
   };
 }

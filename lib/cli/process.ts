@@ -9,7 +9,8 @@ import { CANCEL_SIGNALS, takeEarlySignals } from './signals.js';
 export type CliIO = {
   stdin: Readable & { isTTY?: boolean };
   stdout: NodeJS.WritableStream & { on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown };
-  stderr: { write(text: string): unknown };
+  /** isTTY: stderr is a terminal (the text format then shows the model's reasoning there). */
+  stderr: { write(text: string): unknown; isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   exit(code: number): void;
 };
@@ -20,7 +21,7 @@ export function processIO(): CliIO {
   return {
     stdin: process.stdin,
     stdout: process.stdout,
-    stderr: { write: (text) => bestEffort(() => process.stderr.write(text)) },
+    stderr: { write: (text) => bestEffort(() => process.stderr.write(text)), isTTY: process.stderr.isTTY === true },
     env: process.env,
     exit: (code) => process.exit(code),
   };
@@ -175,10 +176,11 @@ function handleSignals(io: CliIO, run?: RunControl): { first(): CancelSignal | u
 }
 
 /** A writer that can be silenced: the run's progress lines on stderr. */
-export function silenceable(target: { write(text: string): unknown }): { write(text: string): unknown; silence(): void } {
+export function silenceable(target: CliIO['stderr']): CliIO['stderr'] & { silence(): void } {
   let silent = false;
   return {
     write: (text) => (silent ? true : target.write(text)),
+    isTTY: target.isTTY,
     silence: () => void (silent = true),
   };
 }

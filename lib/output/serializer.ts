@@ -13,10 +13,16 @@ export const jsonLine = (value: unknown): string => `${JSON.stringify(value)}\n`
  * `stream-json` and `json`, the assistant's text for `text` (whose progress
  * lines go to `stderr`). The serialize stage and `zero sessions show` use it.
  */
-export function createSerializer(format: OutputFormat, stderr: { write(text: string): unknown }): (event: OutputEvent) => string {
+/** Where the `text` format writes progress: a terminal (`isTTY`) also sees the model's reasoning. */
+export type ProgressWriter = { write(text: string): unknown; isTTY?: boolean };
+
+/** NO_COLOR (no-color.org): set and not empty, no escape codes. */
+const noColor = () => Boolean(process.env.NO_COLOR);
+
+export function createSerializer(format: OutputFormat, stderr: ProgressWriter): (event: OutputEvent) => string {
   if (format === 'stream-json') return jsonLine;
   if (format === 'json') return (event) => (hasLegacyLine(event) ? jsonLine(toLegacyJson(event)) : '');
-  const render = createTextRenderer();
+  const render = createTextRenderer({ reasoning: stderr.isTTY ? (noColor() ? 'plain' : 'dim') : undefined });
   return (event) => {
     const { stdout, stderr: progress } = render(event);
     if (progress) stderr.write(progress);

@@ -10,15 +10,26 @@ function oneLine(text: string, max: number): string {
   return Array.from(collapsed).slice(0, max).join('');
 }
 
+export type TextRendererOptions = {
+  /** Show the model's reasoning on stderr (for a terminal): `dim` styled, `plain` without escape codes (NO_COLOR). */
+  reasoning?: 'dim' | 'plain';
+};
+
+const DIM = '\x1b[2m';
+const NORMAL = '\x1b[22m';
+
 /**
  * The `text` format (docs/protocol.md §5): the assistant's text on stdout, ending with a
  * newline, and short progress lines for stderr. Text of a later model turn starts
  * on a new line, so a tool round trip does not glue two sentences together.
+ * Reasoning is shown only when asked (stderr is a terminal), as lines of its own.
  */
-export function createTextRenderer() {
+export function createTextRenderer(options: TextRendererOptions = {}) {
   let wroteText = false;
   let atLineStart = true;
   let turnBreak = false;
+  /** Reasoning shown on stderr whose line is still open. */
+  let reasoningOpen = false;
 
   function text(delta: string): string {
     const out = turnBreak && !atLineStart ? `\n${delta}` : delta;
@@ -28,8 +39,19 @@ export function createTextRenderer() {
     return out;
   }
 
-  return (event: OutputEvent): Rendered => {
+  /** Reasoning starts on a line of its own: an answer's open line is ended first (its own newline, due anyway). */
+  function reasoning(delta: string): Rendered {
+    if (!options.reasoning) return {};
+    const stdout = wroteText && !atLineStart ? '\n' : undefined;
+    if (stdout) [atLineStart, turnBreak] = [true, false];
+    reasoningOpen = !delta.endsWith('\n');
+    return { stdout, stderr: options.reasoning === 'dim' ? `${DIM}${delta}${NORMAL}` : delta };
+  }
+
+  const render = (event: OutputEvent): Rendered => {
     switch (event.type) {
+      case 'reasoning':
+        return reasoning(event.delta);
       case 'text':
         return { stdout: text(event.delta) };
       case 'tool_call':
@@ -51,5 +73,12 @@ export function createTextRenderer() {
       default:
         return {};
     }
+  };
+
+  return (event: OutputEvent): Rendered => {
+    if (!reasoningOpen || event.type === 'reasoning') return render(event);
+    reasoningOpen = false;
+    const rendered = render(event);
+    return { ...rendered, stderr: `\n${rendered.stderr ?? ''}` };
   };
 }

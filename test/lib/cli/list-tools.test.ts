@@ -1,6 +1,7 @@
 import t from 'tap';
-import { formatToolListing } from '../../../lib/cli/list-tools.js';
-import { jsonLines, zero } from '../../helpers/zero.js';
+import { formatToolListing, toolListingRun } from '../../../lib/cli/list-tools.js';
+import { checkAgainstSchema } from '../../../lib/protocol/validate.js';
+import { cleanEnv, jsonLines, zero } from '../../helpers/zero.js';
 
 const listing = [
   { name: 'read_file', sideEffect: 'read', permission: 'allow', advertised: true, reason: 'only reads: always allowed' },
@@ -10,7 +11,14 @@ const listing = [
 t.test('formatToolListing in each format', async (t) => {
   t.equal(formatToolListing([...listing], 'text'), 'read_file        read    allow   on   only reads: always allowed\nbash             shell   prompt  off  disabled by --disabled-tools\n');
   t.same(jsonLines(formatToolListing([...listing], 'json'))[1], { type: 'tool', name: 'bash', side_effect: 'shell', permission: 'prompt', advertised: false, reason: 'disabled by --disabled-tools' });
-  t.same(jsonLines(formatToolListing([...listing], 'stream-json'))[0], { type: 'tool', ...listing[0] });
+});
+
+t.test('toolListingRun: run_start, the warnings, one final whose text is the table', async (t) => {
+  t.same(toolListingRun([...listing], { cwd: '/repo', provider: 'none', model: 'none', warnings: ['careful'] }), [
+    { type: 'run_start', cwd: '/repo', provider: 'none', model: 'none' },
+    { type: 'warning', message: 'careful' },
+    { type: 'final', text: formatToolListing([...listing], 'text') },
+  ]);
 });
 
 t.test('zero exec --list-tools needs no provider and exits 0, in all three formats', async (t) => {
@@ -23,6 +31,28 @@ t.test('zero exec --list-tools needs no provider and exits 0, in all three forma
   t.ok(jsonLines(json.stdout).every((tool) => tool.advertised === true));
   const streamJson = await zero(['exec', '--list-tools', '-o', 'stream-json', '--disabled-tools', 'grep']);
   t.equal(streamJson.code, 0);
-  t.match(jsonLines(streamJson.stdout).find((tool) => tool.name === 'grep'), { advertised: false, reason: 'disabled by --disabled-tools' });
+  t.match(jsonLines(streamJson.stdout).find((event) => event.type === 'final')?.text, /^grep +read +allow +off +disabled by --disabled-tools$/m);
   t.equal(streamJson.stderr, '');
+});
+
+for (const version of [1, 2]) {
+  t.test(`--list-tools -o stream-json speaks the protocol in schema version ${version}: every line a valid event, ending with run_end`, async (t) => {
+    const args = ['exec', '--list-tools', '-o', 'stream-json', '--disabled-tools', 'web_fetch,grep'];
+    const result = await zero(version === 2 ? [...args, '--schema-version', '2'] : args);
+    t.equal(result.code, 0);
+    const events = jsonLines(result.stdout);
+    t.same(events.map((event) => event.type), ['run_start', 'warning', 'final', 'run_end']);
+    for (const event of events) t.same(checkAgainstSchema(version === 2 ? 'output.v2' : 'output', event), { ok: true, value: event }, `${event.type} is a valid version ${version} event`);
+    t.equal(new Set(events.map((event) => event.runId)).size, 1, 'one runId');
+    t.match(events[0], { schemaVersion: version, cwd: process.cwd(), provider: 'none', model: 'none' });
+    t.notOk('sessionId' in events[0]!, 'nothing is recorded');
+    t.match(events[1]!.message, /Unknown tool "web_fetch" in --disabled-tools/);
+    t.equal(events[2]!.text, (await zero(['exec', '--list-tools', '--disabled-tools', 'grep'])).stdout, 'final.text is the table -o text prints');
+    t.match(events[3], { status: 'success', exitCode: 0 });
+  });
+}
+
+t.test('--list-tools -o stream-json: the provider and model asked for are in run_start; ZERO_SCHEMA_VERSION chooses the version', async (t) => {
+  const result = await zero(['exec', '--list-tools', '-o', 'stream-json', '--provider', 'scripted', '-m', 'mine'], { env: cleanEnv({ ZERO_SCHEMA_VERSION: '2' }) });
+  t.match(jsonLines(result.stdout)[0], { schemaVersion: 2, type: 'run_start', provider: 'scripted', model: 'mine' });
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { join } from 'node:path';
-import { choice, execSettings, nonNegativeInteger, outputFormatFromArgv } from '../../../lib/cli/options.js';
+import { choice, execSettings, nonNegativeInteger, outputFormatFromArgv, schemaVersionFromArgv } from '../../../lib/cli/options.js';
 import { OUTPUT_FORMATS } from '../../../transforms/serialize.js';
 
 t.test('defaults', async (t) => {
@@ -69,4 +69,31 @@ t.test('--no-session and ZERO_NO_SESSION=1 turn recording off; with --resume or 
   for (const value of ['', 'false', 'no', 'off']) t.equal(execSettings(['hi'], {}, { ZERO_NO_SESSION: value }).noSession, false, `ZERO_NO_SESSION=${value} records`);
   t.throws(() => execSettings(['hi'], { session: false, fork: 'zero_20260101000000_abcdef' }), { name: 'UsageError', message: '--no-session cannot be used with --resume or --fork: they continue a recorded session.' });
   t.throws(() => execSettings(['hi'], { resume: true }, { ZERO_NO_SESSION: '1' }), { name: 'UsageError', message: /^ZERO_NO_SESSION=1 cannot be used with --resume or --fork/ });
+});
+
+t.test('--schema-version, else ZERO_SCHEMA_VERSION; neither: undefined (the input decides, else 1)', async (t) => {
+  t.equal(execSettings([], {}).schemaVersion, undefined);
+  t.equal(execSettings([], { schemaVersion: '2' }).schemaVersion, 2);
+  t.equal(execSettings([], {}, { ZERO_SCHEMA_VERSION: '2' }).schemaVersion, 2);
+  t.equal(execSettings([], { schemaVersion: '1' }, { ZERO_SCHEMA_VERSION: '2' }).schemaVersion, 1, 'the flag wins');
+  t.equal(execSettings([], {}, { ZERO_SCHEMA_VERSION: ' ' }).schemaVersion, undefined, 'an empty variable is unset');
+  t.throws(() => execSettings([], { schemaVersion: '3' }), { code: 'usage_error', message: 'Invalid value for --schema-version: "3". Expected one of: 1, 2.' });
+  t.throws(() => execSettings([], { schemaVersion: '2.0' }), { message: /--schema-version: "2\.0"/ });
+  t.throws(() => execSettings([], {}, { ZERO_SCHEMA_VERSION: 'v2' }), { code: 'usage_error', message: 'Invalid value for ZERO_SCHEMA_VERSION: "v2". Expected one of: 1, 2.' });
+});
+
+t.test('schemaVersionFromArgv finds the version even in a broken command line, and never throws', async (t) => {
+  t.equal(schemaVersionFromArgv(['exec', '--bogus', '--schema-version', '2']), 2);
+  t.equal(schemaVersionFromArgv(['exec', '--schema-version=2']), 2);
+  t.equal(schemaVersionFromArgv(['exec', '--schema-version', 'two']), undefined);
+  t.equal(schemaVersionFromArgv(['exec'], { ZERO_SCHEMA_VERSION: '2' }), 2);
+  t.equal(schemaVersionFromArgv(['exec'], { ZERO_SCHEMA_VERSION: '9' }), undefined);
+  t.equal(schemaVersionFromArgv(['exec']), undefined);
+});
+
+t.test('--reasoning-budget: whole tokens, at least Anthropic\'s minimum of 1024', async (t) => {
+  t.equal(execSettings([], {}).reasoningBudget, undefined);
+  t.equal(execSettings([], { reasoningBudget: '2048' }).reasoningBudget, 2048);
+  t.throws(() => execSettings([], { reasoningBudget: '1000' }), { code: 'usage_error', message: 'Invalid value for --reasoning-budget: "1000". Expected at least 1024 tokens (the smallest thinking budget Anthropic accepts).' });
+  t.throws(() => execSettings([], { reasoningBudget: 'lots' }), { message: /--reasoning-budget: "lots"\. Expected a positive integer/ });
 });

@@ -26,3 +26,23 @@ t.test('text: the assistant text on stdout, progress on stderr, one renderer per
   t.same(events.map(write), ['Hi.', '', '\n']);
   t.same(progress, ['[tool] grep\n']);
 });
+
+t.test('text: a terminal on stderr also sees the reasoning, dimmed unless NO_COLOR; json and stream-json as asked', async (t) => {
+  const reasoning = { schemaVersion: 2, type: 'reasoning', runId, delta: 'Thinking.' } as OutputEvent;
+  const seen = (isTTY: boolean) => {
+    const progress: string[] = [];
+    const write = createSerializer('text', { write: (line: string) => progress.push(line), isTTY });
+    [reasoning, ...events].forEach(write);
+    return progress.join('');
+  };
+  // tap itself runs tests with NO_COLOR set
+  const noColor = process.env.NO_COLOR;
+  t.teardown(() => (noColor === undefined ? delete process.env.NO_COLOR : (process.env.NO_COLOR = noColor)));
+  delete process.env.NO_COLOR;
+  t.equal(seen(false), '[tool] grep\n', 'piped stderr: no reasoning');
+  t.equal(seen(true), '\x1b[2mThinking.\x1b[22m\n[tool] grep\n');
+  process.env.NO_COLOR = '1';
+  t.equal(seen(true), 'Thinking.\n[tool] grep\n', 'NO_COLOR: shown, without escape codes');
+  t.equal(createSerializer('json', { write: () => t.fail('nothing on stderr'), isTTY: true })(reasoning), '', 'json has no reasoning line');
+  t.equal(createSerializer('stream-json', { write: () => t.fail('nothing on stderr') })(reasoning), `${JSON.stringify(reasoning)}\n`);
+});

@@ -131,3 +131,30 @@ t.test('property: stdout is the text deltas, in order, plus a newline if the tex
 t.test('an empty tool output is a bare [result] line, with no trailing space', async (t) => {
   t.same(render([toolResult('')]).each, [{ stderr: '[result]\n' }]);
 });
+
+const reasoning = (delta: string): Event => ({ type: 'reasoning', delta });
+
+function renderWith(options: Parameters<typeof createTextRenderer>[0], events: Event[]) {
+  const renderer = createTextRenderer(options);
+  const each = events.map((event) => renderer(stamp(event)));
+  return { stdout: each.map((r) => r.stdout ?? '').join(''), stderr: each.map((r) => r.stderr ?? '').join('') };
+}
+
+t.test('reasoning is not shown unless asked (stderr is not a terminal): stdout and stderr as without it', async (t) => {
+  const events = [reasoning('Let me think.'), text('Answer.'), final('Answer.'), runEnd()];
+  const { stdout, stderr } = render([text('Answer.'), final('Answer.'), runEnd()]);
+  t.same(renderWith({}, events), { stdout, stderr });
+});
+
+t.test('on a terminal, reasoning goes to stderr, dimmed, as lines of its own; never to stdout', async (t) => {
+  const events = [reasoning('Let me '), reasoning('think.'), text('Answer.'), toolCall(), toolResult('12 lines'), reasoning('Next step.'), text('Done.'), final('Done.'), runEnd()];
+  const { stdout, stderr } = renderWith({ reasoning: 'dim' }, events);
+  t.equal(stdout, 'Answer.\nDone.\n', 'the answer is exactly as without reasoning');
+  t.equal(stderr, '\x1b[2mLet me \x1b[22m\x1b[2mthink.\x1b[22m\n[tool] read_file\n[result] 12 lines\n\x1b[2mNext step.\x1b[22m\n');
+});
+
+t.test('reasoning after an answer\'s open line: the answer\'s line ends first, and it gets no second newline', async (t) => {
+  const { stdout, stderr } = renderWith({ reasoning: 'plain' }, [text('Half'), reasoning('hm'), final('Half'), runEnd()]);
+  t.equal(stdout, 'Half\n');
+  t.equal(stderr, 'hm\n', 'plain: no escape codes (NO_COLOR)');
+});
