@@ -3,21 +3,31 @@ import { reportFailure, type OutputChainOptions, type Outcome } from '../pipelin
 import { loadConfig } from '../providers/config.js';
 import { credentialsInUse } from '../providers/index.js';
 import type { RedactOptions } from '../redaction/index.js';
+import type { SchemaVersion } from '../protocol/types.js';
 import { deliver, type CliIO } from './process.js';
 import type { OutputFormat } from '../../transforms/serialize.js';
 
 /**
  * Runs the stages from `source` to bytes. A stage that fails (an unreadable
  * file, a line over the limit) ends the output with the failure, reported as
- * exec reports it (`error` + `run_end` in the format asked for), and its exit code.
+ * exec reports it (`error` + `run_end` in the format asked for, under `runId`,
+ * in `schemaVersion`, when they say), and its exit code.
  */
-export function runChain(io: CliIO, format: OutputFormat, source: Readable, stages: (Transform | Duplex)[], exitCode: () => Promise<number>, runId?: () => string | undefined): Outcome {
+export function runChain(
+  io: CliIO,
+  format: OutputFormat,
+  source: Readable,
+  stages: (Transform | Duplex)[],
+  exitCode: () => Promise<number>,
+  runId?: () => string | undefined,
+  schemaVersion?: () => SchemaVersion | undefined,
+): Outcome {
   const out = new PassThrough();
   let failure: Outcome | undefined;
   const finished = new Promise<void>((resolve) => {
     pipeline([source, ...stages] as unknown as [Readable, ...Transform[]], (error) => {
       if (error) {
-        failure = reportFailure(error, { format, runId: runId?.(), secrets: credentialsInUse(io.env), stderr: io.stderr });
+        failure = reportFailure(error, { format, runId: runId?.(), schemaVersion: schemaVersion?.(), secrets: credentialsInUse(io.env), stderr: io.stderr });
         failure.readable.pipe(out);
       } else out.end();
       resolve();

@@ -9,8 +9,8 @@ import { choice, MAX_TIMER_MS, milliseconds } from './options.js';
 import { validate } from '../../transforms/validate.js';
 import { mapStream } from '../streams.js';
 import { redactEvent } from '../redaction/index.js';
-import type { OutputEvent } from '../protocol/types.js';
-import { stamp } from '../../transforms/stamp.js';
+import type { Event, OutputEvent } from '../protocol/types.js';
+import { stampEvent } from '../protocol/stamp.js';
 import { OUTPUT_FORMATS, serialize } from '../../transforms/serialize.js';
 import { outputFormatFromArgv } from './options.js';
 import type { CliIO } from './process.js';
@@ -37,12 +37,14 @@ export async function runReplay(file: string | undefined, raw: RawReplayOptions,
     const { stream: picker, pick } = pickRun(raw.run);
     const runId = raw.newRunId ? newRunId() : undefined;
     const redaction = await logRedaction(io);
+    // a new runId only: each event keeps its own schemaVersion (the stamp stage would write the events in one version)
+    const restamp = (event: OutputEvent) => (runId ? stampEvent<Event>(event, runId, event.schemaVersion) : event);
     // a log is input like any other: each recorded event is redacted again on the way out
-    const redacted = mapStream((event: OutputEvent) => redactEvent(event, redaction));
-    const stages: Transform[] = [logItems(framing), picker, validate('output', { label: 'recorded event' }), redacted, ...(runId ? [stamp({ runId })] : []), pace(delay), serialize(format, { stderr: io.stderr })];
-    // a failure is reported under the recorded runId, unless a hand-edited log put something else there
+    const redacted = mapStream((event: OutputEvent) => restamp(redactEvent(event, redaction)));
+    const stages: Transform[] = [logItems(framing), picker, validate('output', { label: 'recorded event' }), redacted, pace(delay), serialize(format, { stderr: io.stderr })];
+    // a failure is reported under the recorded runId, unless a hand-edited log put something else there, in the run's version
     const failureRunId = () => runId ?? (pick.chosen !== undefined && RUN_ID_PATTERN.test(pick.chosen) ? pick.chosen : undefined);
-    return runChain(io, format, source, stages, async () => pick.exitCode ?? 1, failureRunId);
+    return runChain(io, format, source, stages, async () => pick.exitCode ?? 1, failureRunId, () => pick.schemaVersion);
   });
 }
 

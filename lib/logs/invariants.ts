@@ -1,8 +1,11 @@
+import { createVersionScopes } from '../protocol/schema-version.js';
+
 /**
- * The protocol's order rules for a log (docs/protocol.md §3), per runId: run_start
+ * The protocol's order rules for a log (docs/protocol.md §3.3), per runId: run_start
  * first, exactly one run_end and nothing after it, every tool_call answered by
  * exactly one tool_result before the run goes on (a new turn or the end), one
- * runId per run. Several runs in one log are fine, one after the other.
+ * runId and one schemaVersion per run, a run_end exitCode that agrees with its
+ * status. Several runs in one log are fine, one after the other.
  */
 
 export type Problem = { lineNo: number; problem: string };
@@ -14,6 +17,21 @@ type Run = { runId: string; startLine: number; lastLine: number; ended: boolean;
  * and what happens around a call before its result (a checkpoint before it runs, the permission it needs).
  */
 const MAY_WAIT = new Set(['tool_call', 'tool_result', 'warning', 'usage', 'error', 'checkpoint', 'permission_request', 'permission_decision']);
+
+/** §3.3 rule 8: the exit codes each status goes with (interrupted: 141 too, when stdout's reader went away, §3.4). */
+const EXIT_CODES = new Map<unknown, { agrees: (code: number) => boolean; expected: string }>([
+  ['success', { agrees: (code) => code === 0, expected: '0' }],
+  ['error', { agrees: (code) => code !== 0, expected: 'not 0' }],
+  ['incomplete', { agrees: (code) => code === 4, expected: '4' }],
+  ['interrupted', { agrees: (code) => code === 130 || code === 141, expected: '130, or 141 when stdout is gone' }],
+]);
+
+/** A run_end whose exitCode disagrees with its status (an unknown status or a missing field is the schema's to report). */
+function exitCodeProblem(event: Record<string, unknown>): string | undefined {
+  const rule = EXIT_CODES.get(event.status);
+  if (!rule || typeof event.exitCode !== 'number' || rule.agrees(event.exitCode)) return undefined;
+  return `run_end exitCode ${event.exitCode} does not agree with status ${event.status} (expected ${rule.expected})`;
+}
 
 export type InvariantChecker = {
   /** One event (any object: schema problems are reported elsewhere) and the line it starts on. */
@@ -27,6 +45,7 @@ export type InvariantChecker = {
 export function createInvariantChecker(): InvariantChecker {
   const runs = new Map<string, Run>();
   const runIds: string[] = [];
+  const versions = createVersionScopes((runId) => `run ${runId}`);
   /** The run that is going on: started, not ended. */
   let current: Run | undefined;
 
@@ -57,6 +76,8 @@ export function createInvariantChecker(): InvariantChecker {
         if (run.ended) problems.push({ lineNo, problem: `run ${runId}: ${type === 'run_end' ? 'second run_end' : `${type} after run_end`}` });
       }
       run.lastLine = lineNo;
+      const mixed = versions.check(runId, event, lineNo);
+      if (mixed) problems.push({ lineNo, problem: `${mixed.field}: ${mixed.problem}` });
       if (type === 'tool_call') {
         const id = String(event.id);
         if (run.open.has(id)) problems.push({ lineNo, problem: `run ${runId}: tool_call id ${JSON.stringify(id)} is already waiting for its result` });
@@ -67,7 +88,11 @@ export function createInvariantChecker(): InvariantChecker {
       } else if (!MAY_WAIT.has(type)) {
         problems.push(...unanswered(run, type));
       }
-      if (type === 'run_end') run.ended = true;
+      if (type === 'run_end') {
+        run.ended = true;
+        const disagrees = exitCodeProblem(event);
+        if (disagrees) problems.push({ lineNo, problem: `run ${runId}: ${disagrees}` });
+      }
       return problems;
     },
     end() {

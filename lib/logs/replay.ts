@@ -1,7 +1,8 @@
 import { Transform } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../errors.js';
-import type { OutputEvent, Parsed } from '../protocol/types.js';
+import { schemaVersionOf } from '../protocol/schema-version.js';
+import type { OutputEvent, Parsed, SchemaVersion } from '../protocol/types.js';
 import { OBJECT_HIGH_WATER_MARK } from '../streams.js';
 import type { LogItem } from './framing.js';
 
@@ -12,6 +13,8 @@ export type RunPick = {
   readonly chosen: string | undefined;
   /** run_end's exit code, once it has gone by. */
   readonly exitCode: number | undefined;
+  /** The replayed run's schema version (of its first line with version 1 or 2), once known. */
+  readonly schemaVersion: SchemaVersion | undefined;
 };
 
 /**
@@ -21,7 +24,7 @@ export type RunPick = {
  * error; a run that is missing or never ends is one too, at the end.
  */
 export function pickRun(runId?: string): { stream: Transform; pick: RunPick } {
-  const state = { runId, chosen: runId as string | undefined, exitCode: undefined as number | undefined, started: false, ended: false };
+  const state = { runId, chosen: runId as string | undefined, exitCode: undefined as number | undefined, schemaVersion: undefined as SchemaVersion | undefined, started: false, ended: false };
   const stream = new Transform({
     objectMode: true,
     highWaterMark: OBJECT_HIGH_WATER_MARK,
@@ -34,6 +37,7 @@ export function pickRun(runId?: string): { stream: Transform; pick: RunPick } {
       if (state.started && id !== state.chosen) return callback();
       if (!state.started && id !== state.chosen) return callback();
       state.started = true;
+      state.schemaVersion ??= schemaVersionOf(value);
       if (value?.type === 'run_end') {
         state.ended = true;
         if (typeof value.exitCode === 'number') state.exitCode = value.exitCode;
@@ -55,6 +59,9 @@ export function pickRun(runId?: string): { stream: Transform; pick: RunPick } {
       },
       get exitCode() {
         return state.exitCode;
+      },
+      get schemaVersion() {
+        return state.schemaVersion;
       },
     },
   };

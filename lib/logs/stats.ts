@@ -1,5 +1,5 @@
 import { Transform } from 'node:stream';
-import { checkAgainstSchema } from '../protocol/validate.js';
+import { checkVersioned } from '../protocol/schema-version.js';
 import type { OutputEvent } from '../protocol/types.js';
 import type { LogItem } from './framing.js';
 import { redactOutbound, type RedactOptions } from '../redaction/index.js';
@@ -9,8 +9,8 @@ export type RunStats = {
   provider?: string;
   model?: string;
   /**
-   * Model turns: a turn starts with the run's first text, usage or tool_call, and
-   * again with text or usage after tool results (a tool_call right after a
+   * Model turns: a turn starts with the run's first reasoning, text, usage or tool_call, and
+   * again with reasoning, text or usage after tool results (a tool_call right after a
    * tool_result is taken as the same turn's next call: a turn with neither text
    * nor usage is counted with the one before).
    */
@@ -26,7 +26,7 @@ export type RunStats = {
   errorCode?: string;
 };
 
-/** Per-run totals of the schema-valid events of a log (others are counted as skipped). */
+/** Per-run totals of the events of a log valid in their own schema version (others are counted as skipped). */
 export function createStatsCollector(redaction?: RedactOptions) {
   // names come from the log: a model or tool name may carry a secret
   const clean = (name: string) => redactOutbound(name, redaction);
@@ -35,7 +35,7 @@ export function createStatsCollector(redaction?: RedactOptions) {
   return {
     item(item: LogItem): void {
       if ('problem' in item) return void (skipped += 1);
-      const verdict = checkAgainstSchema<OutputEvent>('output', item.value);
+      const verdict = checkVersioned<OutputEvent>('output', item.value);
       if (!verdict.ok) return void (skipped += 1);
       const event = verdict.value;
       let run = runs.get(event.runId);
@@ -48,6 +48,7 @@ export function createStatsCollector(redaction?: RedactOptions) {
           run.provider = clean(event.provider);
           run.model = clean(event.model);
           break;
+        case 'reasoning':
         case 'text':
         case 'tool_call':
           if (!run.inTurn && !(event.type === 'tool_call' && run.afterResult)) {

@@ -1,12 +1,12 @@
 import { Transform } from 'node:stream';
-import { checkAgainstSchema } from '../protocol/validate.js';
-import type { SchemaKind } from '../protocol/schemas.js';
+import { checkVersioned, createVersionScopes, type VersionedKind } from '../protocol/schema-version.js';
 import type { LogItem } from './framing.js';
 import { createInvariantChecker, type Problem } from './invariants.js';
 import { redactOutbound, type RedactOptions } from '../redaction/index.js';
+import { isJsonObject } from '../protocol/validate.js';
 
 export type LogCheckOptions = {
-  kind?: Extract<SchemaKind, 'input' | 'output'>;
+  kind?: VersionedKind;
   maxProblems?: number;
   format?: 'text' | 'json';
   /** Problem messages quote values from the log: redacted before they are printed. */
@@ -17,9 +17,13 @@ export type LogSummary = { valid: boolean; events: number; runs: number; problem
 
 export const DEFAULT_MAX_PROBLEMS = 50;
 
-/** The problems of one log item: not JSON, or not an event of the schema; and the order rules for the events. */
-export function createLogChecker(kind: 'input' | 'output' = 'output') {
+/**
+ * The problems of one log item: not JSON, or not an event of the schema of its own schemaVersion; and the
+ * order rules for output events (one version per run among them), one version for input events.
+ */
+export function createLogChecker(kind: VersionedKind = 'output') {
   const invariants = createInvariantChecker();
+  const inputVersion = createVersionScopes(() => 'the input');
   let events = 0;
   let problems = 0;
   const count = (found: Problem[]) => {
@@ -31,10 +35,13 @@ export function createLogChecker(kind: 'input' | 'output' = 'output') {
       if ('problem' in item) return count([{ lineNo: item.lineNo, problem: item.problem }]);
       events += 1;
       const found: Problem[] = [];
-      const verdict = checkAgainstSchema(kind, item.value);
-      if (!verdict.ok) found.push({ lineNo: item.lineNo, problem: `${verdict.field}: ${verdict.problem}` });
-      const value = item.value;
-      if (kind === 'output' && value && typeof value === 'object' && !Array.isArray(value)) found.push(...invariants.event(value as Record<string, unknown>, item.lineNo));
+      const { value, lineNo } = item;
+      const verdict = checkVersioned(kind, value);
+      if (!verdict.ok) found.push({ lineNo, problem: `${verdict.field}: ${verdict.problem}` });
+      if (kind === 'input') {
+        const mixed = inputVersion.check('', value, lineNo);
+        if (mixed) found.push({ lineNo, problem: `${mixed.field}: ${mixed.problem}` });
+      } else if (isJsonObject(value)) found.push(...invariants.event(value, lineNo));
       return count(found);
     },
     end(): Problem[] {

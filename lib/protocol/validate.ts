@@ -99,9 +99,13 @@ const defaultLabels: Record<SchemaKind, string> = {
   script: 'script',
 };
 
-/** A parsed line checked against a schema; a violation is a usage error naming the line and the field. */
-export function validateParsed<T>(kind: SchemaKind, { value, lineNo }: Parsed, label = defaultLabels[kind]): T {
-  const verdict = checkAgainstSchema<T>(kind, value);
+/** The verdict's value, or a usage error naming the line and the field: `Invalid <label> at line N: <field>: <problem>`. */
+export function acceptLine<T>(kind: SchemaKind, verdict: Verdict<T>, lineNo: number, label = defaultLabels[kind]): T {
   if (verdict.ok) return verdict.value;
   throw new UsageError(`Invalid ${label} at line ${lineNo}: ${verdict.field}: ${verdict.problem}`);
+}
+
+/** A parsed line checked against a schema; a violation is a usage error naming the line and the field. */
+export function validateParsed<T>(kind: SchemaKind, { value, lineNo }: Parsed, label?: string): T {
+  return acceptLine(kind, checkAgainstSchema<T>(kind, value), lineNo, label);
 }

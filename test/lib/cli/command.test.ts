@@ -26,3 +26,10 @@ t.test('a failing stage: the failure is reported, with its exit code', async (t)
   t.match(out, /"type":"run_end"/);
   t.equal(await exitCode, 1);
 });
+
+t.test('a failing stage: reported in the schema version given', async (t) => {
+  const failing = new Transform({ transform: (_chunk, _e, cb) => cb(new Error('boom')) });
+  const { readable } = runChain(io, 'stream-json', Readable.from(['a']), [failing, new PassThrough()], async () => 0, () => 'run_20261201093003_s1gt01', () => 2);
+  const lines = (await text(readable)).trimEnd().split('\n').map((line) => JSON.parse(line));
+  t.match(lines, [{ schemaVersion: 2, type: 'error' }, { schemaVersion: 2, type: 'run_end' }]);
+});

@@ -79,7 +79,7 @@ const inputErrors: [string, string | undefined, RegExp][] = [
   ['not JSON', '{"schemaVersion":1,"type":"prompt","content":"ok"}\n\nnot json\n', /^Invalid stream-json input at line 3: expected a JSON object\.$/],
   ['a JSON array', '[1]\n', /^Invalid stream-json input at line 1: expected a JSON object\.$/],
   ['an unknown field', '{"schemaVersion":1,"type":"prompt","content":"x","extra":1}\n', /^Invalid stream-json input at line 1: extra: Unrecognized key: "extra"$/],
-  ['schemaVersion 2', '{"schemaVersion":2,"type":"prompt","content":"x"}\n', /^Invalid stream-json input at line 1: schemaVersion: /],
+  ['schemaVersion 3', '{"schemaVersion":3,"type":"prompt","content":"x"}\n', /^Invalid stream-json input at line 1: schemaVersion: /],
   ['no input', '', /^Stream-json input required\. Pipe JSONL or use --file\.$/],
   ['only blank lines', '\n  \n\r\n', /^Stream-json input required\./],
   ['only empty contents', '{"schemaVersion":1,"type":"prompt","content":"   "}\n', /^Stream-json input must include at least one prompt or user message event\.$/],

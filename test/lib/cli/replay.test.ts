@@ -2,7 +2,10 @@ import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactText } from '../../../lib/redaction/index.js';
+import { createSerializer } from '../../../lib/output/serializer.js';
+import type { OutputEvent } from '../../../lib/protocol/types.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
+import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: runs recorded by `zero exec -o stream-json` (scripted provider), replayed by bin/zero.
@@ -157,4 +160,53 @@ t.test('a log whose runId holds a key: the failure is reported under a fresh run
   t.equal(replayed.code, 2);
   t.notMatch(replayed.stdout + replayed.stderr, key);
   t.match(jsonLines(replayed.stdout)[0], { type: 'error', code: 'usage_error', runId: /^run_\d{14}_[0-9a-z]{6}$/ });
+});
+
+/** What exec prints for these events in a format: stdout and the text format's progress lines on stderr. */
+function rendered(format: 'json' | 'text', jsonl: string) {
+  let stderr = '';
+  const write = createSerializer(format, { write: (text: string) => (stderr += text) });
+  const stdout = jsonLines(jsonl).map((event) => write(event as OutputEvent)).join('');
+  return { stdout, stderr };
+}
+
+t.test('a version 2 run replays as it was recorded: stream-json byte-identical, text and json rendered, its exit code', async (t) => {
+  const dir = t.testdir({});
+  const interrupted = protocolExamples('output v2').find((run) => run.includes('"interrupted"'))!;
+  for (const [name, run, code] of [['§11.2', V2_RUN, 0], ['interrupted', interrupted, 130]] as const) {
+    const log = join(dir, 'v2.jsonl');
+    writeFileSync(log, run);
+    t.same(await zero(['replay', log]), { stdout: run, stderr: '', code, signal: null }, `${name}: stream-json`);
+    for (const format of ['json', 'text'] as const) {
+      const replayed = await zero(['replay', '-o', format, log]);
+      t.same({ stdout: replayed.stdout, stderr: replayed.stderr }, rendered(format, run), `${name}: ${format}`);
+      t.equal(replayed.code, code);
+    }
+  }
+});
+
+t.test('--new-run-id on a version 2 run: every event kept, in version 2, under the new runId', async (t) => {
+  const log = join(t.testdir({}), 'v2.jsonl');
+  writeFileSync(log, V2_RUN);
+  const { stdout, code } = await zero(['replay', '--new-run-id', log]);
+  t.equal(code, 0);
+  const runIds = new Set(jsonLines(stdout).map((event) => event.runId));
+  t.equal(runIds.size, 1);
+  t.notOk(runIds.has(jsonLines(V2_RUN)[0]!.runId));
+  t.equal(ids(stdout), ids(V2_RUN), 'reasoning, checkpoint, permission_request and tool_result names kept, byte for byte');
+});
+
+t.test('a version 2 run that turns to version 1: a usage error, reported in version 2', async (t) => {
+  const log = join(t.testdir({}), 'mixed.jsonl');
+  const lines = V2_RUN.trimEnd().split('\n');
+  writeFileSync(log, [...lines.slice(0, 4), lines[4]!.replace('"schemaVersion":2', '"schemaVersion":1'), ...lines.slice(5)].join('\n') + '\n');
+  const result = await zero(['replay', log]);
+  t.equal(result.code, 2);
+  const events = jsonLines(result.stdout);
+  t.same(events.slice(0, 4), jsonLines(V2_RUN).slice(0, 4), 'what could be replayed');
+  const runId = events[0]!.runId;
+  t.same(events.slice(4), [
+    { schemaVersion: 2, type: 'error', runId, code: 'usage_error', message: `Invalid recorded event at line 5: schemaVersion: Expected 2, received 1 (run ${runId} is version 2 from line 1)`, recoverable: true },
+    { schemaVersion: 2, type: 'run_end', runId, status: 'error', exitCode: 2 },
+  ]);
 });

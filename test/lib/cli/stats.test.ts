@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { V2_RUN } from '../../helpers/protocol-examples.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: stats of runs recorded by `zero exec -o stream-json` (scripted provider).
@@ -60,4 +61,13 @@ t.test('usage errors exit 2', async (t) => {
   t.equal((await zero(['stats', '/nonexistent/x.jsonl'])).code, 2);
   t.equal((await zero(['stats', '--framing', 'csv', '-'], { stdin: '' })).code, 2);
   t.equal((await zero(['stats', '-'], { stdin: '' })).stdout, 'No runs.\n');
+});
+
+t.test('a version 2 log: its events counted, none skipped', async (t) => {
+  const text = await zero(['stats', '-'], { stdin: V2_RUN });
+  t.equal(text.code, 0);
+  t.notMatch(text.stdout, /skipped/);
+  t.match(jsonLines((await zero(['stats', '-o', 'json', '-'], { stdin: V2_RUN })).stdout), [
+    { runId: 'run_20261201091000_v2run1', provider: 'anthropic', turns: 3, toolCalls: 2, toolsByName: { edit_file: 1, write_file: 1 }, toolsBySideEffect: { write: 2 }, tokens: { prompt: 2703, completion: 135, total: 2838 }, outcome: 'success', exitCode: 0 },
+  ]);
 });

@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: logs recorded by `zero exec -o stream-json` (scripted provider) and hand-made broken ones.
@@ -122,4 +123,45 @@ t.test('a value nested 100 000 deep is a problem line, in both framings, and the
     t.match(result.stdout, new RegExp(`\\ninvalid: 1 problem in ${lines.length} events, 1 run\\n$`), `${framing}: every other event was read`);
     t.equal(result.stderr, '');
   }
+});
+
+t.test('version 2 logs: each line against the schema of its own version', async (t) => {
+  const dir = t.testdir({});
+  const runs = protocolExamples('output v2').filter((run) => run.includes('"run_start"'));
+  const v1 = await recorded(t);
+  const file = join(dir, 'v2.jsonl');
+  writeFileSync(file, V2_RUN);
+  t.same(await zero(['validate', file]), { stdout: 'valid: 19 events, 1 run\n', stderr: '', code: 0, signal: null }, '§11.2: reasoning, checkpoint, permission_request');
+  writeFileSync(file, runs.join('') + v1.stdout);
+  t.match(await zero(['validate', file]), { stdout: `valid: ${runs.join('').split('\n').length - 1 + v1.lines.length} events, ${runs.length + 1} runs\n`, code: 0 }, 'v2 runs and a v1 run in one log');
+});
+
+t.test('a run that changes version, a run_end whose exitCode disagrees: reported on their line', async (t) => {
+  const dir = t.testdir({});
+  const lines = V2_RUN.trimEnd().split('\n');
+  const runId = JSON.parse(lines[0]!).runId;
+  const file = join(dir, 'broken.jsonl');
+  writeFileSync(file, [...lines.slice(0, 4), lines[4]!.replace('"schemaVersion":2', '"schemaVersion":1'), ...lines.slice(5, -1), lines.at(-1)!.replace('"exitCode":0', '"exitCode":3')].join('\n') + '\n');
+  const result = await zero(['validate', file]);
+  t.equal(result.code, 1);
+  t.equal(
+    result.stdout,
+    [
+      `line 5: schemaVersion: Expected 2, received 1 (run ${runId} is version 2 from line 1)`,
+      `line 19: run ${runId}: run_end exitCode 3 does not agree with status success (expected 0)`,
+      'invalid: 2 problems in 19 events, 1 run',
+      '',
+    ].join('\n'),
+  );
+});
+
+t.test('--input: version 2 input files, and input that mixes versions', async (t) => {
+  const dir = t.testdir({});
+  const file = join(dir, 'input.jsonl');
+  writeFileSync(file, protocolExamples('input v2')[0]!);
+  t.same(await zero(['validate', '--input', file]), { stdout: 'valid: 3 events, 0 runs\n', stderr: '', code: 0, signal: null });
+  writeFileSync(file, protocolExamples('input v1')[0]! + '{"schemaVersion":2,"type":"prompt","content":"Compare the two images."}\n');
+  const mixed = await zero(['validate', '--input', file]);
+  t.equal(mixed.code, 1);
+  t.equal(mixed.stdout, 'line 3: schemaVersion: Expected 1, received 2 (the input is version 1 from line 1)\ninvalid: 1 problem in 3 events, 0 runs\n');
 });

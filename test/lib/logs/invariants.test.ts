@@ -32,3 +32,46 @@ t.test('each rule', async (t) => {
 t.test('values without type or runId are left to the schema', async (t) => {
   t.same(check([{ type: 'prompt' }, { hello: 1 }]).problems, []);
 });
+
+t.test('one schemaVersion per run: a line of the other version is named with the run\'s first line', async (t) => {
+  const v = (schemaVersion: number, type: string, runId = 'r1') => ({ schemaVersion, ...ev(type, runId) });
+  t.same(check([v(2, 'run_start'), v(2, 'reasoning'), v(2, 'run_end'), v(1, 'run_start', 'r2'), v(1, 'run_end', 'r2')]).problems, [], 'runs of either version, one after the other');
+  t.same(check([v(1, 'run_start'), v(2, 'text'), v(1, 'final'), v(2, 'run_end')]).problems, [
+    { lineNo: 2, problem: 'schemaVersion: Expected 1, received 2 (run r1 is version 1 from line 1)' },
+    { lineNo: 4, problem: 'schemaVersion: Expected 1, received 2 (run r1 is version 1 from line 1)' },
+  ]);
+  t.same(check([v(3, 'run_start'), v(2, 'text'), v(2, 'run_end')]).problems, [], 'a version zero does not speak is the schema\'s to report; the next line sets the run\'s');
+});
+
+t.test('run_end.exitCode agrees with its status', async (t) => {
+  const ending = (status: string, exitCode: number) => check([ev('run_start'), ev('run_end', 'r1', { status, exitCode })]).problems;
+  for (const [status, code] of [['success', 0], ['error', 1], ['error', 2], ['error', 143], ['error', 141], ['incomplete', 4], ['interrupted', 130], ['interrupted', 141]] as const) {
+    t.same(ending(status, code), [], `${status} ${code}`);
+  }
+  t.same(ending('success', 3), [{ lineNo: 2, problem: 'run r1: run_end exitCode 3 does not agree with status success (expected 0)' }]);
+  t.same(ending('error', 0), [{ lineNo: 2, problem: 'run r1: run_end exitCode 0 does not agree with status error (expected not 0)' }]);
+  t.same(ending('incomplete', 0), [{ lineNo: 2, problem: 'run r1: run_end exitCode 0 does not agree with status incomplete (expected 4)' }]);
+  t.same(ending('interrupted', 143), [{ lineNo: 2, problem: 'run r1: run_end exitCode 143 does not agree with status interrupted (expected 130, or 141 when stdout is gone)' }]);
+  t.same(ending('toString', 9), [], 'an unknown status is the schema\'s to report');
+});
+
+t.test('version 2 events where §3.3 puts them: checkpoint and permission_request while their call waits', async (t) => {
+  const { problems } = check([
+    ev('run_start'),
+    ev('reasoning'),
+    ev('text'),
+    ev('usage'),
+    ev('tool_call', 'r1', { id: 'a' }),
+    ev('checkpoint'),
+    ev('tool_result', 'r1', { id: 'a' }),
+    ev('reasoning'),
+    ev('tool_call', 'r1', { id: 'b' }),
+    ev('permission_request', 'r1', { id: 'b' }),
+    ev('permission_decision', 'r1', { id: 'b' }),
+    ev('tool_result', 'r1', { id: 'b' }),
+    ev('final'),
+    ev('run_end', 'r1', { status: 'success', exitCode: 0 }),
+  ]);
+  t.same(problems, []);
+  t.match(check([ev('run_start'), ev('tool_call', 'r1', { id: 'a' }), ev('reasoning'), ev('tool_result', 'r1', { id: 'a' }), ev('run_end')]).problems, [{ lineNo: 2, problem: /tool_call "a" has no tool_result before reasoning/ }], 'reasoning starts the next turn');
+});

@@ -21,6 +21,16 @@ t.test('pickRun: the first run, or the one asked for; stops at its run_end', asy
   t.equal((await collect(Readable.from(items).pipe(second.stream))).length, 3);
 });
 
+t.test('pickRun: the run\'s schema version, from its first line with version 1 or 2', async (t) => {
+  const v = (runId: string, schemaVersion: unknown, type = 'text'): LogItem => ({ lineNo: 1, value: { schemaVersion, runId, type } });
+  const picked = pickRun('b');
+  await collect(Readable.from([v('a', 1, 'run_start'), v('b', 3, 'run_start'), v('b', 2), v('b', 1, 'run_end')]).pipe(picked.stream));
+  t.equal(picked.pick.schemaVersion, 2, 'not the other run\'s, nor a version zero does not speak');
+  const none = pickRun();
+  await t.rejects(collect(Readable.from([v('a', '2', 'run_start')]).pipe(none.stream)));
+  t.equal(none.pick.schemaVersion, undefined);
+});
+
 t.test('pickRun: errors', async (t) => {
   await t.rejects(collect(Readable.from([e('a', 'run_start')]).pipe(pickRun().stream)), /no run_end/);
   await t.rejects(collect(Readable.from([e('a', 'run_start')]).pipe(pickRun('z').stream)), /No run z/);

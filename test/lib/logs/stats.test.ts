@@ -43,3 +43,27 @@ t.test('model and tool names from the log are redacted', async (t) => {
   t.notMatch(printed, token);
   t.notMatch(printed, loaded);
 });
+
+t.test('version 2 events are counted, not skipped; reasoning starts a turn like text', async (t) => {
+  const v2 = (type: string, extra: Record<string, unknown> = {}) => ({ lineNo: 1, value: { ...e(type, extra).value, schemaVersion: 2 } });
+  const stats = createStatsCollector();
+  [
+    v2('run_start', { cwd: '/', provider: 'p', model: 'm' }),
+    v2('reasoning', { delta: 'first a read' }),
+    v2('tool_call', { id: '1', name: 'read_file', sideEffect: 'read' }),
+    v2('tool_result', { id: '1', name: 'read_file', status: 'ok', output: '', truncated: false }),
+    v2('reasoning', { delta: 'then a write' }),
+    v2('tool_call', { id: '2', name: 'write_file', sideEffect: 'write' }),
+    v2('checkpoint', { checkpoint: { sequence: 1, tool: 'write_file', files: ['a'] } }),
+    v2('permission_request', { id: '2', name: 'write_file', action: 'prompt', permission: 'write', permissionMode: 'auto', sideEffect: 'write', reason: 'no' }),
+    v2('tool_result', { id: '2', name: 'write_file', status: 'error', output: 'no', truncated: false }),
+    v2('usage', { promptTokens: 3, completionTokens: 1, totalTokens: 4 }),
+    v2('final', { text: '' }),
+    v2('error', { code: 'incomplete', message: 'x', recoverable: true }),
+    v2('run_end', { status: 'incomplete', exitCode: 4 }),
+  ].forEach((item) => stats.item(item));
+  t.equal(stats.skipped, 0);
+  t.match(stats.runs(), [{ turns: 3, toolCalls: 2, toolsBySideEffect: { read: 1, write: 1 }, tokens: { prompt: 3, completion: 1, total: 4 }, outcome: 'incomplete', exitCode: 4, errorCode: 'incomplete' }]);
+  stats.item(e('reasoning', { delta: 'v1 has none' }));
+  t.equal(stats.skipped, 1, 'reasoning in a version 1 line is not a valid event');
+});

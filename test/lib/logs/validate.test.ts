@@ -2,6 +2,7 @@ import t from 'tap';
 import { Readable } from 'node:stream';
 import { createLogChecker, logReport, summaryLine } from '../../../lib/logs/validate.js';
 import type { LogItem } from '../../../lib/logs/framing.js';
+import { protocolExamples } from '../../helpers/protocol-examples.js';
 
 const start = { schemaVersion: 1, type: 'run_start', runId: 'run_20260101000000_abcdef', cwd: '/', provider: 'p', model: 'm' };
 const end = { schemaVersion: 1, type: 'run_end', runId: 'run_20260101000000_abcdef', status: 'success', exitCode: 0 };
@@ -46,4 +47,33 @@ t.test('values quoted in problem messages are redacted', async (t) => {
   t.match(out, 'answers no tool_call', 'the problems are reported');
   t.notMatch(out, token);
   t.notMatch(out, loaded);
+});
+
+const itemsOf = (jsonl: string): LogItem[] => jsonl.trimEnd().split('\n').map((raw, index) => ({ lineNo: index + 1, raw, value: JSON.parse(raw) }));
+const problemsOf = (kind: 'input' | 'output', items: LogItem[]) => {
+  const checker = createLogChecker(kind);
+  return [...items.flatMap((item) => checker.item(item)), ...checker.end()];
+};
+
+t.test('version 2: every run and input of docs/protocol.md checks clean, each line against its own version', async (t) => {
+  const runs = protocolExamples('output v2').filter((run) => !run.startsWith('{"schemaVersion":2,"type":"error"'));
+  t.ok(runs.length >= 5);
+  for (const run of runs) t.same(problemsOf('output', itemsOf(run)), [], run.split('\n')[0]);
+  t.same(problemsOf('output', itemsOf(runs.join('') + protocolExamples('output v1').at(-1)!)), [], 'v2 and v1 runs in one log');
+  t.same(problemsOf('input', itemsOf(protocolExamples('input v2').join(''))), []);
+});
+
+t.test('a run that changes version, input that mixes them: the line that differs', async (t) => {
+  const [v2run] = protocolExamples('output v2').filter((run) => run.includes('"reasoning"'));
+  const lines = v2run!.trimEnd().split('\n');
+  const mixed = [lines[0], lines[1]!.replace('"schemaVersion":2', '"schemaVersion":1'), ...lines.slice(2)].join('\n');
+  const runId = JSON.parse(lines[0]!).runId;
+  t.match(problemsOf('output', itemsOf(mixed)), [{ lineNo: 2, problem: `schemaVersion: Expected 2, received 1 (run ${runId} is version 2 from line 1)` }]);
+  const input = `${protocolExamples('input v1')[0]}${protocolExamples('input v2')[0]}`;
+  t.same(problemsOf('input', itemsOf(input)), [
+    { lineNo: 3, problem: 'schemaVersion: Expected 1, received 2 (the input is version 1 from line 1)' },
+    { lineNo: 4, problem: 'schemaVersion: Expected 1, received 2 (the input is version 1 from line 1)' },
+    { lineNo: 5, problem: 'schemaVersion: Expected 1, received 2 (the input is version 1 from line 1)' },
+  ]);
+  t.same(problemsOf('input', itemsOf('{"schemaVersion":3,"type":"prompt","content":"x"}')), [{ lineNo: 1, problem: 'schemaVersion: Expected 1 or 2, received 3' }]);
 });
