@@ -12,15 +12,19 @@ import { stamp } from '../transforms/stamp.js';
 import { validate } from '../transforms/validate.js';
 import { CancelledError, toZeroError, type CancelSignal, type ZeroError } from './errors.js';
 import { newRunId } from './protocol/ids.js';
-import type { Event } from './protocol/types.js';
+import type { Event, SchemaVersion } from './protocol/types.js';
 import type { VersionChoice } from './protocol/versions.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 
-export type InputChainOptions = { maxLineBytes?: number };
+export type InputChainOptions = {
+  maxLineBytes?: number;
+  /** Told the input events' schema version as soon as it is known (the first line that has one). */
+  onSchemaVersion?: (version: SchemaVersion) => void;
+};
 
-/** stream-json input bytes → one `{ prompt }`: split → parse → validate(input) → combine. */
+/** stream-json input bytes → one `{ prompt, images? }`: split → parse → validate(input) → combine. */
 export function inputChain(options: InputChainOptions = {}): Duplex {
-  return new pumpify.obj(split(options), parse(), validate('input'), combine());
+  return new pumpify.obj(split(options), parse(), validate('input', { onSchemaVersion: options.onSchemaVersion }), combine());
 }
 
 export type OutputChainOptions = {
@@ -144,9 +148,16 @@ export type ExecChain = Duplex & {
 export function execChain(options: ExecOptions): ExecChain {
   const { input, output = {}, onFailure, stages = [], ...agentOptions } = options;
   const controller = new AbortController();
-  const { head, writable } = promptSource(input);
+  // Without a version asked for, the run answers in the version of its input events (docs/protocol.md §7), else 1.
+  let inputVersion: SchemaVersion | undefined;
+  const learnVersion = (version: SchemaVersion) => {
+    inputVersion ??= version;
+    if (input.format === 'stream-json') input.onSchemaVersion?.(version);
+  };
+  const schemaVersion = output.schemaVersion ?? (() => inputVersion ?? 1);
+  const { head, writable } = promptSource(input.format === 'text' ? input : { ...input, onSchemaVersion: learnVersion });
   const tail = pipeline([head, agent({ ...agentOptions, signal: controller.signal }), ...stages], () => {}) as unknown as Readable;
-  const { readable, exitCode } = writeOut(tail, output, onFailure);
+  const { readable, exitCode } = writeOut(tail, { ...output, schemaVersion }, onFailure);
   return Object.assign(joinDuplex(writable, readable), {
     exitCode,
     cancel(reason: CancelSignal | ZeroError) {

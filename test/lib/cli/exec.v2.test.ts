@@ -1,0 +1,162 @@
+import t, { type Test } from 'tap';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createLogChecker } from '../../../lib/logs/validate.js';
+import { cleanEnv, jsonLines, nth, streamedText, writeScript, zero, type Result } from '../../helpers/zero.js';
+
+// A client written for Zero's current stream-json (schema version 2) driving zero exec end to end:
+// its version 2 input sets the output version, images go in, reasoning comes out, a refused write is a
+// permission_request, the turn limit and signals end as version 2 says; every line is a valid version 2 event.
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const image = { mediaType: 'image/png', data: PNG };
+
+const v2 = (event: object) => JSON.stringify({ schemaVersion: 2, ...event });
+const v2Input = (...events: object[]) => events.map(v2).join('\n') + '\n';
+const message = (content: string, images?: object[]) => ({ type: 'message', role: 'user', content, ...(images ? { images } : {}) });
+const prompt = (content: string) => ({ type: 'prompt', content });
+
+/** Every line of the output is a valid event of its version, in the protocol's order (what zero validate checks). */
+export function assertValidRun(t: Test, stdout: string, version: 1 | 2): Record<string, unknown>[] {
+  const checker = createLogChecker('output');
+  const events = jsonLines(stdout);
+  const problems = [...events.flatMap((value, index) => checker.item({ value, lineNo: index + 1 })), ...checker.end()];
+  t.same(problems, [], `every line is a valid version ${version} event, in order`);
+  t.ok(events.length > 0 && events.every((event) => event.schemaVersion === version), `every line says schemaVersion ${version}`);
+  return events;
+}
+
+type Scripted = { dir: string; script: string; env: NodeJS.ProcessEnv; exec(args: string[], stdin?: string, onSpawn?: (child: ChildProcess) => void): Promise<Result> };
+
+function scripted(t: Test, turns: unknown[], files: Record<string, string> = {}): Scripted {
+  const dir = t.testdir(files);
+  const script = writeScript(dir, turns, '.script.jsonl');
+  const env = cleanEnv({ ZERO_HOME: join(dir, '.home') });
+  return {
+    dir,
+    script,
+    env,
+    exec: (args, stdin, onSpawn) => zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args], { env, stdin, onSpawn }),
+  };
+}
+
+/** The event types in order, consecutive deltas of one kind counted once: redaction may re-split them. */
+const kinds = (events: Record<string, unknown>[]) => events.map((event) => event.type).filter((type, index, all) => !((type === 'text' || type === 'reasoning') && all[index - 1] === type));
+
+const writeNotes = { id: 'w1', name: 'write_file', args: { path: 'NOTES.md', content: 'seen\n' } };
+
+t.test('scripted: images in, reasoning out, a refused write, in version 2 because the input is; resume sends the images again', async (t) => {
+  const run = scripted(t, [
+    { expect: { images: 1, contains: ['What is in the picture?'] }, reasoning: ['A one-pixel ', 'PNG.'], chunks: ['Let me note it.'], toolCalls: [writeNotes], usage: { promptTokens: 30, completionTokens: 9 } },
+    { expect: { contains: ['Permission required'] }, text: 'I may not write files here: a single pixel.' },
+  ]);
+  const first = await run.exec(['-i', 'stream-json'], v2Input(message('What is in the picture?', [image]), prompt('Be brief.')));
+  t.equal(first.code, 0);
+  t.equal(first.stderr, '');
+  const events = assertValidRun(t, first.stdout, 2);
+  t.same(kinds(events), ['run_start', 'reasoning', 'text', 'usage', 'tool_call', 'permission_request', 'tool_result', 'text', 'final', 'run_end']);
+  t.equal(events.filter((event) => event.type === 'reasoning').map((event) => event.delta).join(''), 'A one-pixel PNG.');
+  t.notMatch(streamedText(events), /PNG/, 'reasoning is never part of the text');
+  t.match(nth(events, 'permission_request'), { id: 'w1', name: 'write_file', action: 'prompt', permission: 'prompt', permissionMode: 'auto', sideEffect: 'write', reason: /^Permission required: write_file changes files/ });
+  t.match(nth(events, 'tool_result'), { id: 'w1', name: 'write_file', status: 'error', output: /--auto high/ });
+  t.notOk(existsSync(join(run.dir, 'NOTES.md')), 'the refused write changed nothing');
+  t.match(nth(events, 'final'), { text: 'I may not write files here: a single pixel.' });
+
+  const sessionId = String(events[0]?.sessionId);
+  writeScript(run.dir, [{ expect: { images: 1, contains: ['And its colour?'] }, text: 'Mostly transparent.' }], '.script.jsonl');
+  const resumed = await run.exec(['-i', 'stream-json', '--resume', sessionId], v2Input(prompt('And its colour?')));
+  t.equal(resumed.code, 0, 'the resumed conversation holds the first run\'s image (expect.images: 1)');
+  t.match(nth(assertValidRun(t, resumed.stdout, 2), 'final'), { text: 'Mostly transparent.' });
+});
+
+t.test('scripted: --auto high writes with a checkpoint first and changedFiles; a path outside is refused with its block', async (t) => {
+  const run = scripted(t, [
+    { toolCalls: [writeNotes, { id: 'w2', name: 'write_file', args: { path: '../outside.md', content: 'x' } }] },
+    { text: 'Wrote one of two.' },
+  ]);
+  const v1run = await run.exec(['--auto', 'high', 'note it']);
+  t.equal(v1run.code, 0);
+  t.same(kinds(assertValidRun(t, v1run.stdout, 1)), ['run_start', 'warning', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'text', 'final', 'run_end'], 'text input, no version asked: version 1, as before');
+  const v2run = await run.exec(['--auto', 'high', '--schema-version', '2', 'note it']);
+  const events = assertValidRun(t, v2run.stdout, 2);
+  t.same(kinds(events), ['run_start', 'warning', 'tool_call', 'checkpoint', 'tool_result', 'tool_call', 'permission_request', 'tool_result', 'text', 'final', 'run_end']);
+  t.match(nth(events, 'checkpoint'), { checkpoint: { sequence: 1, tool: 'write_file', files: ['NOTES.md'] } });
+  t.match(nth(events, 'tool_result'), { id: 'w1', name: 'write_file', status: 'ok', changedFiles: ['NOTES.md'] });
+  t.match(nth(events, 'permission_request'), { id: 'w2', permissionMode: 'unsafe', block: { code: 'outside_workspace', toolName: 'write_file', path: '../outside.md', recoverable: true } });
+  t.match(nth(events, 'tool_result', 1), { id: 'w2', name: 'write_file', status: 'error' });
+});
+
+t.test('scripted: the turn limit ends as incomplete, exit 4, after the final', async (t) => {
+  const run = scripted(t, [{ chunks: ['Let me read it.'], toolCalls: [{ id: 'r1', name: 'read_file', args: { path: 'README.md' } }] }], { 'README.md': '# project\n' });
+  const result = await run.exec(['-i', 'stream-json', '--max-turns', '1'], v2Input(prompt('Read the README.')));
+  t.equal(result.code, 4);
+  const events = assertValidRun(t, result.stdout, 2);
+  t.same(kinds(events).slice(-4), ['tool_result', 'final', 'error', 'run_end']);
+  t.match(events.slice(-3), [
+    { type: 'final', text: 'Let me read it.' },
+    { type: 'error', code: 'incomplete', message: 'Reached the turn limit (1) before the model finished. Raise it with --max-turns.', recoverable: true },
+    { type: 'run_end', status: 'incomplete', exitCode: 4 },
+  ]);
+});
+
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
+  t.test(`scripted: ${signal} mid-stream ends as interrupted, exit 130, with what was streamed before it`, async (t) => {
+    const run = scripted(t, [{ reasoning: ['Reading ', 'the ', 'tests ', 'first'], chunks: ['never'], delayMs: 400 }]);
+    const kill = (child: ChildProcess) => child.stdout!.on('data', (chunk: Buffer) => void (chunk.includes('"reasoning"') && child.kill(signal)));
+    const result = await run.exec(['-i', 'stream-json'], v2Input(prompt('Go.')), kill);
+    t.equal(result.code, 130);
+    const events = assertValidRun(t, result.stdout, 2);
+    t.same(kinds(events), ['run_start', 'reasoning', 'error', 'run_end']);
+    t.match(events.slice(-2), [
+      { type: 'error', code: 'interrupted', message: 'run cancelled by signal', recoverable: true },
+      { type: 'run_end', status: 'interrupted', exitCode: 130 },
+    ]);
+  });
+}
+
+t.test('the version: --schema-version > ZERO_SCHEMA_VERSION > the input events\' > 1', async (t) => {
+  const run = scripted(t, [{ reasoning: ['hm'], text: 'ok' }]);
+  const versionOf = (result: Result) => jsonLines(result.stdout).map((event) => event.schemaVersion);
+  const v1Input = JSON.stringify({ schemaVersion: 1, type: 'prompt', content: 'hi' }) + '\n';
+
+  const asked = await run.exec(['-i', 'stream-json', '--schema-version', '1'], v2Input(prompt('hi')));
+  t.same(kinds(assertValidRun(t, asked.stdout, 1)), ['run_start', 'text', 'final', 'run_end'], 'version 2 input, version 1 asked: version 1, reasoning dropped');
+  t.same(new Set(versionOf(await run.exec(['-i', 'stream-json'], v1Input))), new Set([1]), 'version 1 input: version 1');
+  t.same(new Set(versionOf(await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', run.script, '-C', run.dir, 'hi'], { env: { ...run.env, ZERO_SCHEMA_VERSION: '2' } }))), new Set([2]), 'ZERO_SCHEMA_VERSION=2 with text input');
+  const flagWins = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '--schema-version', '2', '--provider', 'scripted', '--script', run.script, '-C', run.dir], { env: { ...run.env, ZERO_SCHEMA_VERSION: '1' }, stdin: v1Input });
+  assertValidRun(t, flagWins.stdout, 2);
+  t.same(kinds(jsonLines(flagWins.stdout)), ['run_start', 'reasoning', 'text', 'final', 'run_end'], 'the flag wins over the variable and the input');
+});
+
+t.test('version usage errors: a bad version, and failures before the start in the version asked for', async (t) => {
+  const run = scripted(t, [{ text: 'unused' }]);
+  const bad = await run.exec(['--schema-version', '3', 'hi']);
+  t.equal(bad.code, 2);
+  t.match(assertValidRun(t, bad.stdout, 1), [{ type: 'error', code: 'usage_error', message: 'Invalid value for --schema-version: "3". Expected one of: 1, 2.' }, { type: 'run_end', exitCode: 2 }]);
+  const badEnv = await zero(['exec', '-o', 'stream-json', 'hi'], { env: { ...run.env, ZERO_SCHEMA_VERSION: 'two' } });
+  t.match(jsonLines(badEnv.stdout)[0], { code: 'usage_error', message: 'Invalid value for ZERO_SCHEMA_VERSION: "two". Expected one of: 1, 2.' });
+
+  const badFlag = await run.exec(['--schema-version', '2', '--max-turns', 'lots', 'hi']);
+  t.equal(badFlag.code, 2);
+  t.match(assertValidRun(t, badFlag.stdout, 2), [{ type: 'error', code: 'usage_error', message: /--max-turns/ }, { type: 'run_end', status: 'error', exitCode: 2 }]);
+  const unknownFlag = await run.exec(['--schema-version=2', '--bogus', 'hi']);
+  t.match(assertValidRun(t, unknownFlag.stdout, 2), [{ type: 'error', message: /Unknown option '--bogus'/ }, { type: 'run_end', exitCode: 2 }]);
+  const noProvider = await zero(['exec', '-o', 'stream-json', '-i', 'stream-json'], { env: run.env, stdin: v2Input(prompt('hi')) });
+  t.equal(noProvider.code, 3);
+  t.match(jsonLines(noProvider.stdout)[0], { schemaVersion: 1, code: 'provider_error' }, 'a failure before the input is read knows no input version');
+});
+
+t.test('input: one version per input; images are version 2 only', async (t) => {
+  const run = scripted(t, [{ text: 'unused' }]);
+  const mixed = await run.exec(['-i', 'stream-json'], v2Input(prompt('first')) + JSON.stringify({ schemaVersion: 1, type: 'prompt', content: 'second' }) + '\n');
+  t.equal(mixed.code, 2);
+  t.match(assertValidRun(t, mixed.stdout, 2), [{ type: 'error', code: 'usage_error', message: /^Invalid stream-json input at line 2: schemaVersion: Expected 2, received 1/ }, { type: 'run_end', exitCode: 2 }], 'reported in the version of the input\'s first line');
+  const v1Images = await run.exec(['-i', 'stream-json'], JSON.stringify({ schemaVersion: 1, ...message('look', [image]) }) + '\n');
+  t.equal(v1Images.code, 2);
+  t.match(jsonLines(v1Images.stdout)[0], { message: 'Invalid stream-json input at line 1: images: Unrecognized key: "images"' });
+  const badImage = await run.exec(['-i', 'stream-json'], v2Input(message('look', [{ mediaType: 'image/bmp', data: PNG }])));
+  t.match(jsonLines(badImage.stdout)[0], { message: /^Invalid stream-json input at line 1: images\[0\]\.mediaType: Expected one of "image\/png"/ });
+  const noText = await run.exec(['-i', 'stream-json'], v2Input(message('')));
+  t.match(jsonLines(noText.stdout)[0], { code: 'usage_error', message: /^Invalid stream-json input at line 1: content/ }, 'an empty message without images is still refused');
+});
