@@ -4,12 +4,30 @@ import { data, event } from './sse-server.js';
 
 export type WireToolCall = { id: string; name: string; args: string };
 
-/** An OpenAI Chat Completions stream: text deltas, tool calls whose arguments arrive in pieces, a usage chunk, [DONE]. */
-export function openaiStream(options: { model?: string; text?: string[]; toolCalls?: WireToolCall[]; usage?: [number, number] }): string[] {
+/**
+ * The field an OpenAI-compatible server streams reasoning in: `reasoning_content`
+ * (vLLM, DeepSeek: `content` null beside it) or `reasoning` (Ollama, OpenRouter: `content` empty beside it).
+ */
+export type ReasoningField = 'reasoning_content' | 'reasoning';
+
+/**
+ * An OpenAI Chat Completions stream: reasoning deltas, text deltas, tool calls whose
+ * arguments arrive in pieces, a usage chunk, [DONE].
+ */
+export function openaiStream(options: {
+  model?: string;
+  reasoning?: string[];
+  reasoningField?: ReasoningField;
+  text?: string[];
+  toolCalls?: WireToolCall[];
+  usage?: [number, number];
+}): string[] {
   const model = options.model ?? 'gpt-4.1-2025-04-14';
   const chunk = (delta: object, finish: string | null = null) =>
     data({ id: 'chatcmpl-Bx1', object: 'chat.completion.chunk', created: 1764480000, model, system_fingerprint: 'fp_1', choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
   const frames = [chunk({ role: 'assistant', content: '', refusal: null })];
+  const field = options.reasoningField ?? 'reasoning_content';
+  for (const piece of options.reasoning ?? []) frames.push(chunk({ content: field === 'reasoning' ? '' : null, [field]: piece }));
   for (const text of options.text ?? []) frames.push(chunk({ content: text }));
   (options.toolCalls ?? []).forEach((call, index) => {
     frames.push(chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }));
