@@ -18,6 +18,14 @@ const DEFAULT_MODEL = 'claude-sonnet-4-6';
 const MAX_TOKENS = 8192;
 
 type ToolResultParam = Anthropic.ToolResultBlockParam;
+type UserMessage = Extract<ChatMessage, { role: 'user' }>;
+
+/** Plain text, or blocks when the message carries images: one image block each, then its text (left out when empty). */
+function userContent({ content, images }: UserMessage): string | Anthropic.ContentBlockParam[] {
+  if (!images?.length) return content;
+  const blocks: Anthropic.ContentBlockParam[] = images.map(({ mediaType, data }) => ({ type: 'image', source: { type: 'base64', media_type: mediaType, data } }));
+  return content ? [...blocks, { type: 'text', text: content }] : blocks;
+}
 
 /** The conversation in the Messages API's shape; consecutive tool results share one user message. */
 function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] {
@@ -32,7 +40,7 @@ function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] 
     }
     toolResults = undefined;
     if (message.role === 'user') {
-      result.push({ role: 'user', content: message.content });
+      result.push({ role: 'user', content: userContent(message) });
     } else {
       const text: Anthropic.TextBlockParam[] = message.content ? [{ type: 'text', text: message.content }] : [];
       const calls = message.toolCalls.map((call): Anthropic.ToolUseBlockParam => ({ type: 'tool_use', id: call.id, name: call.name, input: isJsonObject(call.args) ? call.args : {} }));
@@ -51,15 +59,22 @@ type ToolBlock = { id: string; name: string; json: string };
 class AnthropicProvider implements Provider {
   readonly name: string;
   readonly model: string;
+  readonly acceptsImages: boolean;
   apiModel?: string;
   private readonly client: Anthropic;
 
   constructor(private readonly options: ProviderOptions) {
     this.name = options.label ?? 'anthropic';
     this.model = options.model ?? DEFAULT_MODEL;
+    this.acceptsImages = options.acceptsImages ?? true;
+    if (!options.apiKey && !options.baseURL) {
+      throw new ProviderError(`The ${this.name} provider needs an API key: set ANTHROPIC_API_KEY (or a base URL for a server that needs none).`);
+    }
     this.client = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
+      // An anthropic-compatible server may need no key, but without one the SDK reads ANTHROPIC_API_KEY or its credential chain.
+      apiKey: options.apiKey || 'not-needed',
+      // null, not undefined: the SDK would otherwise read ANTHROPIC_BASE_URL itself; the registry decides.
+      baseURL: options.baseURL ?? null,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       timeout: Math.max(1, Math.ceil(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)),
       // stderr stays quiet (PROTOCOL): failures reach the user as our own errors.

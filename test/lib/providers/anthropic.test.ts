@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
 import { CancelledError } from '../../../lib/errors.js';
 import { createAnthropicProvider } from '../../../lib/providers/anthropic.js';
-import type { ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
+import type { ChatMessage, ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
 import { event, fakeApi, type Reply } from '../../helpers/sse-server.js';
 import { limitFrom, timed } from '../../helpers/timing.js';
 
@@ -132,6 +132,57 @@ t.test('no tools: the field is left out', async (t) => {
   const { api, provider } = await setup(t, [{ sse: textReply('x') }]);
   await drain(provider.turn(hello, run()));
   t.notOk('tools' in api.received[0].body);
+});
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const GIF = 'R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==';
+
+t.test('images: one base64 image block each, in order, before the text block (left out when empty)', async (t) => {
+  const { api, provider } = await setup(t, [{ sse: textReply('ok') }]);
+  const messages: ChatMessage[] = [
+    { role: 'user', content: 'Which is bigger?', images: [{ mediaType: 'image/png', data: PNG }, { mediaType: 'image/gif', data: GIF }] },
+    { role: 'assistant', content: 'Same size.', toolCalls: [] },
+    { role: 'user', content: '', images: [{ mediaType: 'image/jpeg', data: '/9j/2Q==' }] },
+    { role: 'user', content: 'and now?', images: [] },
+  ];
+  await drain(provider.turn({ messages, tools: [] }, run()));
+  t.same(api.received[0].body.messages, [
+    {
+      role: 'user',
+      content: [
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+        { type: 'image', source: { type: 'base64', media_type: 'image/gif', data: GIF } },
+        { type: 'text', text: 'Which is bigger?' },
+      ],
+    },
+    { role: 'assistant', content: [{ type: 'text', text: 'Same size.' }] },
+    { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/2Q==' } }] },
+    { role: 'user', content: 'and now?' },
+  ]);
+});
+
+t.test('acceptsImages: true unless the profile says otherwise', async (t) => {
+  t.equal(createAnthropicProvider({ apiKey: KEY }).acceptsImages, true);
+  t.equal(createAnthropicProvider({ apiKey: KEY, acceptsImages: false }).acceptsImages, false);
+});
+
+t.test('anthropic-compatible without a key: a placeholder key, never ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL from the environment', async (t) => {
+  const fromEnv = await fakeApi([{ sse: textReply('wrong server') }]);
+  t.teardown(() => fromEnv.close());
+  const saved = { ...process.env };
+  t.teardown(() => void (process.env = saved));
+  Object.assign(process.env, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_AUTH_TOKEN: 'sk-ant-token-from-env', ANTHROPIC_BASE_URL: fromEnv.url });
+
+  const { api, provider } = await setup(t, [{ sse: textReply('ok') }], { apiKey: undefined, label: 'anthropic-compatible' });
+  const { error } = await drain(provider.turn(hello, run()));
+  t.equal(error, undefined);
+  t.equal(api.received[0].headers.authorization, 'Bearer not-needed');
+  t.notOk('x-api-key' in api.received[0].headers);
+  t.equal(fromEnv.received.length, 0);
+  // Without a base URL the SDK's own default, not the environment's (asked of the client: a request would reach the real API).
+  const client = (createAnthropicProvider({ apiKey: KEY }) as unknown as { client: { baseURL: string } }).client;
+  t.equal(client.baseURL, 'https://api.anthropic.com');
+  t.throws(() => createAnthropicProvider({}), { code: 'provider_error', message: /ANTHROPIC_API_KEY/ });
 });
 
 t.test('429 with Retry-After, then a good stream: the SDK retries and the turn succeeds', async (t) => {
