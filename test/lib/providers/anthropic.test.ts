@@ -4,6 +4,7 @@ import { createAnthropicProvider } from '../../../lib/providers/anthropic.js';
 import type { ChatMessage, ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
 import { event, fakeApi, type Reply } from '../../helpers/sse-server.js';
 import { limitFrom, timed } from '../../helpers/timing.js';
+import { anthropicStream } from '../../helpers/wire.js';
 
 const KEY = 'sk-ant-test-0123456789abcdef';
 const hello: TurnRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };
@@ -164,6 +165,85 @@ t.test('images: one base64 image block each, in order, before the text block (le
 t.test('acceptsImages: true unless the profile says otherwise', async (t) => {
   t.equal(createAnthropicProvider({ apiKey: KEY }).acceptsImages, true);
   t.equal(createAnthropicProvider({ apiKey: KEY, acceptsImages: false }).acceptsImages, false);
+});
+
+t.test('--reasoning-budget turns extended thinking on, with max_tokens room for the answer above it; none without', async (t) => {
+  const { api, provider } = await setup(t, [{ sse: textReply('ok') }], { reasoningBudget: 2048 });
+  await drain(provider.turn(hello, run()));
+  t.same(api.received[0].body.thinking, { type: 'enabled', budget_tokens: 2048 });
+  t.equal(api.received[0].body.max_tokens, 2048 + 8192);
+
+  const plain = await setup(t, [{ sse: textReply('ok') }]);
+  await drain(plain.provider.turn(hello, run()));
+  t.notOk('thinking' in plain.api.received[0].body);
+  t.equal(plain.api.received[0].body.max_tokens, 8192);
+});
+
+const SIGNATURE = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds7fPrE3fPmL2GV7T0KxnEaP';
+const REDACTED = 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7';
+
+t.test('thinking: thinking_delta pieces are reasoning chunks as they come, each block whole with its signature at its end, then the text', async (t) => {
+  const sse = anthropicStream({ thinking: [{ thinking: ['The user ', 'greets me.'], signature: SIGNATURE }, { redacted: REDACTED }], text: ['Hi', ' there.'], usage: [40, 90] });
+  const { provider } = await setup(t, [{ sse }], { reasoningBudget: 1024 });
+  const { chunks, error } = await drain(provider.turn(hello, run()));
+  t.equal(error, undefined);
+  t.same(chunks, [
+    { type: 'reasoning', delta: 'The user ' },
+    { type: 'reasoning', delta: 'greets me.' },
+    { type: 'reasoning_block', block: { type: 'thinking', thinking: 'The user greets me.', signature: SIGNATURE } },
+    { type: 'reasoning_block', block: { type: 'redacted_thinking', data: REDACTED } },
+    { type: 'text', delta: 'Hi' },
+    { type: 'text', delta: ' there.' },
+    { type: 'usage', promptTokens: 40, completionTokens: 90 },
+  ]);
+});
+
+t.test('a thinking block that arrives whole in its content_block_start (a compatible server) is reasoning too', async (t) => {
+  const start = event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: 'All at once.', signature: 'sig-1' } });
+  const { provider } = await setup(t, [{ sse: [messageStart(), start, blockStop(0), textStart(1), textDelta(1, 'Done.'), blockStop(1), messageDelta('end_turn', 9), messageStop] }]);
+  const { chunks } = await drain(provider.turn(hello, run()));
+  t.same(chunks.slice(0, 3), [
+    { type: 'reasoning', delta: 'All at once.' },
+    { type: 'reasoning_block', block: { type: 'thinking', thinking: 'All at once.', signature: 'sig-1' } },
+    { type: 'text', delta: 'Done.' },
+  ]);
+});
+
+/** The assistant message the agent loop keeps from a turn's chunks. */
+function assistantFrom(chunks: ProviderChunk[]): ChatMessage {
+  return {
+    role: 'assistant',
+    content: chunks.map((chunk) => (chunk.type === 'text' ? chunk.delta : '')).join(''),
+    toolCalls: chunks.flatMap((chunk) => (chunk.type === 'tool_call' ? [{ id: chunk.id, name: chunk.name, args: chunk.args }] : [])),
+    reasoningBlocks: chunks.flatMap((chunk) => (chunk.type === 'reasoning_block' ? [chunk.block] : [])),
+  };
+}
+
+t.test('a tool loop with thinking on: the next request sends the thinking blocks back first, verbatim with their signature', async (t) => {
+  const first = anthropicStream({
+    thinking: [{ thinking: ['I should read ', 'the notes.'], signature: SIGNATURE }, { redacted: REDACTED }],
+    text: ['Reading.'],
+    toolCalls: [{ id: 'toolu_01', name: 'read_file', args: '{"path":"notes.txt"}' }],
+  });
+  const { api, provider } = await setup(t, [{ sse: first }, { sse: anthropicStream({ text: ['Friday.'] }) }], { reasoningBudget: 4096 });
+  const turn1 = await drain(provider.turn(hello, run()));
+  const messages: ChatMessage[] = [...hello.messages, assistantFrom(turn1.chunks), { role: 'tool', toolCallId: 'toolu_01', name: 'read_file', content: 'ship on Friday', isError: false }];
+  const turn2 = await drain(provider.turn({ messages, tools: [] }, run()));
+  t.equal(turn2.error, undefined);
+  t.same(api.received[1].body.messages, [
+    { role: 'user', content: 'hi' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'I should read the notes.', signature: SIGNATURE },
+        { type: 'redacted_thinking', data: REDACTED },
+        { type: 'text', text: 'Reading.' },
+        { type: 'tool_use', id: 'toolu_01', name: 'read_file', input: { path: 'notes.txt' } },
+      ],
+    },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'ship on Friday', is_error: false }] },
+  ]);
+  t.same(api.received[1].body.thinking, { type: 'enabled', budget_tokens: 4096 });
 });
 
 t.test('anthropic-compatible without a key: a placeholder key, never ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL from the environment', async (t) => {
