@@ -15,9 +15,19 @@ import {
 } from './types.js';
 
 const DEFAULT_MODEL = 'claude-sonnet-4-6';
+/** The answer's room; a reasoning budget comes on top of it. */
 const MAX_TOKENS = 8192;
 
 type ToolResultParam = Anthropic.ToolResultBlockParam;
+type ReasoningBlock = Anthropic.ThinkingBlockParam | Anthropic.RedactedThinkingBlockParam;
+type UserMessage = Extract<ChatMessage, { role: 'user' }>;
+
+/** Plain text, or blocks when the message carries images: one image block each, then its text (left out when empty). */
+function userContent({ content, images }: UserMessage): string | Anthropic.ContentBlockParam[] {
+  if (!images?.length) return content;
+  const blocks: Anthropic.ContentBlockParam[] = images.map(({ mediaType, data }) => ({ type: 'image', source: { type: 'base64', media_type: mediaType, data } }));
+  return content ? [...blocks, { type: 'text', text: content }] : blocks;
+}
 
 /** The conversation in the Messages API's shape; consecutive tool results share one user message. */
 function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] {
@@ -32,11 +42,13 @@ function toAnthropicMessages(messages: ChatMessage[]): Anthropic.MessageParam[] 
     }
     toolResults = undefined;
     if (message.role === 'user') {
-      result.push({ role: 'user', content: message.content });
+      result.push({ role: 'user', content: userContent(message) });
     } else {
+      // Thinking blocks go back first, verbatim and in order: the API checks their signatures and refuses a thinking turn otherwise.
+      const reasoning = (message.reasoningBlocks ?? []) as ReasoningBlock[];
       const text: Anthropic.TextBlockParam[] = message.content ? [{ type: 'text', text: message.content }] : [];
       const calls = message.toolCalls.map((call): Anthropic.ToolUseBlockParam => ({ type: 'tool_use', id: call.id, name: call.name, input: isJsonObject(call.args) ? call.args : {} }));
-      result.push({ role: 'assistant', content: [...text, ...calls] });
+      result.push({ role: 'assistant', content: [...reasoning, ...text, ...calls] });
     }
   }
   return result;
@@ -46,20 +58,80 @@ function toAnthropicTools(tools: ToolDefinition[]): Anthropic.Tool[] {
   return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters as Anthropic.Tool.InputSchema }));
 }
 
+/** max_tokens, and extended thinking when a budget is set (the API needs max_tokens above the budget). */
+function tokenLimits(reasoningBudget: number | undefined): Pick<Anthropic.MessageCreateParams, 'max_tokens' | 'thinking'> {
+  if (reasoningBudget === undefined) return { max_tokens: MAX_TOKENS };
+  return { max_tokens: reasoningBudget + MAX_TOKENS, thinking: { type: 'enabled', budget_tokens: reasoningBudget } };
+}
+
 type ToolBlock = { id: string; name: string; json: string };
+
+/**
+ * One response's content blocks as the stream builds them: the chunks to yield as
+ * each event arrives, whole reasoning blocks at their end, the tool calls once
+ * the stream is over.
+ */
+class ContentBlocks {
+  readonly calls: ToolBlock[] = [];
+  private readonly tools = new Map<number, ToolBlock>();
+  private readonly reasoning = new Map<number, ReasoningBlock>();
+
+  *start({ index, content_block: block }: Anthropic.RawContentBlockStartEvent): Generator<ProviderChunk> {
+    if (block.type === 'tool_use') this.tools.set(index, { id: block.id, name: block.name, json: '' });
+    else if (block.type === 'redacted_thinking') this.reasoning.set(index, { type: 'redacted_thinking', data: block.data });
+    else if (block.type === 'thinking') {
+      this.reasoning.set(index, { type: 'thinking', thinking: block.thinking, signature: block.signature });
+      if (block.thinking) yield { type: 'reasoning', delta: block.thinking };
+    }
+  }
+
+  *delta({ index, delta }: Anthropic.RawContentBlockDeltaEvent): Generator<ProviderChunk> {
+    const tool = this.tools.get(index);
+    const reasoning = this.reasoning.get(index);
+    switch (delta.type) {
+      case 'text_delta':
+        yield { type: 'text', delta: delta.text };
+        break;
+      case 'input_json_delta':
+        if (tool) tool.json += delta.partial_json;
+        break;
+      case 'thinking_delta':
+        if (reasoning?.type === 'thinking') reasoning.thinking += delta.thinking;
+        yield { type: 'reasoning', delta: delta.thinking };
+        break;
+      case 'signature_delta':
+        if (reasoning?.type === 'thinking') reasoning.signature += delta.signature;
+        break;
+    }
+  }
+
+  *stop({ index }: Anthropic.RawContentBlockStopEvent): Generator<ProviderChunk> {
+    const tool = this.tools.get(index);
+    if (tool) this.calls.push(tool);
+    const reasoning = this.reasoning.get(index);
+    if (reasoning) yield { type: 'reasoning_block', block: reasoning };
+  }
+}
 
 class AnthropicProvider implements Provider {
   readonly name: string;
   readonly model: string;
+  readonly acceptsImages: boolean;
   apiModel?: string;
   private readonly client: Anthropic;
 
   constructor(private readonly options: ProviderOptions) {
     this.name = options.label ?? 'anthropic';
     this.model = options.model ?? DEFAULT_MODEL;
+    this.acceptsImages = options.acceptsImages ?? true;
+    if (!options.apiKey && !options.baseURL) {
+      throw new ProviderError(`The ${this.name} provider needs an API key: set ANTHROPIC_API_KEY (or a base URL for a server that needs none).`);
+    }
     this.client = new Anthropic({
-      apiKey: options.apiKey,
-      baseURL: options.baseURL,
+      // An anthropic-compatible server may need no key, but without one the SDK reads ANTHROPIC_API_KEY or its credential chain.
+      apiKey: options.apiKey || 'not-needed',
+      // null, not undefined: the SDK would otherwise read ANTHROPIC_BASE_URL itself; the registry decides.
+      baseURL: options.baseURL ?? null,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       timeout: Math.max(1, Math.ceil(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)),
       // stderr stays quiet (PROTOCOL): failures reach the user as our own errors.
@@ -73,15 +145,14 @@ class AnthropicProvider implements Provider {
       timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     });
-    const toolBlocks = new Map<number, ToolBlock>();
-    const calls: ToolBlock[] = [];
+    const blocks = new ContentBlocks();
     let promptTokens: number | undefined;
     let completionTokens: number | undefined;
     let stopped = false;
     try {
       const tools = toAnthropicTools(request.tools);
       const stream = await this.client.messages.create(
-        { model: this.model, max_tokens: MAX_TOKENS, messages: toAnthropicMessages(request.messages), ...(tools.length ? { tools } : {}), stream: true },
+        { model: this.model, ...tokenLimits(this.options.reasoningBudget), messages: toAnthropicMessages(request.messages), ...(tools.length ? { tools } : {}), stream: true },
         { signal: deadline.signal },
       );
       for await (const event of stream) {
@@ -92,20 +163,14 @@ class AnthropicProvider implements Provider {
             promptTokens = event.message.usage.input_tokens;
             break;
           case 'content_block_start':
-            if (event.content_block.type === 'tool_use') toolBlocks.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
+            yield* blocks.start(event);
             break;
           case 'content_block_delta':
-            if (event.delta.type === 'text_delta') yield { type: 'text', delta: event.delta.text };
-            else if (event.delta.type === 'input_json_delta') {
-              const block = toolBlocks.get(event.index);
-              if (block) block.json += event.delta.partial_json;
-            }
+            yield* blocks.delta(event);
             break;
-          case 'content_block_stop': {
-            const block = toolBlocks.get(event.index);
-            if (block) calls.push(block);
+          case 'content_block_stop':
+            yield* blocks.stop(event);
             break;
-          }
           case 'message_delta':
             promptTokens = event.usage.input_tokens ?? promptTokens;
             completionTokens = event.usage.output_tokens;
@@ -124,7 +189,7 @@ class AnthropicProvider implements Provider {
     } finally {
       deadline.dispose();
     }
-    for (const call of calls) yield { type: 'tool_call', id: call.id, name: call.name, ...parseToolArguments(call.json) };
+    for (const call of blocks.calls) yield { type: 'tool_call', id: call.id, name: call.name, ...parseToolArguments(call.json) };
     yield {
       type: 'usage',
       ...(promptTokens === undefined ? {} : { promptTokens }),

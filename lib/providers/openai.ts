@@ -16,13 +16,14 @@ import {
 export const DEFAULT_OPENAI_MODEL = 'gpt-4.1';
 
 type WireMessage = OpenAI.Chat.ChatCompletionMessageParam;
+type UserMessage = Extract<ChatMessage, { role: 'user' }>;
 type WireTool = OpenAI.Chat.ChatCompletionFunctionTool;
 /** One tool call as its fragments arrive: id and name in the first, the arguments in pieces. */
 type PartialCall = { id: string; name: string; arguments: string };
 
 export function toOpenAIMessages(messages: ChatMessage[]): WireMessage[] {
   return messages.map((message): WireMessage => {
-    if (message.role === 'user') return { role: 'user', content: message.content };
+    if (message.role === 'user') return { role: 'user', content: userContent(message) };
     if (message.role === 'tool') return { role: 'tool', tool_call_id: message.toolCallId, content: message.content };
     if (message.toolCalls.length === 0) return { role: 'assistant', content: message.content };
     return {
@@ -35,6 +36,25 @@ export function toOpenAIMessages(messages: ChatMessage[]): WireMessage[] {
       })),
     };
   });
+}
+
+/** Plain text, or content parts when the message carries images: its text (left out when empty), then one data URL per image. */
+function userContent({ content, images }: UserMessage): string | OpenAI.Chat.ChatCompletionContentPart[] {
+  if (!images?.length) return content;
+  const text: OpenAI.Chat.ChatCompletionContentPart[] = content ? [{ type: 'text', text: content }] : [];
+  return [...text, ...images.map(({ mediaType, data }) => ({ type: 'image_url' as const, image_url: { url: `data:${mediaType};base64,${data}` } }))];
+}
+
+/**
+ * The reasoning in a streamed delta: vLLM and DeepSeek send `reasoning_content`,
+ * Ollama and OpenRouter `reasoning` (the SDK's types know neither). When a delta
+ * carries both, `reasoning_content` wins, as in Zero.
+ */
+function reasoningOf(delta: object | undefined): string | undefined {
+  const { reasoning_content, reasoning } = (delta ?? {}) as { reasoning_content?: unknown; reasoning?: unknown };
+  if (typeof reasoning_content === 'string' && reasoning_content) return reasoning_content;
+  if (typeof reasoning === 'string' && reasoning) return reasoning;
+  return undefined;
 }
 
 export function toOpenAITools(tools: ToolDefinition[]): WireTool[] {
@@ -56,6 +76,7 @@ function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> 
 class OpenAIProvider implements Provider {
   readonly name: string;
   readonly model: string;
+  readonly acceptsImages: boolean;
   apiModel?: string;
   private readonly client: OpenAI;
   private turns = 0;
@@ -63,6 +84,7 @@ class OpenAIProvider implements Provider {
   constructor(private readonly options: ProviderOptions) {
     this.name = options.label ?? 'openai';
     this.model = options.model ?? DEFAULT_OPENAI_MODEL;
+    this.acceptsImages = options.acceptsImages ?? true;
     if (!options.apiKey && !options.baseURL) {
       throw new ProviderError(`The ${this.name} provider needs an API key: set OPENAI_API_KEY (or OPENAI_BASE_URL for a server that needs none).`);
     }
@@ -101,6 +123,8 @@ class OpenAIProvider implements Provider {
         limits.touch();
         if (chunk.model) this.apiModel ??= chunk.model;
         const delta = chunk.choices[0]?.delta;
+        const reasoning = reasoningOf(delta);
+        if (reasoning) yield { type: 'reasoning', delta: reasoning };
         if (delta?.content) yield { type: 'text', delta: delta.content };
         for (const fragment of delta?.tool_calls ?? []) {
           const call = calls.get(fragment.index) ?? { id: '', name: '', arguments: '' };

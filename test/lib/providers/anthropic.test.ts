@@ -1,9 +1,10 @@
 import t, { type Test } from 'tap';
 import { CancelledError } from '../../../lib/errors.js';
 import { createAnthropicProvider } from '../../../lib/providers/anthropic.js';
-import type { ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
+import type { ChatMessage, ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
 import { event, fakeApi, type Reply } from '../../helpers/sse-server.js';
 import { limitFrom, timed } from '../../helpers/timing.js';
+import { anthropicStream } from '../../helpers/wire.js';
 
 const KEY = 'sk-ant-test-0123456789abcdef';
 const hello: TurnRequest = { messages: [{ role: 'user', content: 'hi' }], tools: [] };
@@ -132,6 +133,136 @@ t.test('no tools: the field is left out', async (t) => {
   const { api, provider } = await setup(t, [{ sse: textReply('x') }]);
   await drain(provider.turn(hello, run()));
   t.notOk('tools' in api.received[0].body);
+});
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const GIF = 'R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==';
+
+t.test('images: one base64 image block each, in order, before the text block (left out when empty)', async (t) => {
+  const { api, provider } = await setup(t, [{ sse: textReply('ok') }]);
+  const messages: ChatMessage[] = [
+    { role: 'user', content: 'Which is bigger?', images: [{ mediaType: 'image/png', data: PNG }, { mediaType: 'image/gif', data: GIF }] },
+    { role: 'assistant', content: 'Same size.', toolCalls: [] },
+    { role: 'user', content: '', images: [{ mediaType: 'image/jpeg', data: '/9j/2Q==' }] },
+    { role: 'user', content: 'and now?', images: [] },
+  ];
+  await drain(provider.turn({ messages, tools: [] }, run()));
+  t.same(api.received[0].body.messages, [
+    {
+      role: 'user',
+      content: [
+        { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG } },
+        { type: 'image', source: { type: 'base64', media_type: 'image/gif', data: GIF } },
+        { type: 'text', text: 'Which is bigger?' },
+      ],
+    },
+    { role: 'assistant', content: [{ type: 'text', text: 'Same size.' }] },
+    { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/2Q==' } }] },
+    { role: 'user', content: 'and now?' },
+  ]);
+});
+
+t.test('acceptsImages: true unless the profile says otherwise', async (t) => {
+  t.equal(createAnthropicProvider({ apiKey: KEY }).acceptsImages, true);
+  t.equal(createAnthropicProvider({ apiKey: KEY, acceptsImages: false }).acceptsImages, false);
+});
+
+t.test('--reasoning-budget turns extended thinking on, with max_tokens room for the answer above it; none without', async (t) => {
+  const { api, provider } = await setup(t, [{ sse: textReply('ok') }], { reasoningBudget: 2048 });
+  await drain(provider.turn(hello, run()));
+  t.same(api.received[0].body.thinking, { type: 'enabled', budget_tokens: 2048 });
+  t.equal(api.received[0].body.max_tokens, 2048 + 8192);
+
+  const plain = await setup(t, [{ sse: textReply('ok') }]);
+  await drain(plain.provider.turn(hello, run()));
+  t.notOk('thinking' in plain.api.received[0].body);
+  t.equal(plain.api.received[0].body.max_tokens, 8192);
+});
+
+const SIGNATURE = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds7fPrE3fPmL2GV7T0KxnEaP';
+const REDACTED = 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7';
+
+t.test('thinking: thinking_delta pieces are reasoning chunks as they come, each block whole with its signature at its end, then the text', async (t) => {
+  const sse = anthropicStream({ thinking: [{ thinking: ['The user ', 'greets me.'], signature: SIGNATURE }, { redacted: REDACTED }], text: ['Hi', ' there.'], usage: [40, 90] });
+  const { provider } = await setup(t, [{ sse }], { reasoningBudget: 1024 });
+  const { chunks, error } = await drain(provider.turn(hello, run()));
+  t.equal(error, undefined);
+  t.same(chunks, [
+    { type: 'reasoning', delta: 'The user ' },
+    { type: 'reasoning', delta: 'greets me.' },
+    { type: 'reasoning_block', block: { type: 'thinking', thinking: 'The user greets me.', signature: SIGNATURE } },
+    { type: 'reasoning_block', block: { type: 'redacted_thinking', data: REDACTED } },
+    { type: 'text', delta: 'Hi' },
+    { type: 'text', delta: ' there.' },
+    { type: 'usage', promptTokens: 40, completionTokens: 90 },
+  ]);
+});
+
+t.test('a thinking block that arrives whole in its content_block_start (a compatible server) is reasoning too', async (t) => {
+  const start = event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: 'All at once.', signature: 'sig-1' } });
+  const { provider } = await setup(t, [{ sse: [messageStart(), start, blockStop(0), textStart(1), textDelta(1, 'Done.'), blockStop(1), messageDelta('end_turn', 9), messageStop] }]);
+  const { chunks } = await drain(provider.turn(hello, run()));
+  t.same(chunks.slice(0, 3), [
+    { type: 'reasoning', delta: 'All at once.' },
+    { type: 'reasoning_block', block: { type: 'thinking', thinking: 'All at once.', signature: 'sig-1' } },
+    { type: 'text', delta: 'Done.' },
+  ]);
+});
+
+/** The assistant message the agent loop keeps from a turn's chunks. */
+function assistantFrom(chunks: ProviderChunk[]): ChatMessage {
+  return {
+    role: 'assistant',
+    content: chunks.map((chunk) => (chunk.type === 'text' ? chunk.delta : '')).join(''),
+    toolCalls: chunks.flatMap((chunk) => (chunk.type === 'tool_call' ? [{ id: chunk.id, name: chunk.name, args: chunk.args }] : [])),
+    reasoningBlocks: chunks.flatMap((chunk) => (chunk.type === 'reasoning_block' ? [chunk.block] : [])),
+  };
+}
+
+t.test('a tool loop with thinking on: the next request sends the thinking blocks back first, verbatim with their signature', async (t) => {
+  const first = anthropicStream({
+    thinking: [{ thinking: ['I should read ', 'the notes.'], signature: SIGNATURE }, { redacted: REDACTED }],
+    text: ['Reading.'],
+    toolCalls: [{ id: 'toolu_01', name: 'read_file', args: '{"path":"notes.txt"}' }],
+  });
+  const { api, provider } = await setup(t, [{ sse: first }, { sse: anthropicStream({ text: ['Friday.'] }) }], { reasoningBudget: 4096 });
+  const turn1 = await drain(provider.turn(hello, run()));
+  const messages: ChatMessage[] = [...hello.messages, assistantFrom(turn1.chunks), { role: 'tool', toolCallId: 'toolu_01', name: 'read_file', content: 'ship on Friday', isError: false }];
+  const turn2 = await drain(provider.turn({ messages, tools: [] }, run()));
+  t.equal(turn2.error, undefined);
+  t.same(api.received[1].body.messages, [
+    { role: 'user', content: 'hi' },
+    {
+      role: 'assistant',
+      content: [
+        { type: 'thinking', thinking: 'I should read the notes.', signature: SIGNATURE },
+        { type: 'redacted_thinking', data: REDACTED },
+        { type: 'text', text: 'Reading.' },
+        { type: 'tool_use', id: 'toolu_01', name: 'read_file', input: { path: 'notes.txt' } },
+      ],
+    },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_01', content: 'ship on Friday', is_error: false }] },
+  ]);
+  t.same(api.received[1].body.thinking, { type: 'enabled', budget_tokens: 4096 });
+});
+
+t.test('anthropic-compatible without a key: a placeholder key, never ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL from the environment', async (t) => {
+  const fromEnv = await fakeApi([{ sse: textReply('wrong server') }]);
+  t.teardown(() => fromEnv.close());
+  const saved = { ...process.env };
+  t.teardown(() => void (process.env = saved));
+  Object.assign(process.env, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_AUTH_TOKEN: 'sk-ant-token-from-env', ANTHROPIC_BASE_URL: fromEnv.url });
+
+  const { api, provider } = await setup(t, [{ sse: textReply('ok') }], { apiKey: undefined, label: 'anthropic-compatible' });
+  const { error } = await drain(provider.turn(hello, run()));
+  t.equal(error, undefined);
+  t.equal(api.received[0].headers.authorization, 'Bearer not-needed');
+  t.notOk('x-api-key' in api.received[0].headers);
+  t.equal(fromEnv.received.length, 0);
+  // Without a base URL the SDK's own default, not the environment's (asked of the client: a request would reach the real API).
+  const client = (createAnthropicProvider({ apiKey: KEY }) as unknown as { client: { baseURL: string } }).client;
+  t.equal(client.baseURL, 'https://api.anthropic.com');
+  t.throws(() => createAnthropicProvider({}), { code: 'provider_error', message: /ANTHROPIC_API_KEY/ });
 });
 
 t.test('429 with Retry-After, then a good stream: the SDK retries and the turn succeeds', async (t) => {

@@ -4,6 +4,7 @@ import { createOpenAIProvider } from '../../../lib/providers/openai.js';
 import type { ChatMessage, Provider, ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
 import { data, fakeApi, type Reply } from '../../helpers/sse-server.js';
 import { limitFrom, timed } from '../../helpers/timing.js';
+import { openaiStream, type ReasoningField } from '../../helpers/wire.js';
 
 const KEY = 'sk-test-0123456789abcdefghij';
 const API_MODEL = 'gpt-4.1-2025-04-14';
@@ -179,6 +180,79 @@ t.test('no tools: no tools field; a local server needs no key', async (t) => {
   t.equal(api.received[0].body.model, 'llama3.2');
   t.equal(api.received[0].headers.authorization, 'Bearer not-needed');
   t.throws(() => createOpenAIProvider({}), { code: 'provider_error', message: /OPENAI_API_KEY/ });
+});
+
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+const JPEG = '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHR8eHR0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/2Q==';
+
+t.test('images: content parts, the text first (left out when empty), one data URL per image in order', async (t) => {
+  const api = await serve(t, [{ sse: helloStream }]);
+  const messages: ChatMessage[] = [
+    { role: 'user', content: 'What differs?', images: [{ mediaType: 'image/png', data: PNG }, { mediaType: 'image/jpeg', data: JPEG }] },
+    { role: 'assistant', content: 'The colour.', toolCalls: [] },
+    { role: 'user', content: '', images: [{ mediaType: 'image/webp', data: 'UklGRg==' }] },
+    { role: 'user', content: 'and this?', images: [] },
+  ];
+  const { error } = await run(provider(api.url), { messages, tools: [] });
+  t.equal(error, undefined);
+  t.same(api.received[0].body.messages, [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'What differs?' },
+        { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG}` } },
+        { type: 'image_url', image_url: { url: `data:image/jpeg;base64,${JPEG}` } },
+      ],
+    },
+    { role: 'assistant', content: 'The colour.' },
+    { role: 'user', content: [{ type: 'image_url', image_url: { url: 'data:image/webp;base64,UklGRg==' } }] },
+    { role: 'user', content: 'and this?' },
+  ]);
+});
+
+t.test('acceptsImages: true unless the profile says otherwise', async (t) => {
+  t.equal(createOpenAIProvider({ apiKey: KEY }).acceptsImages, true);
+  t.equal(createOpenAIProvider({ baseURL: 'http://127.0.0.1:1/v1', acceptsImages: false }).acceptsImages, false);
+});
+
+for (const field of ['reasoning_content', 'reasoning'] satisfies ReasoningField[]) {
+  t.test(`\`${field}\` deltas are reasoning chunks, before the text and never in it`, async (t) => {
+    const api = await serve(t, [{ sse: openaiStream({ reasoning: ['The user ', 'says hi.'], reasoningField: field, text: ['Hel', 'lo'], usage: [12, 30] }) }]);
+    const { chunks, error } = await run(provider(api.url));
+    t.equal(error, undefined);
+    t.same(chunks, [
+      { type: 'reasoning', delta: 'The user ' },
+      { type: 'reasoning', delta: 'says hi.' },
+      { type: 'text', delta: 'Hel' },
+      { type: 'text', delta: 'lo' },
+      { type: 'usage', promptTokens: 12, completionTokens: 30 },
+    ]);
+  });
+}
+
+t.test('one delta with both fields: reasoning_content wins, and comes before that delta\'s content', async (t) => {
+  const api = await serve(t, [
+    { sse: [role, frame({ reasoning_content: 'from vLLM', reasoning: 'from Ollama' }), frame({ reasoning: 'done thinking', content: 'Hi.' }), frame({ reasoning_content: null, content: '!' }), frame({}, 'stop'), DONE] },
+  ]);
+  const { chunks, error } = await run(provider(api.url));
+  t.equal(error, undefined);
+  t.same(chunks, [
+    { type: 'reasoning', delta: 'from vLLM' },
+    { type: 'reasoning', delta: 'done thinking' },
+    { type: 'text', delta: 'Hi.' },
+    { type: 'text', delta: '!' },
+  ]);
+});
+
+t.test('nothing of reasoning goes back to the server: the assistant message is its text and tool calls', async (t) => {
+  const api = await serve(t, [{ sse: helloStream }]);
+  const messages: ChatMessage[] = [
+    { role: 'user', content: 'hi' },
+    { role: 'assistant', content: 'Hello.', toolCalls: [], reasoningBlocks: [{ type: 'thinking', thinking: 'greet back', signature: 'sig' }] },
+    { role: 'user', content: 'bye' },
+  ];
+  await run(provider(api.url), { messages, tools: [] });
+  t.same(api.received[0].body.messages[1], { role: 'assistant', content: 'Hello.' });
 });
 
 const rateLimited = { error: { message: 'Rate limit reached for gpt-4.1 on tokens per min (TPM).', type: 'tokens', param: null, code: 'rate_limit_exceeded' } };
