@@ -3,6 +3,8 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogChecker } from '../../../lib/logs/validate.js';
+import { fakeApi, type FakeApi, type Reply } from '../../helpers/sse-server.js';
+import { anthropicStream, openaiStream } from '../../helpers/wire.js';
 import { cleanEnv, jsonLines, nth, streamedText, writeScript, zero, type Result } from '../../helpers/zero.js';
 
 // A client written for Zero's current stream-json (schema version 2) driving zero exec end to end:
@@ -160,3 +162,90 @@ t.test('input: one version per input; images are version 2 only', async (t) => {
   const noText = await run.exec(['-i', 'stream-json'], v2Input(message('')));
   t.match(jsonLines(noText.stdout)[0], { code: 'usage_error', message: /^Invalid stream-json input at line 1: content/ }, 'an empty message without images is still refused');
 });
+
+// The same client against real HTTP servers on 127.0.0.1 speaking each provider's wire format.
+
+const OPENAI_KEY = ['sk-proj-', 'V2testKeyV2testKeyV2test0123456789'].join('');
+const ANTHROPIC_KEY = ['sk-ant-api03-', 'V2testKeyV2testKeyV2test0123456789'].join('');
+const writeCall = { id: 'call_w1', name: 'write_file', args: '{"path":"NOTES.md","content":"a pixel\\n"}' };
+const readCall = { id: 'call_r1', name: 'read_file', args: '{"path":"README.md"}' };
+
+type Wire = {
+  name: string;
+  env: (api: FakeApi) => NodeJS.ProcessEnv;
+  args: string[];
+  /** A turn that reasons, says a little and calls the tools; a turn that answers. */
+  toolTurn: (reasoning: string[], call: typeof writeCall) => Reply;
+  answer: (text: string) => Reply;
+  /** The images of the first user message of a request, as the server received them. */
+  imagesSent: (body: any) => unknown[];
+};
+
+const WIRES: Wire[] = [
+  {
+    name: 'openai',
+    env: (api) => ({ OPENAI_API_KEY: OPENAI_KEY, OPENAI_BASE_URL: `${api.url}/v1` }),
+    args: [],
+    toolTurn: (reasoning, call) => ({ sse: openaiStream({ reasoning, text: ['Noting it.'], toolCalls: [call], usage: [40, 10] }) }),
+    answer: (text) => ({ sse: openaiStream({ text: [text], usage: [60, 8] }) }),
+    imagesSent: (body) => (body.messages[0].content as { type: string }[]).filter((part) => part.type === 'image_url'),
+  },
+  {
+    name: 'anthropic',
+    env: (api) => ({ ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: api.url }),
+    args: ['--reasoning-budget', '2048'],
+    toolTurn: (reasoning, call) => ({ sse: anthropicStream({ thinking: [{ thinking: reasoning, signature: 'sig-v2-e2e' }], text: ['Noting it.'], toolCalls: [call], usage: [40, 10] }) }),
+    answer: (text) => ({ sse: anthropicStream({ text: [text], usage: [60, 8] }) }),
+    imagesSent: (body) => (body.messages[0].content as { type: string }[]).filter((part) => part.type === 'image'),
+  },
+];
+
+async function overWire(t: Test, wire: Wire, replies: Reply[], args: string[], stdin: string, onSpawn?: (child: ChildProcess) => void) {
+  const api = await fakeApi(replies);
+  t.teardown(() => api.close());
+  const dir = t.testdir({ 'README.md': '# project\n' });
+  const env = cleanEnv({ ...wire.env(api), ZERO_HOME: join(dir, '.home') });
+  const result = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '-C', dir, ...wire.args, ...args], { env, stdin, onSpawn });
+  t.equal(result.stderr, '', 'stderr stays quiet in stream-json');
+  return { ...result, api, dir };
+}
+
+for (const wire of WIRES) {
+  t.test(`${wire.name}: images in, reasoning out, a refused write; every line valid version 2`, async (t) => {
+    const { code, stdout, api, dir } = await overWire(t, wire, [wire.toolTurn(['A single ', 'pixel.'], writeCall), wire.answer('It is one pixel; I may not write notes.')], [], v2Input(message('What is this?', [image])));
+    t.equal(code, 0);
+    const events = assertValidRun(t, stdout, 2);
+    t.same(kinds(events), ['run_start', 'reasoning', 'text', 'usage', 'tool_call', 'permission_request', 'tool_result', 'text', 'usage', 'final', 'run_end']);
+    t.equal(events.filter((event) => event.type === 'reasoning').map((event) => event.delta).join(''), 'A single pixel.');
+    t.match(nth(events, 'permission_request'), { id: 'call_w1', name: 'write_file', permissionMode: 'auto', sideEffect: 'write' });
+    t.match(nth(events, 'tool_result'), { id: 'call_w1', name: 'write_file', status: 'error' });
+    t.notOk(existsSync(join(dir, 'NOTES.md')));
+    t.match(nth(events, 'final'), { text: 'It is one pixel; I may not write notes.' });
+    t.equal(api.received.length, 2);
+    t.equal(wire.imagesSent(api.received[0]!.body).length, 1, 'the image reached the provider in its own form');
+    t.equal(wire.imagesSent(api.received[1]!.body).length, 1, 'and is in the conversation of the next request too');
+    if (wire.name === 'openai') t.notMatch(JSON.stringify(api.received[1]!.body), /A single pixel/, 'reasoning is not sent back to an OpenAI-compatible server');
+    else {
+      t.match(api.received[0]!.body, { thinking: { type: 'enabled', budget_tokens: 2048 } });
+      t.match(api.received[1]!.body.messages[1].content[0], { type: 'thinking', thinking: 'A single pixel.', signature: 'sig-v2-e2e' }, 'the thinking block goes back first, signed');
+    }
+  });
+
+  t.test(`${wire.name}: the turn limit is incomplete, exit 4`, async (t) => {
+    const { code, stdout } = await overWire(t, wire, [wire.toolTurn(['Reading.'], readCall)], ['--max-turns', '1'], v2Input(prompt('Read the README.')));
+    t.equal(code, 4);
+    const events = assertValidRun(t, stdout, 2);
+    t.match(events.slice(-3), [{ type: 'final', text: 'Noting it.' }, { type: 'error', code: 'incomplete' }, { type: 'run_end', status: 'incomplete', exitCode: 4 }]);
+  });
+
+  t.test(`${wire.name}: SIGTERM while the stream stalls is interrupted, exit 130`, async (t) => {
+    const stalled = wire.toolTurn(['Thinking ', 'hard'], readCall) as Extract<Reply, { sse: string[] }>;
+    const reply: Reply = { ...stalled, stall: wire.name === 'openai' ? 3 : 5 };
+    const kill = (child: ChildProcess) => child.stdout!.on('data', (chunk: Buffer) => void (chunk.includes('"reasoning"') && child.kill('SIGTERM')));
+    const { code, stdout } = await overWire(t, wire, [reply], [], v2Input(prompt('Go.')), kill);
+    t.equal(code, 130);
+    const events = assertValidRun(t, stdout, 2);
+    t.same(kinds(events), ['run_start', 'reasoning', 'error', 'run_end']);
+    t.match(events.slice(-2), [{ type: 'error', code: 'interrupted', message: 'run cancelled by signal' }, { type: 'run_end', status: 'interrupted', exitCode: 130 }]);
+  });
+}
