@@ -42,10 +42,14 @@ export type OutputChainOptions = {
   onRunEnd?: (exitCode: number) => void;
 };
 
+/** Reasoning is for a person too: the text format shows it (on a terminal) whatever the schema version. */
+const FOR_PEOPLE: ReadonlySet<Event['type']> = new Set(['reasoning']);
+
 /** events → bytes: redact → stamp → (record) → serialize. Nothing leaves, or is stored, without passing redaction. */
 export function outputChain(options: OutputChainOptions = {}): Duplex {
   const recording = options.recorder ? [record(options.recorder)] : [];
-  return new pumpify.obj(redact(options), stamp(options), ...recording, serialize(options.format, options));
+  const keep = options.format === 'text' ? FOR_PEOPLE : undefined;
+  return new pumpify.obj(redact(options), stamp({ ...options, keep }), ...recording, serialize(options.format, options));
 }
 
 /** Called with every failure that ends a run, before it becomes an `error` event (the CLI prints it with --debug). */

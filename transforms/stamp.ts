@@ -16,6 +16,8 @@ export type StampOptions = {
   schemaVersion?: VersionChoice;
   /** Told the exit code of the run_end it writes (a version can change it: v2's interrupted is 130). */
   onRunEnd?: (exitCode: number) => void;
+  /** Event types written even when the version lacks them (the text format shows reasoning to a person in version 1 too). */
+  keep?: ReadonlySet<Event['type']>;
 };
 
 export function stamp(options: StampOptions = {}): Transform {
@@ -24,7 +26,7 @@ export function stamp(options: StampOptions = {}): Transform {
   let inVersion: ((event: Event) => Event | undefined) | undefined;
   return mapStream((event: Event) => {
     version ??= resolveVersion(options.schemaVersion);
-    const versioned = (inVersion ??= createVersioner(version))(event);
+    const versioned = (inVersion ??= createVersioner(version, { keep: options.keep }))(event);
     if (versioned?.type === 'run_end') options.onRunEnd?.(versioned.exitCode);
     return versioned && stampEvent(versioned, runId, version);
   });

@@ -1,5 +1,11 @@
 import type { Event, SchemaVersion } from './types.js';
 
+/** The event types version 1 lacks (docs/protocol.md §8). */
+const NOT_IN_VERSION_1: ReadonlySet<string> = new Set(['reasoning', 'checkpoint', 'permission_request', 'permission_decision']);
+
+/** Whether a stamped event is part of its own schema version (a kept one, written for a human reader only, is not). */
+export const isInItsVersion = (event: { type: string; schemaVersion: SchemaVersion }): boolean => event.schemaVersion === 2 || !NOT_IN_VERSION_1.has(event.type);
+
 /** A fixed version, or one learned late (from the client's input events) and asked for when the first event is written. */
 export type VersionChoice = SchemaVersion | (() => SchemaVersion);
 
@@ -17,7 +23,7 @@ const INTERRUPTED = { code: 'interrupted', message: 'run cancelled by signal', e
  * names each tool_result after its tool_call, and drops `costUsd`.
  * undefined: the event is not written in this version.
  */
-export function createVersioner(version: SchemaVersion): (event: Event) => Event | undefined {
+export function createVersioner(version: SchemaVersion, options: { keep?: ReadonlySet<Event['type']> } = {}): (event: Event) => Event | undefined {
   let lastError: string | undefined;
   if (version === 1) {
     return (event) => {
@@ -26,7 +32,8 @@ export function createVersioner(version: SchemaVersion): (event: Event) => Event
         case 'checkpoint':
         case 'permission_request':
         case 'permission_decision':
-          return undefined;
+          // kept: stamped in version 1 all the same, for the text format's reader; never recorded (isInItsVersion)
+          return options.keep?.has(event.type) ? event : undefined;
         case 'tool_result': {
           const { id, status, output, truncated } = event;
           return { type: 'tool_result', id, status, output, truncated };

@@ -31,3 +31,16 @@ t.test('a recorder that fails fails the stage', async (t) => {
   };
   await t.rejects(through(record(recorder), [{ type: 'run_end', status: 'success', exitCode: 0 }]), { message: 'disk full' });
 });
+
+t.test('an event its version lacks (version 1 reasoning, kept for the text format) passes on but is not recorded', async (t) => {
+  const recorded: string[] = [];
+  const recorder: SessionRecorder = { begin: async () => ({ sessionId: 'x', history: [], warnings: [] }), record: (event) => void recorded.push((event as { type: string }).type), finish: async () => {} };
+  const runId = 'run_20261201000000_abcdef';
+  const events = [
+    { schemaVersion: 1, type: 'reasoning', runId, delta: 'hm' },
+    { schemaVersion: 1, type: 'text', runId, delta: 'hi' },
+    { schemaVersion: 2, type: 'reasoning', runId, delta: 'hm' },
+  ];
+  t.same(await through(record(recorder), events), events);
+  t.same(recorded, ['text', 'reasoning'], 'version 2 reasoning is recorded, version 1 reasoning is not');
+});

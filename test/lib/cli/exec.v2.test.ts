@@ -1,11 +1,11 @@
 import t, { type Test } from 'tap';
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { execFile, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogChecker } from '../../../lib/logs/validate.js';
 import { fakeApi, type FakeApi, type Reply } from '../../helpers/sse-server.js';
 import { anthropicStream, openaiStream } from '../../helpers/wire.js';
-import { cleanEnv, jsonLines, nth, streamedText, writeScript, zero, type Result } from '../../helpers/zero.js';
+import { ZERO, cleanEnv, jsonLines, nth, streamedText, writeScript, zero, type Result } from '../../helpers/zero.js';
 
 // A client written for Zero's current stream-json (schema version 2) driving zero exec end to end:
 // its version 2 input sets the output version, images go in, reasoning comes out, a refused write is a
@@ -249,3 +249,28 @@ for (const wire of WIRES) {
     t.match(events.slice(-2), [{ type: 'error', code: 'interrupted', message: 'run cancelled by signal' }, { type: 'run_end', status: 'interrupted', exitCode: 130 }]);
   });
 }
+
+/** Runs bin/zero under a pseudo-terminal (util-linux `script`): stderr is a terminal, stdout goes to a file. */
+function onTerminal(args: string[], dir: string, env: NodeJS.ProcessEnv): Promise<{ terminal: string; stdout: string }> {
+  const quoted = [process.execPath, ZERO, ...args].map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
+  const out = join(dir, 'stdout.txt');
+  return new Promise((resolve, reject) => {
+    execFile('script', ['-qec', `${quoted} > '${out}'`, '/dev/null'], { env, cwd: dir }, (error, terminal) => (error ? reject(error) : resolve({ terminal, stdout: readFileSync(out, 'utf8') })));
+  });
+}
+
+t.test('text format: reasoning on a terminal\'s stderr, dimmed, in any schema version; piped, none; never on stdout or in the session', async (t) => {
+  const run = scripted(t, [{ reasoning: ['Weighing ', 'the options.'], text: 'Option B.' }]);
+  const { NO_COLOR: _noColor, ...env } = run.env;
+  const args = ['exec', '--provider', 'scripted', '--script', run.script, '-C', run.dir, 'Which option?'];
+  const { terminal, stdout } = await onTerminal(args, run.dir, env);
+  t.equal(stdout, 'Option B.\n');
+  t.match(terminal, /^\x1b\[2mWeighing /, 'dimmed');
+  t.equal(terminal.replace(/\x1b\[2m([^\x1b]*)\x1b\[22m/g, '$1'), 'Weighing the options.\r\n', 'every piece dimmed, and the reasoning on a line of its own');
+  t.match((await onTerminal(args, run.dir, { ...env, NO_COLOR: '1' })).terminal, /^Weighing the options\.\r?\n$/, 'NO_COLOR: plain');
+  const piped = await zero(args, { env });
+  t.same([piped.stdout, piped.stderr], ['Option B.\n', ''], 'piped stderr: no reasoning');
+  const [session] = jsonLines((await zero(['sessions', 'list', '-o', 'json'], { env })).stdout);
+  const stored = jsonLines((await zero(['sessions', 'show', String(session?.id), '-o', 'stream-json'], { env })).stdout);
+  t.notOk(stored.some((event) => event.type === 'reasoning'), 'the version 1 session holds no reasoning');
+});

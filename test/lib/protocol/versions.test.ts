@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createVersioner, resolveVersion } from '../../../lib/protocol/versions.js';
+import { createVersioner, isInItsVersion, resolveVersion } from '../../../lib/protocol/versions.js';
 import { stampEvent } from '../../../lib/protocol/stamp.js';
 import { checkAgainstSchema } from '../../../lib/protocol/validate.js';
 import type { Event } from '../../../lib/protocol/types.js';
@@ -62,4 +62,12 @@ t.test('a version chosen late is asked for when needed; none means 1', async (t)
   t.equal(resolveVersion(choice), 2);
   t.equal(resolveVersion(undefined), 1);
   t.equal(resolveVersion(2), 2);
+});
+
+t.test('keep: version 1 still writes the kept types (for the text format\'s reader), which are not in their version', async (t) => {
+  const versioned = createVersioner(1, { keep: new Set(['reasoning']) });
+  t.same(cancelledRun.flatMap((event) => versioned(event) ?? []).map((event) => event.type), ['run_start', 'reasoning', 'tool_call', 'tool_result', 'usage', 'error', 'run_end']);
+  t.notOk(isInItsVersion(stampEvent({ type: 'reasoning', delta: 'x' }, RUN_ID, 1)), 'a version 1 reasoning event is no version 1 event');
+  t.ok(isInItsVersion(stampEvent({ type: 'reasoning', delta: 'x' }, RUN_ID, 2)));
+  t.ok(isInItsVersion(stampEvent({ type: 'text', delta: 'x' }, RUN_ID, 1)));
 });
