@@ -274,3 +274,14 @@ t.test('text format: reasoning on a terminal\'s stderr, dimmed, in any schema ve
   const stored = jsonLines((await zero(['sessions', 'show', String(session?.id), '-o', 'stream-json'], { env })).stdout);
   t.notOk(stored.some((event) => event.type === 'reasoning'), 'the version 1 session holds no reasoning');
 });
+
+t.test('--reasoning-budget with a provider that has no extended thinking: a warning, and the run goes on', async (t) => {
+  const run = scripted(t, [{ text: 'ok' }]);
+  const result = await run.exec(['--reasoning-budget', '4096', '--schema-version', '2', 'hi']);
+  t.equal(result.code, 0);
+  const events = assertValidRun(t, result.stdout, 2);
+  t.match(nth(events, 'warning'), { message: /^--reasoning-budget is ignored: it sets the extended thinking of the anthropic providers, and this run uses scripted/ });
+  const tooSmall = await run.exec(['--reasoning-budget', '100', 'hi']);
+  t.equal(tooSmall.code, 2);
+  t.match(jsonLines(tooSmall.stdout)[0], { code: 'usage_error', message: /--reasoning-budget: "100"\. Expected at least 1024 tokens/ });
+});
