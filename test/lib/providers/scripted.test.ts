@@ -134,7 +134,7 @@ t.test('a script may use reasoning and expect.images; an empty expect is refused
   writeFileSync(path, '{"reasoning":["hm"],"text":"ok","expect":{"images":2}}\n');
   t.same(await loadScript(path), [{ reasoning: ['hm'], text: 'ok', expect: { images: 2 } }]);
   writeFileSync(path, '{"text":"ok","expect":{}}\n');
-  await t.rejects(loadScript(path), { code: 'usage_error', message: /line 1: expect/ });
+  await t.rejects(loadScript(path), { code: 'usage_error', message: /line 1: expect\.contains: Required field is missing/ });
   writeFileSync(path, '{"text":"ok","expect":{"images":-1}}\n');
   await t.rejects(loadScript(path), { code: 'usage_error', message: /line 1: expect\.images: Must be at least 0/ });
 });
