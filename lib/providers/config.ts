@@ -3,8 +3,11 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ProviderError } from '../errors.js';
 
-export const PROFILE_KINDS = ['openai', 'anthropic', 'openai-compatible'] as const;
+export const PROFILE_KINDS = ['openai', 'anthropic', 'anthropic-compatible', 'openai-compatible'] as const;
 export type ProfileKind = (typeof PROFILE_KINDS)[number];
+
+/** The prefix of a kind's environment variables (OPENAI_API_KEY, ANTHROPIC_BASE_URL, …). */
+export const envPrefix = (kind: ProfileKind) => (kind.startsWith('anthropic') ? 'ANTHROPIC' : 'OPENAI');
 
 /**
  * One entry of `providers` in a config file; unknown fields are ignored. A

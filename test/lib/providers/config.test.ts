@@ -86,8 +86,8 @@ t.test("Zero's own config: apiKeyEnv read from the loader's env, the key sent an
 });
 
 const unusable: [string, unknown, RegExp][] = [
-  ['an unknown kind', { name: 'x', provider: 'gemini' }, /provider must be one of openai, anthropic, openai-compatible, not "gemini"/],
-  ['no kind and no baseURL', { name: 'x', model: 'm' }, /provider must be one of openai, anthropic, openai-compatible, not undefined/],
+  ['an unknown kind', { name: 'x', provider: 'gemini' }, /provider must be one of openai, anthropic, anthropic-compatible, openai-compatible, not "gemini"/],
+  ['no kind and no baseURL', { name: 'x', model: 'm' }, /provider must be one of openai, anthropic, anthropic-compatible, openai-compatible, not undefined/],
   ['an apiKeyEnv that is not set', { name: 'x', provider: 'openai', apiKeyEnv: 'UNSET_KEY_VAR' }, /apiKeyEnv names UNSET_KEY_VAR, which is not set/],
   ['a key in the credential store', { name: 'x', provider: 'openai', apiKeyStored: true }, /its key is in Zero's encrypted credential store.*apiKeyEnv/],
 ];
