@@ -27,6 +27,8 @@ export type Profile = {
   apiKey?: string;
   /** The environment variable the key was read from (`apiKeyEnv`). */
   apiKeyEnv?: string;
+  /** False when the profile says its model takes no images (`supportsImages: false`). */
+  acceptsImages?: false;
   file: string;
   problem?: string;
   /** The problem is a mistake in the file, not a limit of zero-stream: a warning when the profile is not selected. */
@@ -111,6 +113,7 @@ function readEntry(entry: unknown, index: number, file: string, env: NodeJS.Proc
     apiKey,
     apiKeyEnv,
     file,
+    ...(pick(fields, 'supportsImages', 'supports_images') === false ? { acceptsImages: false as const } : {}),
     ...(problem ? { problem } : {}),
     ...(misconfigured ? { warnWhenUnselected: true as const } : {}),
   };

@@ -44,7 +44,8 @@ function networkOptions(kind: ProfileKind, settings: ProviderSettings, env: Node
   if (!apiKey && (kind === 'anthropic' || (kind === 'openai' && !baseURL))) {
     throw new ProviderError(`The ${kind} provider needs an API key: set ${prefix}_API_KEY${profile ? ` or apiKey in ${where}` : ''}.`);
   }
-  return { ...settings.limits, model, apiKey, baseURL, label: kind };
+  const images = profile?.acceptsImages === false ? { acceptsImages: false } : {};
+  return { ...settings.limits, model, apiKey, baseURL, label: kind, ...images };
 }
 
 function scripted(settings: ProviderSettings, env: NodeJS.ProcessEnv): ProviderChoice {

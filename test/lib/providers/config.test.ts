@@ -163,6 +163,18 @@ t.test('anthropic-compatible: the Anthropic wire format at the profile baseURL; 
   t.same(choice, { kind: 'anthropic-compatible', options: { model: 'glm-4.6', apiKey: undefined, baseURL: 'http://127.0.0.1:9/anthropic', label: 'anthropic-compatible' } });
 });
 
+t.test('supportsImages: false (or supports_images) says the model takes no images', async (t) => {
+  const { config } = await load(t, [
+    { name: 'blind', provider: 'openai-compatible', baseURL: 'http://l/v1', supportsImages: false },
+    { name: 'snake', provider: 'anthropic', apiKey: 'k-0123456789', supports_images: false },
+    { name: 'seeing', provider: 'openai-compatible', baseURL: 'http://l/v1', supportsImages: true },
+  ]);
+  const options = (name: string) => { const choice = chooseProvider({ cwd: '.', name, env: {}, config }); return choice.kind === 'scripted' ? undefined : choice.options; };
+  t.equal(options('blind')?.acceptsImages, false);
+  t.equal(options('snake')?.acceptsImages, false);
+  t.notOk(options('seeing') && 'acceptsImages' in options('seeing')!, 'true or absent: nothing said, the provider decides');
+});
+
 t.test('changed rule: a nameless profile and a missing activeProvider no longer fail loading; the latter fails only when it would be used', async (t) => {
   const nameless = await load(t, [{ provider: 'openai' }, { name: 'here', provider: 'openai' }]);
   t.same([...nameless.config.profiles.keys()], ['here']);
