@@ -70,8 +70,8 @@ export function chooseProvider(settings: ProviderSettings): ProviderChoice {
     const kind = asked.toLowerCase();
     if (kind === 'scripted') return scripted(settings, env);
     if ((PROFILE_KINDS as readonly string[]).includes(kind)) return { kind: kind as ProfileKind, options: networkOptions(kind as ProfileKind, settings, env) };
-    const known = [...PROVIDER_NAMES, ...profiles.keys()];
-    throw new UsageError(`Unknown provider "${asked}". Available providers: ${known.join(', ')}.`);
+    const known = new Set([...PROVIDER_NAMES, ...profiles.keys()]);
+    throw new UsageError(`Unknown provider "${asked}". Available providers: ${[...known].join(', ')}.`);
   }
   const active = settings.config?.activeProvider;
   if (active) {

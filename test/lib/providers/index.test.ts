@@ -103,3 +103,14 @@ t.test('createProvider: anthropic-compatible speaks the Anthropic wire format, r
   t.equal(provider.constructor.name, 'AnthropicProvider');
   t.equal(provider.name, 'anthropic-compatible');
 });
+
+t.test('a profile named like a built-in provider wins over it', async (t) => {
+  const files = config([
+    { name: 'scripted', provider: 'openai-compatible', baseURL: 'http://127.0.0.1:9/v1', model: 'local' },
+    { name: 'openai', provider: 'anthropic', apiKey: 'k-0123456789' },
+  ]);
+  t.match(chooseProvider({ cwd: '.', name: 'scripted', env: {}, config: files }), { kind: 'openai-compatible', options: { baseURL: 'http://127.0.0.1:9/v1' } }, 'no script needed: it is the profile');
+  t.match(chooseProvider({ cwd: '.', name: 'openai', env: { OPENAI_API_KEY: 'sk-0123456789' }, config: files }), { kind: 'anthropic' });
+  t.match(chooseProvider({ cwd: '.', env: { ZERO_PROVIDER: 'openai' }, config: files }), { kind: 'anthropic' }, 'through ZERO_PROVIDER too');
+  t.throws(() => chooseProvider({ cwd: '.', name: 'nonesuch', env: {}, config: files }), { message: `Unknown provider "nonesuch". Available providers: ${PROVIDER_NAMES.join(', ')}.` }, 'each name listed once');
+});
