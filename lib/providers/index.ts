@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { ProviderError, UsageError } from '../errors.js';
-import { PROFILE_KINDS, unusableProfile, type Profile, type ProfileKind, type ZeroConfig } from './config.js';
+import { envPrefix, PROFILE_KINDS, unusableProfile, type Profile, type ProfileKind, type ZeroConfig } from './config.js';
 import type { Provider, ProviderOptions } from './types.js';
 
 export type ProviderSettings = {
@@ -26,7 +26,7 @@ export const NO_PROVIDER_MESSAGE =
   '(Ollama, LM Studio, vLLM, llama.cpp); or choose one with --provider NAME (or ZERO_PROVIDER=NAME) or an activeProvider in ~/.config/zero/config.json. ' +
   'For the offline scripted provider use --provider scripted --script PATH (or ZERO_SCRIPT=PATH).';
 
-const DEFAULT_MODELS = { openai: 'gpt-4.1', 'openai-compatible': 'gpt-4.1', anthropic: 'claude-sonnet-4-6' } as const;
+const DEFAULT_MODELS: Record<ProfileKind, string> = { openai: 'gpt-4.1', 'openai-compatible': 'gpt-4.1', anthropic: 'claude-sonnet-4-6', 'anthropic-compatible': 'claude-sonnet-4-6' };
 
 /**
  * The options of a network provider. A key from the environment is never sent
@@ -34,15 +34,18 @@ const DEFAULT_MODELS = { openai: 'gpt-4.1', 'openai-compatible': 'gpt-4.1', anth
  * OpenAI key.
  */
 function networkOptions(kind: ProfileKind, settings: ProviderSettings, env: NodeJS.ProcessEnv, profile?: Profile): ProviderOptions {
-  const prefix = kind === 'anthropic' ? 'ANTHROPIC' : 'OPENAI';
+  const prefix = envPrefix(kind);
   const baseURL = profile?.baseURL ?? env[`${prefix}_BASE_URL`] ?? undefined;
   const apiKey = profile?.apiKey ?? (profile?.baseURL ? undefined : env[`${prefix}_API_KEY`]) ?? undefined;
   const model = settings.model ?? profile?.model ?? env[`${prefix}_MODEL`] ?? DEFAULT_MODELS[kind];
   const where = profile ? `profile "${profile.name}" in ${profile.file}` : 'the environment';
-  if (kind === 'openai-compatible' && !baseURL) throw new ProviderError(`The openai-compatible provider needs a base URL: set OPENAI_BASE_URL or baseURL in ${where}.`);
-  if (!apiKey && !baseURL) throw new ProviderError(`The ${kind} provider needs an API key: set ${prefix}_API_KEY${profile ? ` or apiKey in ${where}` : ''}.`);
-  if (kind === 'anthropic' && !apiKey) throw new ProviderError(`The anthropic provider needs an API key: set ANTHROPIC_API_KEY${profile ? ` or apiKey in ${where}` : ''}.`);
-  return { ...settings.limits, model, apiKey, baseURL, label: kind };
+  if (kind.endsWith('-compatible') && !baseURL) throw new ProviderError(`The ${kind} provider needs a base URL: set ${prefix}_BASE_URL${profile ? ` or baseURL in ${where}` : ''}.`);
+  // A server at a base URL of your own may take no key; Anthropic's own API always does.
+  if (!apiKey && (kind === 'anthropic' || (kind === 'openai' && !baseURL))) {
+    throw new ProviderError(`The ${kind} provider needs an API key: set ${prefix}_API_KEY${profile ? ` or apiKey in ${where}` : ''}.`);
+  }
+  const images = profile?.acceptsImages === false ? { acceptsImages: false } : {};
+  return { ...settings.limits, model, apiKey, baseURL, label: kind, ...images };
 }
 
 function scripted(settings: ProviderSettings, env: NodeJS.ProcessEnv): ProviderChoice {
@@ -67,8 +70,8 @@ export function chooseProvider(settings: ProviderSettings): ProviderChoice {
     const kind = asked.toLowerCase();
     if (kind === 'scripted') return scripted(settings, env);
     if ((PROFILE_KINDS as readonly string[]).includes(kind)) return { kind: kind as ProfileKind, options: networkOptions(kind as ProfileKind, settings, env) };
-    const known = [...PROVIDER_NAMES, ...profiles.keys()];
-    throw new UsageError(`Unknown provider "${asked}". Available providers: ${known.join(', ')}.`);
+    const known = new Set([...PROVIDER_NAMES, ...profiles.keys()]);
+    throw new UsageError(`Unknown provider "${asked}". Available providers: ${[...known].join(', ')}.`);
   }
   const active = settings.config?.activeProvider;
   if (active) {
@@ -90,7 +93,8 @@ export async function createProvider(choice: ProviderChoice): Promise<Provider> 
       const { createScriptedProvider } = await import('./scripted.js');
       return createScriptedProvider(choice);
     }
-    case 'anthropic': {
+    case 'anthropic':
+    case 'anthropic-compatible': {
       const { createAnthropicProvider } = await import('./anthropic.js');
       return createAnthropicProvider(choice.options);
     }

@@ -198,5 +198,5 @@ t.test("a config written by Zero itself (provider_kind, apiKeyEnv) does not bloc
 
   const selected = await zero(['exec', '-C', `${dir}/work`, 'hi'], { env });
   t.equal(selected.code, 3);
-  t.match(selected.stdout + selected.stderr, `Invalid config file ${dir}/xdg/zero/config.json: profile "gw" cannot be used: apiKeyEnv names GATEWAY_API_KEY, which is not set.`);
+  t.match(selected.stdout + selected.stderr, `Config file ${dir}/xdg/zero/config.json: profile "gw" cannot be used: apiKeyEnv names GATEWAY_API_KEY, which is not set.`);
 });

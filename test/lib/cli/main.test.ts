@@ -43,7 +43,7 @@ const usageErrors: [string, string[], RegExp, NodeJS.ProcessEnv?][] = [
   ['a flag without its value', ['-o', 'stream-json', 'hi', '--model'], /argument missing/],
   ['no prompt at all', ['-o', 'stream-json'], /No prompt given/],
   ['stream-json input with positional text', ['-o', 'stream-json', '-i', 'stream-json', 'hi'], /^Stream-json input does not accept positional prompt text\. Pipe JSONL or use --file\.$/],
-  ['an unknown provider', ['-o', 'stream-json', '--provider', 'nonesuch', 'hi'], /Unknown provider "nonesuch"\. Available providers: scripted, openai, anthropic, openai-compatible\./],
+  ['an unknown provider', ['-o', 'stream-json', '--provider', 'nonesuch', 'hi'], /Unknown provider "nonesuch"\. Available providers: scripted, openai, anthropic, anthropic-compatible, openai-compatible\./],
   ['the scripted provider without a script', ['-o', 'stream-json', '--provider', 'scripted', 'hi'], /needs a script: pass --script PATH or set ZERO_SCRIPT=PATH/, cleanEnv()],
   ['a missing script', ['-o', 'stream-json', '--provider', 'scripted', '--script', 'missing.jsonl', 'hi'], /Cannot read the script .*missing\.jsonl: ENOENT/],
 ];

@@ -85,12 +85,21 @@ t.test("Zero's own config: apiKeyEnv read from the loader's env, the key sent an
   t.same(credentialsInUse(env, choice, config), ['gw-key-0123456789']);
 });
 
+const KINDS = 'openai, anthropic, anthropic-compatible, openai-compatible';
+
 const unusable: [string, unknown, RegExp][] = [
-  ['an unknown kind', { name: 'x', provider: 'gemini' }, /provider must be one of openai, anthropic, openai-compatible, not "gemini"/],
-  ['no kind and no baseURL', { name: 'x', model: 'm' }, /provider must be one of openai, anthropic, openai-compatible, not undefined/],
-  ['an apiKeyEnv that is not set', { name: 'x', provider: 'openai', apiKeyEnv: 'UNSET_KEY_VAR' }, /apiKeyEnv names UNSET_KEY_VAR, which is not set/],
-  ['a key in the credential store', { name: 'x', provider: 'openai', apiKeyStored: true }, /its key is in Zero's encrypted credential store.*apiKeyEnv/],
+  ['an unknown kind', { name: 'x', provider: 'gemini' }, new RegExp(`provider must be one of ${KINDS}, not "gemini"\\.$`)],
+  ['no kind and no baseURL', { name: 'x', model: 'm' }, new RegExp(`it has neither a provider kind nor a baseURL: set provider to one of ${KINDS}\\.$`)],
+  ['an openai-compatible kind without a baseURL', { name: 'x', provider: 'openai-compatible' }, /an openai-compatible profile needs a baseURL, the address of its server\.$/],
+  ['an anthropic-compatible kind without a baseURL', { name: 'x', provider_kind: 'anthropic-compatible', apiKey: 'k-0123456789' }, /an anthropic-compatible profile needs a baseURL, the address of its server\.$/],
+  ['an apiKeyEnv that is not set', { name: 'x', provider: 'openai', apiKeyEnv: 'UNSET_KEY_VAR' }, /apiKeyEnv names UNSET_KEY_VAR, which is not set\.$/],
+  ['an openai key in the credential store', { name: 'x', provider: 'openai', apiKeyStored: true }, /its key is in Zero's encrypted credential store, which zero-stream cannot read: set apiKeyEnv to the name of an environment variable that holds the key, or set OPENAI_API_KEY\.$/],
+  ['an anthropic key in the credential store', { name: 'x', provider: 'anthropic', api_key_stored: true }, /its key is in Zero's encrypted credential store.*: set apiKeyEnv .*, or set ANTHROPIC_API_KEY\.$/],
+  ['a key in the credential store for a baseURL', { name: 'x', provider: 'openai-compatible', baseURL: 'http://gw/v1', apiKeyStored: true }, /its key is in Zero's encrypted credential store, which zero-stream cannot read: set apiKeyEnv to the name of an environment variable that holds the key\.$/],
+  ['the google kind', { name: 'x', provider_kind: 'google', apiKeyEnv: 'GEMINI_API_KEY' }, new RegExp(`zero-stream has no provider for google profiles, only for ${KINDS}: choose another profile with --provider NAME, or change this one's provider to one of those \\(Gemini also speaks OpenAI: provider openai-compatible, baseURL https://generativelanguage\\.googleapis\\.com/v1beta/openai/\\)\\.$`)],
 ];
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 for (const [what, profile, problem] of unusable) {
   t.test(`a profile with ${what}: no error unless selected, then a provider_error naming file, profile and problem`, async (t) => {
@@ -98,17 +107,78 @@ for (const [what, profile, problem] of unusable) {
     const script = join(dir, 's.jsonl');
     t.match(chooseProvider({ cwd: dir, name: 'scripted', script, env: {}, config }), { kind: 'scripted' });
     t.match(chooseProvider({ cwd: dir, name: 'ok', env: {}, config }), { kind: 'openai' });
-    const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    t.throws(() => chooseProvider({ cwd: dir, name: 'x', env: {}, config }), { code: 'provider_error', exitCode: 3, message: new RegExp(`^Invalid config file ${escaped}: profile "x" cannot be used: ${problem.source}`) });
+    t.throws(() => chooseProvider({ cwd: dir, name: 'x', env: {}, config }), { code: 'provider_error', exitCode: 3, message: new RegExp(`^Config file ${escape(file)}: profile "x" cannot be used: ${problem.source}`) });
     const active = await load(t, [profile], {}, 'x');
     t.throws(() => chooseProvider({ cwd: dir, env: {}, config: active.config }), { code: 'provider_error', message: /profile "x" cannot be used/ }, 'selected as activeProvider');
     t.match(chooseProvider({ cwd: dir, name: 'scripted', script, env: {}, config: active.config }), { kind: 'scripted' }, 'activeProvider overridden by --provider');
   });
 }
 
+t.test('warnings: only for entries Zero itself would reject, naming the file and the profile; valid Zero profiles zero-stream cannot use stay quiet', async (t) => {
+  const { config, file } = await load(t, [
+    { name: 'typo', provider: 'opneai' },
+    { name: 'kindless', model: 'm' },
+    { name: 'urlless', provider: 'anthropic-compatible' },
+    { provider: 'openai' },
+    'openai',
+    { name: 'gemini', provider_kind: 'google' },
+    { name: 'stored', provider: 'openai', apiKeyStored: true },
+    { name: 'unset', provider: 'openai', apiKeyEnv: 'UNSET_KEY_VAR' },
+    { name: 'ok', provider: 'openai', apiKey: 'ok-key-0123456789' },
+  ]);
+  const prefix = `Config file ${file}: `;
+  t.same(config.warnings, [
+    `${prefix}providers[3] is ignored and the run goes on without it: it has no name, so nothing can select it.`,
+    `${prefix}providers[4] is ignored and the run goes on without it: it is not an object.`,
+    `${prefix}profile "typo" is ignored and the run goes on without it: provider must be one of ${KINDS}, not "opneai".`,
+    `${prefix}profile "kindless" is ignored and the run goes on without it: it has neither a provider kind nor a baseURL: set provider to one of ${KINDS}.`,
+    `${prefix}profile "urlless" is ignored and the run goes on without it: an anthropic-compatible profile needs a baseURL, the address of its server.`,
+  ]);
+});
+
+t.test('warnings: a broken user profile that the project file replaces says nothing', async (t) => {
+  const dir = t.testdir({
+    xdg: { zero: { 'config.json': JSON.stringify({ providers: [{ name: 'p', provider: 'nonesuch' }] }) } },
+    repo: { '.zero': { 'config.json': JSON.stringify({ providers: [{ name: 'p', provider: 'openai', apiKey: 'k-0123456789' }] }) } },
+  });
+  const config = await loadConfig(join(dir, 'repo'), { XDG_CONFIG_HOME: join(dir, 'xdg') });
+  t.same(config.warnings, []);
+  t.equal(config.profiles.get('p')?.problem, undefined);
+});
+
+t.test("a key in Zero's store is no problem when the provider's own variable holds one (a profile without a baseURL takes it)", async (t) => {
+  const env = { OPENAI_API_KEY: 'sk-env-0123456789' };
+  const { config } = await load(t, [{ name: 'x', provider: 'openai', apiKeyStored: true }], env, 'x');
+  t.match(chooseProvider({ cwd: '.', env, config }), { kind: 'openai', options: { apiKey: 'sk-env-0123456789' } });
+});
+
+t.test('kinds as Zero reads them: provider_kind before provider, any case', async (t) => {
+  const { config } = await load(t, [{ name: 'a', provider: 'openai', provider_kind: 'Anthropic' }, { name: 'b', provider: ' OpenAI-Compatible ', baseURL: 'http://b/v1' }]);
+  t.same([...config.profiles.values()].map((profile) => [profile.provider, profile.problem]), [['anthropic', undefined], ['openai-compatible', undefined]]);
+});
+
+t.test('anthropic-compatible: the Anthropic wire format at the profile baseURL; a key is optional and none comes from the environment', async (t) => {
+  const { config } = await load(t, [{ name: 'proxy', provider_kind: 'anthropic-compatible', baseURL: 'http://127.0.0.1:9/anthropic', model: 'glm-4.6' }], {}, 'proxy');
+  const choice = chooseProvider({ cwd: '.', env: { ANTHROPIC_API_KEY: 'sk-ant-env-0123456789' }, config });
+  t.same(choice, { kind: 'anthropic-compatible', options: { model: 'glm-4.6', apiKey: undefined, baseURL: 'http://127.0.0.1:9/anthropic', label: 'anthropic-compatible' } });
+});
+
+t.test('supportsImages: false (or supports_images) says the model takes no images', async (t) => {
+  const { config } = await load(t, [
+    { name: 'blind', provider: 'openai-compatible', baseURL: 'http://l/v1', supportsImages: false },
+    { name: 'snake', provider: 'anthropic', apiKey: 'k-0123456789', supports_images: false },
+    { name: 'seeing', provider: 'openai-compatible', baseURL: 'http://l/v1', supportsImages: true },
+  ]);
+  const options = (name: string) => { const choice = chooseProvider({ cwd: '.', name, env: {}, config }); return choice.kind === 'scripted' ? undefined : choice.options; };
+  t.equal(options('blind')?.acceptsImages, false);
+  t.equal(options('snake')?.acceptsImages, false);
+  t.notOk(options('seeing') && 'acceptsImages' in options('seeing')!, 'true or absent: nothing said, the provider decides');
+});
+
 t.test('changed rule: a nameless profile and a missing activeProvider no longer fail loading; the latter fails only when it would be used', async (t) => {
   const nameless = await load(t, [{ provider: 'openai' }, { name: 'here', provider: 'openai' }]);
   t.same([...nameless.config.profiles.keys()], ['here']);
+  t.match(nameless.config.warnings, [/providers\[0\] is ignored .*: it has no name/]);
   const gone = await load(t, [{ name: 'here', provider: 'openai' }], {}, 'gone');
   t.match(chooseProvider({ cwd: gone.dir, name: 'scripted', script: 's.jsonl', env: {}, config: gone.config }), { kind: 'scripted' });
   t.throws(() => chooseProvider({ cwd: gone.dir, env: {}, config: gone.config }), { code: 'provider_error', message: /: activeProvider "gone" names no profile in providers \(known: here\)/ });

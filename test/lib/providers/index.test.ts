@@ -81,3 +81,36 @@ t.test('credentialsInUse: every apiKey the config files hold, active profile or 
   t.same(credentialsInUse({}, choice, loaded).sort(), ['active-key-0123456789', 'spare-key-0123456789']);
   t.same(credentialsInUse({}, undefined, loaded).sort(), ['active-key-0123456789', 'spare-key-0123456789'], 'without a chosen provider too (the log commands)');
 });
+
+t.test('anthropic-compatible without a profile: ANTHROPIC_BASE_URL is required, ANTHROPIC_API_KEY optional', async (t) => {
+  t.same(options(chooseProvider({ cwd: '.', name: 'anthropic-compatible', env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_MODEL: 'glm-4.6' } })), {
+    model: 'glm-4.6',
+    apiKey: undefined,
+    baseURL: 'http://127.0.0.1:9',
+    label: 'anthropic-compatible',
+  });
+  t.match(options(chooseProvider({ cwd: '.', name: 'anthropic-compatible', env: { ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', ANTHROPIC_API_KEY: 'sk-ant-0123456789' } })), { apiKey: 'sk-ant-0123456789', model: 'claude-sonnet-4-6' });
+  t.throws(() => chooseProvider({ cwd: '.', name: 'anthropic-compatible', env: { ANTHROPIC_API_KEY: 'sk-ant-0123456789' } }), {
+    code: 'provider_error',
+    exitCode: 3,
+    message: 'The anthropic-compatible provider needs a base URL: set ANTHROPIC_BASE_URL.',
+  });
+  t.ok(PROVIDER_NAMES.includes('anthropic-compatible'));
+});
+
+t.test('createProvider: anthropic-compatible speaks the Anthropic wire format, reported as anthropic-compatible', async (t) => {
+  const provider = await createProvider({ kind: 'anthropic-compatible', options: { baseURL: 'http://127.0.0.1:9', apiKey: 'placeholder', label: 'anthropic-compatible' } });
+  t.equal(provider.constructor.name, 'AnthropicProvider');
+  t.equal(provider.name, 'anthropic-compatible');
+});
+
+t.test('a profile named like a built-in provider wins over it', async (t) => {
+  const files = config([
+    { name: 'scripted', provider: 'openai-compatible', baseURL: 'http://127.0.0.1:9/v1', model: 'local' },
+    { name: 'openai', provider: 'anthropic', apiKey: 'k-0123456789' },
+  ]);
+  t.match(chooseProvider({ cwd: '.', name: 'scripted', env: {}, config: files }), { kind: 'openai-compatible', options: { baseURL: 'http://127.0.0.1:9/v1' } }, 'no script needed: it is the profile');
+  t.match(chooseProvider({ cwd: '.', name: 'openai', env: { OPENAI_API_KEY: 'sk-0123456789' }, config: files }), { kind: 'anthropic' });
+  t.match(chooseProvider({ cwd: '.', env: { ZERO_PROVIDER: 'openai' }, config: files }), { kind: 'anthropic' }, 'through ZERO_PROVIDER too');
+  t.throws(() => chooseProvider({ cwd: '.', name: 'nonesuch', env: {}, config: files }), { message: `Unknown provider "nonesuch". Available providers: ${PROVIDER_NAMES.join(', ')}.` }, 'each name listed once');
+});
