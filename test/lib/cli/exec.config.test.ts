@@ -130,7 +130,6 @@ t.test('anthropic-compatible: the Anthropic wire format at the profile baseURL w
 
 t.test(
   'anthropic-compatible without a key: the request goes out, and not with ANTHROPIC_API_KEY',
-  { todo: 'needs the anthropic provider to send a placeholder key when none is given (another branch); today the SDK falls back to ANTHROPIC_API_KEY' },
   async (t) => {
     const proxy = { name: 'proxy', provider_kind: 'anthropic-compatible', baseURL: '$API', model: 'glm-4.6' };
     const { code, api } = await run(t, { profiles: [proxy], activeProvider: 'proxy', env: { ANTHROPIC_API_KEY: ANTHROPIC_KEY }, replies: [{ sse: anthropicStream({ text: ['Hello.'] }) }] });

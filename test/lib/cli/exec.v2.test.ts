@@ -1,6 +1,6 @@
 import t, { type Test } from 'tap';
 import { execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogChecker } from '../../../lib/logs/validate.js';
 import { fakeApi, type FakeApi, type Reply } from '../../helpers/sse-server.js';
@@ -284,4 +284,21 @@ t.test('--reasoning-budget with a provider that has no extended thinking: a warn
   const tooSmall = await run.exec(['--reasoning-budget', '100', 'hi']);
   t.equal(tooSmall.code, 2);
   t.match(jsonLines(tooSmall.stdout)[0], { code: 'usage_error', message: /--reasoning-budget: "100"\. Expected at least 1024 tokens/ });
+});
+
+t.test('a profile whose model takes no images: a prompt with images is a usage error before the run starts', async (t) => {
+  const api = await fakeApi([{ sse: openaiStream({ text: ['never'] }) }]);
+  t.teardown(() => api.close());
+  const dir = t.testdir({ '.zero': { 'config.json': JSON.stringify({ activeProvider: 'local', providers: [{ name: 'local', provider_kind: 'openai-compatible', baseURL: `${api.url}/v1`, model: 'llama3.2', supportsImages: false }] }) } });
+  const env = cleanEnv({ ZERO_HOME: join(dir, '.home') });
+  const result = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '-C', dir], { env, stdin: v2Input(message('What is this?', [image])) });
+  t.equal(result.code, 2);
+  t.match(assertValidRun(t, result.stdout, 2), [
+    { type: 'error', code: 'usage_error', message: 'The prompt has images, but provider openai-compatible (model llama3.2) does not take images. Send it without images, or choose a provider whose model takes them.' },
+    { type: 'run_end', status: 'error', exitCode: 2 },
+  ]);
+  t.equal(api.received.length, 0, 'nothing was sent to the model');
+  t.notOk(existsSync(join(dir, '.home', 'sessions')) && readdirSync(join(dir, '.home', 'sessions')).length > 0, 'no session was recorded');
+  const withoutImages = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '-C', dir], { env, stdin: v2Input(message('Just text.')) });
+  t.equal(withoutImages.code, 0, 'the same profile runs a prompt without images');
 });
