@@ -27,7 +27,7 @@ export class ProviderError extends ZeroError {
 }
 
 /**
- * A tool was asked for a path outside what it may touch (PROTOCOL-v2 `block.code`): outside_workspace, or
+ * A tool was asked for a path outside what it may touch (docs/protocol.md §3.2, `block.code`): outside_workspace, or
  * symlink_traversal when the path as written is inside but a symlink takes it out. A tool call's error, not the run's.
  */
 export class SandboxError extends ZeroError {

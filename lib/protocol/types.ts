@@ -107,5 +107,5 @@ export type Line = { line: string; lineNo: number };
 /** A parsed JSON value and the line it came from. */
 export type Parsed = { value: unknown; lineNo: number };
 
-/** The version written when nothing chooses another (PROTOCOL-v2: --schema-version, ZERO_SCHEMA_VERSION, the input's). */
+/** The version written when nothing chooses another (docs/protocol.md §7: --schema-version, ZERO_SCHEMA_VERSION, the input's). */
 export const SCHEMA_VERSION: SchemaVersion = 1;

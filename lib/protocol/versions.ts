@@ -11,7 +11,7 @@ export type VersionChoice = SchemaVersion | (() => SchemaVersion);
 
 export const resolveVersion = (choice: VersionChoice | undefined): SchemaVersion => (typeof choice === 'function' ? choice() : choice ?? 1);
 
-/** Version 2's ending of a cancelled run (PROTOCOL-v2, Endings): one code and exit status for every signal. */
+/** Version 2's ending of a cancelled run (docs/protocol.md §3.4): one code and exit status for every signal. */
 const INTERRUPTED = { code: 'interrupted', message: 'run cancelled by signal', exitCode: 130 } as const;
 
 /**

@@ -42,10 +42,11 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
   return {
     event(event) {
       if (!isDeltaEvent(event)) return [...release(), redactEvent(event, options)];
-      const before = held?.template.type === event.type ? [] : release();
-      const redactor = redactorFor(event.type);
+      const before = held && held.template.type !== event.type ? release() : undefined;
+      const redactor = held?.redactor ?? redactorFor(event.type);
       held = { redactor, template: event };
-      return [...before, ...released(event, redactor.push(event.delta))];
+      const now = released(event, redactor.push(event.delta));
+      return before?.length ? [...before, ...now] : now;
     },
     end: release,
   };
