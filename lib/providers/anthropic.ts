@@ -134,7 +134,7 @@ class AnthropicProvider implements Provider {
       baseURL: options.baseURL ?? null,
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       timeout: Math.max(1, Math.ceil(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)),
-      // stderr stays quiet (PROTOCOL): failures reach the user as our own errors.
+      // stderr stays quiet (docs/protocol.md §3): failures reach the user as our own errors.
       logLevel: 'off',
     });
   }
