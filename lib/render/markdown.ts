@@ -1,4 +1,4 @@
-import { finalTurn, formatArgs, isLong, sizeLabel, tokenSummary, type Entry, type RunSection, type ToolCall, type Transcript } from './transcript.js';
+import { finalTurn, formatArgs, isLong, permissionLabel, sizeLabel, tokenSummary, type Entry, type RunSection, type ToolCall, type Transcript } from './transcript.js';
 import { escapeHtml } from './html.js';
 
 /**
@@ -50,6 +50,7 @@ function tool(call: ToolCall): string {
   const status = call.result ? call.result.status : 'no result';
   const side = call.sideEffect ? ` (${call.sideEffect})` : '';
   const parts = [`#### Tool call ${inline(call.name)}${side}: ${status}`];
+  if (call.permission) parts.push(`> **Permission request** (${permissionLabel(call.permission, safeMarkdown)}): ${safeMarkdown(call.permission.reason.replace(/\n/g, ' '))}`);
   if (call.args !== undefined) parts.push(block('Arguments', formatArgs(call.args), 'json'));
   else parts.push('No arguments object (see the result).');
   if (call.result) {
@@ -66,6 +67,8 @@ function entry(item: Entry, final: ReturnType<typeof finalTurn>): string[] {
     case 'turn': {
       const { turn } = item;
       const out = [`### ${turn === final ? 'Final answer' : `Turn ${turn.index}`}`];
+      // the model's thinking, apart from its answer: folded, a quote when opened
+      if (turn.reasoning) out.push(`<details><summary>Reasoning</summary>\n\n${quote(turn.reasoning.trimEnd())}\n\n</details>`);
       if (turn.text !== '') out.push(safeMarkdown(turn.text.trimEnd()));
       for (const call of turn.tools) out.push(tool(call));
       if (turn.text === '' && turn.tools.length === 0) out.push('_No text._');
