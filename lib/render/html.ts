@@ -1,4 +1,4 @@
-import { finalTurn, formatArgs, isLong, lineCount, permissionLabel, sizeLabel, tokenSummary, type Entry, type RunSection, type ToolCall, type ToolResult, type Transcript, type Turn } from './transcript.js';
+import { finalTurn, formatArgs, isLong, lineCount, sizeLabel, tokenSummary, type Entry, type RunSection, type ToolCall, type ToolResult, type Transcript, type Turn } from './transcript.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -72,7 +72,10 @@ function tool(call: ToolCall): string {
   head.push(call.result ? statusBadge(call.result.status) : '<span class="badge muted">no result</span>');
   if (call.result) head.push(`<span class="muted" style="font-size:12px">${escapeHtml(lineCount(call.result.output) === 0 ? 'empty output' : sizeLabel(call.result.output))}</span>`);
   const body: string[] = [];
-  if (call.permission) body.push(`<div class="notice warning"><strong>Permission request</strong> (${permissionLabel(call.permission, (text) => `<code>${escapeHtml(text)}</code>`)}): ${escapeHtml(call.permission.reason)}</div>`);
+  if (call.permission) {
+    const { code, reason } = call.permission;
+    body.push(`<div class="notice warning"><strong>Permission request</strong>${code ? ` <code>${escapeHtml(code)}</code>` : ''}: ${escapeHtml(reason)}</div>`);
+  }
   body.push(call.args !== undefined ? codeBlock('Arguments', formatArgs(call.args)) : '<div class="label">No arguments object (see the result).</div>');
   body.push(call.result ? resultBlock(call.result) : '<div class="label">No result was recorded for this call.</div>');
   return `<div class="tool" data-tool="${escapeHtml(call.name)}"><div class="head">${head.join(' ')}</div><div class="body">${body.join('')}</div></div>`;

@@ -1,4 +1,4 @@
-import { finalTurn, formatArgs, isLong, permissionLabel, sizeLabel, tokenSummary, type Entry, type RunSection, type ToolCall, type Transcript } from './transcript.js';
+import { finalTurn, formatArgs, isLong, sizeLabel, tokenSummary, type Entry, type RunSection, type ToolCall, type Transcript } from './transcript.js';
 import { escapeHtml } from './html.js';
 
 /**
@@ -50,7 +50,10 @@ function tool(call: ToolCall): string {
   const status = call.result ? call.result.status : 'no result';
   const side = call.sideEffect ? ` (${call.sideEffect})` : '';
   const parts = [`#### Tool call ${inline(call.name)}${side}: ${status}`];
-  if (call.permission) parts.push(`> **Permission request** (${permissionLabel(call.permission, safeMarkdown)}): ${safeMarkdown(call.permission.reason.replace(/\n/g, ' '))}`);
+  if (call.permission) {
+    const { code, reason } = call.permission;
+    parts.push(`> **Permission request**${code ? ` (${safeMarkdown(code)})` : ''}: ${safeMarkdown(reason.replace(/\n/g, ' '))}`);
+  }
   if (call.args !== undefined) parts.push(block('Arguments', formatArgs(call.args), 'json'));
   else parts.push('No arguments object (see the result).');
   if (call.result) {

@@ -8,8 +8,8 @@ import { isJsonObject } from '../protocol/validate.js';
  */
 
 export type ToolResult = { status: 'ok' | 'error'; output: string; truncated: boolean };
-/** A version 2 permission_request: what the call needed and why it was refused (`code`: the sandbox's block). */
-export type PermissionNote = { permission: string; reason: string; code?: string };
+/** A version 2 permission_request: why the call was refused, and the sandbox's block code when the sandbox refused it. */
+export type PermissionNote = { reason: string; code?: string };
 export type ToolCall = { id: string; name: string; args?: Record<string, unknown>; sideEffect?: string; permission?: PermissionNote; result?: ToolResult };
 export type Tokens = { promptTokens?: number; completionTokens?: number; totalTokens?: number; costUsd?: number };
 
@@ -154,7 +154,7 @@ export class TranscriptBuilder {
         const call = state.calls.get(str(event.id) ?? '');
         if (!call) return this.skip(lineNo, `permission_request for no tool_call ${JSON.stringify(str(event.id) ?? '')}`);
         const code = isJsonObject(event.block) ? str(event.block.code) : undefined;
-        call.permission = { permission: str(event.permission) ?? '', reason: str(event.reason) ?? '', ...(code !== undefined ? { code } : {}) };
+        call.permission = { reason: str(event.reason) ?? '', ...(code !== undefined ? { code } : {}) };
         return;
       }
       // a checkpoint says what the tool call after it changes, which its result shows; zero exec never writes a decision
@@ -285,11 +285,6 @@ export function sizeLabel(text: string): string {
   const bytes = Buffer.byteLength(text, 'utf8');
   const size = bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
   return `${lines} ${lines === 1 ? 'line' : 'lines'}, ${size}`;
-}
-
-/** `write, outside_workspace`: what a permission_request asked for, and the sandbox's block; `escape` makes each part safe for the format. */
-export function permissionLabel(note: PermissionNote, escape: (text: string) => string): string {
-  return [note.permission, note.code].filter((part): part is string => !!part).map(escape).join(', ');
 }
 
 /** Tool arguments as readable JSON. */

@@ -110,7 +110,7 @@ t.test('version 2 logs: reasoning folded, permission requests on their calls, no
     t.match(result.stdout, /Permission request<\/strong>|\*\*Permission request\*\*/, `${format}: the permission request`);
   }
   const md = (await zero(['render', '-'], { stdin: V2_RUN })).stdout;
-  t.match(md, '> **Permission request** (write, outside_workspace): Path "../NOTES.md" is outside the working directory and the --add-dir directories.');
+  t.match(md, '> **Permission request** (outside_workspace): Path "../NOTES.md" is outside the working directory and the --add-dir directories.');
   t.match(md, '> The greeting reads "Helo"; one edit in src/greet.ts fixes it.');
 });
 

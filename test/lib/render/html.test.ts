@@ -100,12 +100,12 @@ t.test('version 2: reasoning in a folded block, a permission request noted on it
       v2('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
       v2('reasoning', { delta: `think ${evil}` }),
       v2('tool_call', { id: 'c1', name: 'write_file', args: {}, sideEffect: 'write' }),
-      v2('permission_request', { id: 'c1', name: 'write_file', action: 'prompt', permission: evil, permissionMode: 'unsafe', sideEffect: 'write', reason: evil, block: { code: 'outside_workspace', reason: evil } }),
+      v2('permission_request', { id: 'c1', name: 'write_file', action: 'prompt', permission: evil, permissionMode: 'unsafe', sideEffect: 'write', reason: evil, block: { code: evil, reason: evil } }),
       v2('tool_result', { id: 'c1', name: 'write_file', status: 'error', output: 'no', truncated: false }),
       v2('run_end', { status: 'error', exitCode: 1 }),
     ]),
   );
   t.notMatch(html, /<script/i);
   t.match(html, '<h3>Turn 1</h3>\n<details class="reasoning"><summary>Reasoning</summary><div class="text muted">think &lt;script&gt;x&lt;/script&gt;</div></details>');
-  t.match(html, '<div class="notice warning"><strong>Permission request</strong> (<code>&lt;script&gt;x&lt;/script&gt;</code>, <code>outside_workspace</code>): &lt;script&gt;x&lt;/script&gt;</div>');
+  t.match(html, '<div class="notice warning"><strong>Permission request</strong> <code>&lt;script&gt;x&lt;/script&gt;</code>: &lt;script&gt;x&lt;/script&gt;</div>');
 });

@@ -162,7 +162,7 @@ t.test('version 2: reasoning joins its turn, a permission_request is a note on i
     v2('reasoning', { delta: 'outside.' }),
     v2('tool_call', { id: 'c1', name: 'write_file', args: { path: '../x' }, sideEffect: 'write' }),
     v2('checkpoint', { checkpoint: { sequence: 1, tool: 'write_file', files: ['../x'] } }),
-    v2('permission_request', { id: 'c1', name: 'write_file', action: 'prompt', permission: 'write', permissionMode: 'unsafe', sideEffect: 'write', reason: 'Path is outside.', block: { code: 'outside_workspace', reason: 'Path is outside.' } }),
+    v2('permission_request', { id: 'c1', name: 'write_file', action: 'prompt', permission: 'prompt', permissionMode: 'unsafe', sideEffect: 'write', reason: 'Path is outside.', block: { code: 'outside_workspace', reason: 'Path is outside.' } }),
     v2('permission_decision', { id: 'c1', name: 'write_file', action: 'deny', permission: 'write', permissionGranted: false, decisionReason: 'no' }),
     v2('tool_result', { id: 'c1', name: 'write_file', status: 'error', output: 'Path is outside.', truncated: false }),
     v2('reasoning', { delta: 'Say so.' }),
@@ -173,7 +173,7 @@ t.test('version 2: reasoning joins its turn, a permission_request is a note on i
   ]);
   const turns = runs[0]!.entries.flatMap((entry) => (entry.kind === 'turn' ? [entry.turn] : []));
   t.match(turns, [
-    { reasoning: 'The file is outside.', text: '', tools: [{ id: 'c1', permission: { permission: 'write', reason: 'Path is outside.', code: 'outside_workspace' }, result: { status: 'error' } }] },
+    { reasoning: 'The file is outside.', text: '', tools: [{ id: 'c1', permission: { reason: 'Path is outside.', code: 'outside_workspace' }, result: { status: 'error' } }] },
     { reasoning: 'Say so.', text: 'I could not.', tools: [] },
   ]);
   t.same(skipped, [{ reason: 'permission_request for no tool_call "nope"' }], 'only the request naming no call');
