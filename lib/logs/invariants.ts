@@ -2,7 +2,8 @@ import { createVersionScopes } from '../protocol/schema-version.js';
 
 /**
  * The protocol's order rules for a log (docs/protocol.md §3.3), per runId: run_start
- * first, exactly one run_end and nothing after it, every tool_call answered by
+ * first (or a failure before the start: error, then run_end, and nothing else),
+ * exactly one run_end and nothing after it, every tool_call answered by
  * exactly one tool_result before the run goes on (a new turn or the end), one
  * runId and one schemaVersion per run, a run_end exitCode that agrees with its
  * status. Several runs in one log are fine, one after the other.
@@ -10,7 +11,7 @@ import { createVersionScopes } from '../protocol/schema-version.js';
 
 export type Problem = { lineNo: number; problem: string };
 
-type Run = { runId: string; startLine: number; lastLine: number; ended: boolean; open: Map<string, number> };
+type Run = { runId: string; startLine: number; lastLine: number; ended: boolean; beforeStart: boolean; open: Map<string, number> };
 
 /**
  * Events that may come while tool calls are still unanswered: more calls of the same turn, their results, notices,
@@ -64,16 +65,17 @@ export function createInvariantChecker(): InvariantChecker {
       const problems: Problem[] = [];
       let run = runs.get(runId);
       if (!run) {
-        run = { runId, startLine: lineNo, lastLine: lineNo, ended: false, open: new Map() };
+        run = { runId, startLine: lineNo, lastLine: lineNo, ended: false, beforeStart: type === 'error', open: new Map() };
         runs.set(runId, run);
         runIds.push(runId);
-        if (type !== 'run_start') problems.push({ lineNo, problem: `run ${runId}: first event is ${type}, expected run_start` });
+        if (type !== 'run_start' && !run.beforeStart) problems.push({ lineNo, problem: `run ${runId}: first event is ${type}, expected run_start` });
         if (current && !current.ended) problems.push({ lineNo, problem: `run ${runId} starts while run ${current.runId} (line ${current.startLine}) has not ended` });
         current = run;
       } else {
         if (current !== run && !run.ended) problems.push({ lineNo, problem: `runId ${runId} differs from the run going on (${current?.runId})` });
-        if (type === 'run_start') problems.push({ lineNo, problem: `run ${runId}: second run_start (first at line ${run.startLine})` });
+        if (type === 'run_start' && !run.beforeStart) problems.push({ lineNo, problem: `run ${runId}: second run_start (first at line ${run.startLine})` });
         if (run.ended) problems.push({ lineNo, problem: `run ${runId}: ${type === 'run_end' ? 'second run_end' : `${type} after run_end`}` });
+        else if (run.beforeStart && type !== 'run_end') problems.push({ lineNo, problem: `run ${runId}: ${type} in a failure before the start (error, then run_end, and nothing else)` });
       }
       run.lastLine = lineNo;
       const mixed = versions.check(runId, event, lineNo);

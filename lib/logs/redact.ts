@@ -8,27 +8,31 @@ import { jsonLine } from '../output/serializer.js';
 import { isJsonObject } from '../protocol/validate.js';
 
 type Json = Record<string, unknown>;
-type TextLine = { event: Json; delta: string; raw?: string };
+type DeltaLine = { event: Json; delta: string; raw?: string };
 
-const MAYBE_TEXT = /"type"\s*:\s*"text"/;
-const isText = (value: Json): boolean => value.type === 'text' && typeof value.delta === 'string';
+/** The events whose deltas are one text in pieces, redacted as one (docs/protocol.md §4): the answer and the reasoning. */
+const MAYBE_DELTA = /"type"\s*:\s*"(?:text|reasoning)"/;
+const isDelta = (value: Json): boolean => (value.type === 'text' || value.type === 'reasoning') && typeof value.delta === 'string';
 
 /**
- * One run's text deltas through its own event redactor (createEventRedactor),
- * which may hold back a tail and re-split deltas. While what it releases is
- * exactly the text that came in, the original lines are written as they were
- * (byte-identical); once a redaction changes the text, what it releases is
- * written as text events shaped like the run's own (same keys, same order,
- * same schemaVersion and runId) until the next flush point realigns them.
+ * One run's text and reasoning deltas through its own event redactor (createEventRedactor),
+ * which may hold back a tail and re-split deltas, one kind at a time. While what it releases
+ * is exactly the text that came in, the original lines are written as they were
+ * (byte-identical); once a redaction changes the text, what it releases is written as
+ * events shaped like the run's own (same keys, same order, same schemaVersion and runId)
+ * until the next flush point realigns them. A delta of the other kind is such a point: the
+ * redactor releases the held kind first.
  */
-function createRunText(options: RedactOptions) {
+function createRunDeltas(options: RedactOptions) {
   const redactor: EventRedactor = createEventRedactor(options);
-  let queue: TextLine[] = [];
+  /** The type of the deltas being matched. */
+  let kind: unknown;
+  let queue: DeltaLine[] = [];
   let released = '';
   let resplit = false;
-  let template: Json | undefined;
+  let template: Json = {};
 
-  const shaped = (delta: string) => jsonLine({ ...(template ?? { type: 'text' }), delta });
+  const shaped = (delta: string) => jsonLine({ ...template, delta });
 
   /** Original deltas fully covered by the released text go out as they were; a difference switches to re-split mode. */
   const match = (out: string[]) => {
@@ -51,12 +55,12 @@ function createRunText(options: RedactOptions) {
     }
   };
 
-  /** Text the redactor let go of, in order. */
+  /** The deltas of the current kind the redactor let go of, in order. */
   const take = (events: Event[], out: string[]) => {
     for (const event of events) {
-      if (event.type !== 'text') continue;
-      if (resplit) out.push(shaped(event.delta));
-      else released += event.delta;
+      if (event.type !== kind) continue;
+      if (resplit) out.push(shaped((event as { delta: string }).delta));
+      else released += (event as { delta: string }).delta;
     }
     if (!resplit) match(out);
   };
@@ -70,12 +74,19 @@ function createRunText(options: RedactOptions) {
   };
 
   return {
-    text(event: Json, raw: string | undefined, out: string[]) {
+    delta(event: Json, raw: string | undefined, out: string[]) {
+      const results = redactor.event(event as unknown as Event);
+      if (event.type !== kind) {
+        // what was held of the other kind comes first in the results
+        take(results, out);
+        realign(out);
+        kind = event.type;
+      }
       template = event;
       if (!resplit) queue.push({ event, delta: event.delta as string, raw });
-      take(redactor.event(event as unknown as Event), out);
+      take(results, out);
     },
-    /** A non-text event of this run: the held-back text first, then the event, redacted. */
+    /** Any other event of this run: the held-back deltas first, then the event, redacted. */
     other(event: Json, out: string[]): Json {
       const results = redactor.event(event as unknown as Event);
       take(results.slice(0, -1), out);
@@ -92,19 +103,19 @@ function createRunText(options: RedactOptions) {
 /**
  * A log, item by item → the same log with every secret redacted (docs/protocol.md §4).
  * A line the prefilter proves clean is written as it was, without parse or
- * serialise, unless a run's text is held back (then it keeps its place after
- * that text); a line that is not JSON is redacted as text and kept.
+ * serialise, unless a run's deltas are held back (then it keeps its place after
+ * them); a line that is not JSON is redacted as text and kept.
  */
 export function createLogRedactor(options: RedactOptions = {}) {
-  // Only runs with text held back: a run that flushed holds nothing (its next delta starts it afresh), and
+  // Only runs with deltas held back: a run that flushed holds nothing (its next delta starts it afresh), and
   // forgetting it keeps each line's cost flat in a log of thousands of runs.
-  const runs = new Map<string, ReturnType<typeof createRunText>>();
+  const runs = new Map<string, ReturnType<typeof createRunDeltas>>();
   const runOf = (runId: string) => {
     let run = runs.get(runId);
-    if (!run) runs.set(runId, (run = createRunText(options)));
+    if (!run) runs.set(runId, (run = createRunDeltas(options)));
     return run;
   };
-  /** Held-back text of every run but `except` goes out first: output keeps the order of the input. */
+  /** Held-back deltas of every run but `except` go out first: output keeps the order of the input. */
   const flushOthers = (out: string[], except?: string) => {
     for (const [runId, run] of runs) {
       if (runId === except) continue;
@@ -123,8 +134,8 @@ export function createLogRedactor(options: RedactOptions = {}) {
         out.push(`${clean ? item.raw : redactText(item.raw, options)}\n`);
         return out;
       }
-      // A text delta always goes through its run's redactor: a clean one may hold the start of a secret the next one ends.
-      if (clean && !anyPending() && !MAYBE_TEXT.test(item.raw!)) {
+      // A delta always goes through its run's redactor: a clean one may hold the start of a secret the next one ends.
+      if (clean && !anyPending() && !MAYBE_DELTA.test(item.raw!)) {
         out.push(`${item.raw}\n`);
         return out;
       }
@@ -132,11 +143,11 @@ export function createLogRedactor(options: RedactOptions = {}) {
       if (isJsonObject(value) && typeof value.type === 'string') {
         const runId = typeof value.runId === 'string' ? value.runId : '';
         flushOthers(out, runId);
-        if (isText(value)) {
+        if (isDelta(value)) {
           // its other fields (a hand-edited runId, schemaVersion) are redacted on their own; the raw line is then unusable
           const fields: Json = redactEvent({ ...value, delta: '' }, options);
           const changed = Object.keys(value).some((key) => key !== 'delta' && fields[key] !== value[key]);
-          runOf(runId).text(changed ? { ...fields, delta: value.delta } : value, changed ? undefined : item.raw, out);
+          runOf(runId).delta(changed ? { ...fields, delta: value.delta } : value, changed ? undefined : item.raw, out);
           return out;
         }
         const run = runs.get(runId);

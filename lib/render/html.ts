@@ -72,6 +72,10 @@ function tool(call: ToolCall): string {
   head.push(call.result ? statusBadge(call.result.status) : '<span class="badge muted">no result</span>');
   if (call.result) head.push(`<span class="muted" style="font-size:12px">${escapeHtml(lineCount(call.result.output) === 0 ? 'empty output' : sizeLabel(call.result.output))}</span>`);
   const body: string[] = [];
+  if (call.permission) {
+    const { code, reason } = call.permission;
+    body.push(`<div class="notice warning"><strong>Permission request</strong>${code ? ` <code>${escapeHtml(code)}</code>` : ''}: ${escapeHtml(reason)}</div>`);
+  }
   body.push(call.args !== undefined ? codeBlock('Arguments', formatArgs(call.args)) : '<div class="label">No arguments object (see the result).</div>');
   body.push(call.result ? resultBlock(call.result) : '<div class="label">No result was recorded for this call.</div>');
   return `<div class="tool" data-tool="${escapeHtml(call.name)}"><div class="head">${head.join(' ')}</div><div class="body">${body.join('')}</div></div>`;
@@ -79,6 +83,7 @@ function tool(call: ToolCall): string {
 
 function turnHtml(turn: Turn, isFinal: boolean): string {
   const out = [`<h3>${isFinal ? 'Final answer' : `Turn ${turn.index}`}</h3>`];
+  if (turn.reasoning) out.push(`<details class="reasoning"><summary>Reasoning</summary><div class="text muted">${escapeHtml(turn.reasoning.trimEnd())}</div></details>`);
   if (turn.text !== '') out.push(`<div class="text${isFinal ? ' final' : ''}"${isFinal ? ' id="final"' : ''}>${assistantText(turn.text.trimEnd())}</div>`);
   for (const call of turn.tools) out.push(tool(call));
   if (turn.text === '' && turn.tools.length === 0) out.push('<p class="muted">No text.</p>');

@@ -50,6 +50,10 @@ function tool(call: ToolCall): string {
   const status = call.result ? call.result.status : 'no result';
   const side = call.sideEffect ? ` (${call.sideEffect})` : '';
   const parts = [`#### Tool call ${inline(call.name)}${side}: ${status}`];
+  if (call.permission) {
+    const { code, reason } = call.permission;
+    parts.push(`> **Permission request**${code ? ` (${safeMarkdown(code)})` : ''}: ${safeMarkdown(reason.replace(/\n/g, ' '))}`);
+  }
   if (call.args !== undefined) parts.push(block('Arguments', formatArgs(call.args), 'json'));
   else parts.push('No arguments object (see the result).');
   if (call.result) {
@@ -66,6 +70,8 @@ function entry(item: Entry, final: ReturnType<typeof finalTurn>): string[] {
     case 'turn': {
       const { turn } = item;
       const out = [`### ${turn === final ? 'Final answer' : `Turn ${turn.index}`}`];
+      // the model's thinking, apart from its answer: folded, a quote when opened
+      if (turn.reasoning) out.push(`<details><summary>Reasoning</summary>\n\n${quote(turn.reasoning.trimEnd())}\n\n</details>`);
       if (turn.text !== '') out.push(safeMarkdown(turn.text.trimEnd()));
       for (const call of turn.tools) out.push(tool(call));
       if (turn.text === '' && turn.tools.length === 0) out.push('_No text._');

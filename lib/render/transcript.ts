@@ -8,11 +8,13 @@ import { isJsonObject } from '../protocol/validate.js';
  */
 
 export type ToolResult = { status: 'ok' | 'error'; output: string; truncated: boolean };
-export type ToolCall = { id: string; name: string; args?: Record<string, unknown>; sideEffect?: string; result?: ToolResult };
+/** A version 2 permission_request: why the call was refused, and the sandbox's block code when the sandbox refused it. */
+export type PermissionNote = { reason: string; code?: string };
+export type ToolCall = { id: string; name: string; args?: Record<string, unknown>; sideEffect?: string; permission?: PermissionNote; result?: ToolResult };
 export type Tokens = { promptTokens?: number; completionTokens?: number; totalTokens?: number; costUsd?: number };
 
-/** One model turn: what it said (deltas concatenated), then the tools it asked for and their results. */
-export type Turn = { index: number; text: string; tools: ToolCall[]; usage?: Tokens };
+/** One model turn: its reasoning (version 2) and what it said (deltas concatenated), then the tools it asked for and their results. */
+export type Turn = { index: number; reasoning?: string; text: string; tools: ToolCall[]; usage?: Tokens };
 
 export type Entry =
   | { kind: 'turn'; turn: Turn }
@@ -143,6 +145,22 @@ export class TranscriptBuilder {
         this.turnOf(state).text += delta;
         return;
       }
+      case 'reasoning': {
+        const turn = this.turnOf(state);
+        turn.reasoning = (turn.reasoning ?? '') + (str(event.delta) ?? '');
+        return;
+      }
+      case 'permission_request': {
+        const call = state.calls.get(str(event.id) ?? '');
+        if (!call) return this.skip(lineNo, `permission_request for no tool_call ${JSON.stringify(str(event.id) ?? '')}`);
+        const code = isJsonObject(event.block) ? str(event.block.code) : undefined;
+        call.permission = { reason: str(event.reason) ?? '', ...(code !== undefined ? { code } : {}) };
+        return;
+      }
+      // a checkpoint says what the tool call after it changes, which its result shows; zero exec never writes a decision
+      case 'checkpoint':
+      case 'permission_decision':
+        return;
       case 'usage': {
         const turn = this.turnOf(state);
         turn.usage ??= {};
@@ -207,13 +225,17 @@ export function redactTranscript(transcript: Transcript, options: RedactOptions 
     id: redactId(value.id, options),
     name: text(value.name),
     ...(value.sideEffect !== undefined ? { sideEffect: text(value.sideEffect) } : {}),
+    ...(value.permission ? { permission: redactValue(value.permission, options) } : {}),
     ...(value.args !== undefined ? { args: redactValue(value.args, options) } : {}),
     ...(value.result ? { result: result(value.result) } : {}),
   });
   const entry = (value: Entry): Entry => {
     switch (value.kind) {
       case 'turn':
-        return { kind: 'turn', turn: { ...value.turn, text: text(value.turn.text), tools: value.turn.tools.map(call) } };
+        return {
+          kind: 'turn',
+          turn: { ...value.turn, ...(value.turn.reasoning !== undefined ? { reasoning: text(value.turn.reasoning) } : {}), text: text(value.turn.text), tools: value.turn.tools.map(call) },
+        };
       case 'warning':
         return { ...value, message: text(value.message) };
       case 'error':

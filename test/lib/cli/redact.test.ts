@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactText } from '../../../lib/redaction/index.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
+import { V2_RUN } from '../../helpers/protocol-examples.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: recorded runs (`zero exec -o stream-json`, scripted provider) with secrets put back in, through bin/zero redact.
@@ -142,4 +143,21 @@ t.test('secrets split across deltas after long whitespace-free runs (issue 11): 
   t.equal(result.code, 0, result.stderr);
   t.same(fragmentsOf(secrets).filter((fragment) => result.stdout.includes(fragment)), [], 'no 8-character fragment of any secret');
   t.equal(result.stdout.split('[REDACTED]').length - 1, secrets.length, 'each secret replaced once, whole');
+});
+
+t.test('a version 2 log with secrets split across reasoning deltas: no fragment left, clean lines byte-identical, still valid', async (t) => {
+  const lines = V2_RUN.trimEnd().split('\n');
+  const runId = String(JSON.parse(lines[0]!).runId);
+  const { deltas, secrets } = splitAfterLongRuns(runId);
+  const asReasoning = deltas.map((line) => line.replace('"schemaVersion":1,"type":"text"', '"schemaVersion":2,"type":"reasoning"'));
+  t.ok(asReasoning.every((line) => line.includes('"type":"reasoning"')));
+  // after the run's own reasoning, before its first text: where §3.3 puts reasoning
+  const log = [...lines.slice(0, 4), ...asReasoning, ...lines.slice(4)].join('\n') + '\n';
+  const result = await zero(['redact'], { stdin: log });
+  t.equal(result.code, 0, result.stderr);
+  t.same(fragmentsOf(secrets).filter((fragment) => result.stdout.includes(fragment)), [], 'no 8-character fragment of any secret');
+  const out = result.stdout.trimEnd().split('\n');
+  for (const line of lines) t.ok(out.includes(line), `clean line kept byte-identical: ${line.slice(0, 70)}`);
+  t.equal((await zero(['redact'], { stdin: V2_RUN })).stdout, V2_RUN, 'the clean v2 run: byte-identical');
+  t.match(await zero(['validate', '-'], { stdin: result.stdout }), { code: 0, stdout: /^valid: / }, 'the redacted log is a valid v2 log');
 });

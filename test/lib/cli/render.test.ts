@@ -3,6 +3,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
 import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: a run recorded by bin/zero with the scripted provider, rendered by bin/zero render.
@@ -97,6 +98,20 @@ t.test('secrets in a hand-made log are redacted in the transcript', async (t) =>
     t.notMatch(result.stdout, key.slice(4), `${format}: the key is gone`);
     t.match(result.stdout, '[REDACTED]');
   }
+});
+
+t.test('version 2 logs: reasoning folded, permission requests on their calls, no line skipped', async (t) => {
+  const runs = protocolExamples('output v2').filter((run) => run.includes('"run_start"')).join('');
+  for (const format of ['markdown', 'html']) {
+    const result = await zero(['render', '--format', format, '-'], { stdin: runs });
+    t.equal(result.code, 0, format);
+    t.notMatch(result.stdout, /Skipped lines|unknown event type/, `${format}: every v2 event type is known`);
+    t.match(result.stdout, '<summary>Reasoning</summary>', `${format}: reasoning`);
+    t.match(result.stdout, /Permission request<\/strong>|\*\*Permission request\*\*/, `${format}: the permission request`);
+  }
+  const md = (await zero(['render', '-'], { stdin: V2_RUN })).stdout;
+  t.match(md, '> **Permission request** (outside_workspace): Path "../NOTES.md" is outside the working directory and the --add-dir directories.');
+  t.match(md, '> The greeting reads "Helo"; one edit in src/greet.ts fixes it.');
 });
 
 t.test('usage errors exit 2 with a message on stderr', async (t) => {

@@ -102,6 +102,14 @@ t.test('--max-problems and --input', async (t) => {
   t.equal((await zero(['validate', input])).code, 1, 'input events are not output events');
 });
 
+t.test('a failure before the start, as zero exec reports it, is a valid run: error, then run_end', async (t) => {
+  const failed = await zero(['exec', '-o', 'stream-json', '--max-turns', 'many', 'hi']);
+  t.equal(failed.code, 2);
+  t.same(await zero(['validate', '-'], { stdin: failed.stdout }), { stdout: 'valid: 2 events, 1 run\n', stderr: '', code: 0, signal: null });
+  const [error, end] = failed.stdout.trimEnd().split('\n');
+  t.match((await zero(['validate', '-'], { stdin: [error, error!.replace('"error"', '"warning"').replace(/"code".*/, '"message":"x"}'), end].join('\n') + '\n' })).stdout, /^line 2: run run_\w+: warning in a failure before the start \(error, then run_end, and nothing else\)\n/);
+});
+
 t.test('usage errors exit 2', async (t) => {
   t.equal((await zero(['validate', '/nonexistent/run.jsonl'])).code, 2);
   t.equal((await zero(['validate', '--framing', 'xml'], { stdin: '' })).code, 2);

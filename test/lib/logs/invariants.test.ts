@@ -75,3 +75,12 @@ t.test('version 2 events where §3.3 puts them: checkpoint and permission_reques
   t.same(problems, []);
   t.match(check([ev('run_start'), ev('tool_call', 'r1', { id: 'a' }), ev('reasoning'), ev('tool_result', 'r1', { id: 'a' }), ev('run_end')]).problems, [{ lineNo: 2, problem: /tool_call "a" has no tool_result before reasoning/ }], 'reasoning starts the next turn');
 });
+
+t.test('a failure before the start: error, then run_end, and nothing else (§3.3 rule 7)', async (t) => {
+  const failure = [ev('error'), ev('run_end', 'r1', { status: 'error', exitCode: 2 })];
+  t.same(check(failure).problems, []);
+  t.same(check([...failure, ev('run_start', 'r2'), ev('run_end', 'r2')]).problems, [], 'then another run');
+  t.same(check([ev('error'), ev('text'), ev('run_end')]).problems, [{ lineNo: 2, problem: 'run r1: text in a failure before the start (error, then run_end, and nothing else)' }]);
+  t.same(check([ev('error'), ev('run_start'), ev('run_end')]).problems, [{ lineNo: 2, problem: 'run r1: run_start in a failure before the start (error, then run_end, and nothing else)' }]);
+  t.match(check([ev('error')]).problems, [{ lineNo: 1, problem: /no run_end/ }]);
+});

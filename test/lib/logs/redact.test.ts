@@ -79,3 +79,27 @@ t.test('a log of thousands of runs: finished runs are forgotten, so a line costs
   const items = log(4000);
   t.equal(large.out, items.map((i) => `${i.raw}\n`).join(''), 'every line as it came');
 });
+
+const reasoning = (delta: string, runId = 'r1') => ({ schemaVersion: 2, type: 'reasoning', runId, delta });
+
+t.test('reasoning deltas: clean ones as they came, a secret split across them redacted and re-split in their own shape', async (t) => {
+  const clean = [item(1, reasoning('Think ')), item(2, reasoning('twice.')), item(3, { ...text('Done.'), schemaVersion: 2 }), item(4, reasoning('Again.'))];
+  t.equal(run(clean), clean.map((i) => `${i.raw}\n`).join(''));
+  const out = run([item(1, reasoning(`the key ${KEY.slice(0, 6)}`)), item(2, reasoning(KEY.slice(6, 19))), item(3, reasoning(`${KEY.slice(19)} is set`)), item(4, { schemaVersion: 2, type: 'final', runId: 'r1', text: 'x' })]);
+  t.notMatch(out, KEY.slice(8, 16));
+  const events = out.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  t.equal(events.filter((e) => e.type === 'reasoning').map((e) => e.delta).join(''), 'the key [REDACTED] is set');
+  for (const e of events.filter((e) => e.type === 'reasoning')) t.same(Object.keys(e), ['schemaVersion', 'type', 'runId', 'delta']);
+  t.equal(events.at(-1)!.type, 'final', 'order kept');
+});
+
+t.test('reasoning then text: each kind redacted as its own text, in order, the other kind\'s lines untouched', async (t) => {
+  const cut = 10;
+  const items = [item(1, reasoning('Plan: ')), item(2, reasoning(`use ${KEY.slice(0, cut)}`)), item(3, reasoning(KEY.slice(cut))), item(4, { ...text('Hello '), schemaVersion: 2 }), item(5, { ...text('there.'), schemaVersion: 2 })];
+  const out = run(items);
+  t.notMatch(out, KEY.slice(8, 16));
+  const lines = out.trimEnd().split('\n');
+  t.equal(lines[0], items[0]!.raw, 'the clean first reasoning delta, byte-identical');
+  t.same(lines.slice(-2), [items[3]!.raw, items[4]!.raw], 'the text lines after, byte-identical');
+  t.equal(lines.slice(0, -2).map((line) => JSON.parse(line).delta).join(''), 'Plan: use [REDACTED]');
+});

@@ -91,3 +91,21 @@ t.test('warnings, errors, unfinished runs, empty logs, skipped lines', async (t)
   t.match(page, '<li>line 4: not JSON</li>');
   t.match(renderHtml(buildTranscript([])), 'No runs in this log.');
 });
+
+t.test('version 2: reasoning in a folded block, a permission request noted on its call, escaped', async (t) => {
+  const evil = '<script>x</script>';
+  const v2 = (type: string, fields: Record<string, unknown> = {}) => ({ ...ev(type, fields), schemaVersion: 2 });
+  const html = renderHtml(
+    buildTranscript([
+      v2('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
+      v2('reasoning', { delta: `think ${evil}` }),
+      v2('tool_call', { id: 'c1', name: 'write_file', args: {}, sideEffect: 'write' }),
+      v2('permission_request', { id: 'c1', name: 'write_file', action: 'prompt', permission: evil, permissionMode: 'unsafe', sideEffect: 'write', reason: evil, block: { code: evil, reason: evil } }),
+      v2('tool_result', { id: 'c1', name: 'write_file', status: 'error', output: 'no', truncated: false }),
+      v2('run_end', { status: 'error', exitCode: 1 }),
+    ]),
+  );
+  t.notMatch(html, /<script/i);
+  t.match(html, '<h3>Turn 1</h3>\n<details class="reasoning"><summary>Reasoning</summary><div class="text muted">think &lt;script&gt;x&lt;/script&gt;</div></details>');
+  t.match(html, '<div class="notice warning"><strong>Permission request</strong> <code>&lt;script&gt;x&lt;/script&gt;</code>: &lt;script&gt;x&lt;/script&gt;</div>');
+});

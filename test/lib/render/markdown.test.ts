@@ -101,3 +101,21 @@ t.test('HTML and unsafe links from the log are neutralised; http(s) and mailto l
   t.match(md, '[docs](https://example.com/a)');
   t.match(md, '[mail](mailto:a@example.com)');
 });
+
+t.test('version 2: reasoning folded before the turn\'s text, a permission request noted on its call', async (t) => {
+  const v2 = (type: string, fields: Record<string, unknown> = {}) => ({ ...ev(type, fields), schemaVersion: 2 });
+  const md = renderMarkdown(
+    buildTranscript([
+      v2('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
+      v2('reasoning', { delta: 'Check <b>first</b>\nthen act.' }),
+      v2('text', { delta: 'Writing.' }),
+      v2('tool_call', { id: 'c1', name: 'write_file', args: {}, sideEffect: 'write' }),
+      v2('permission_request', { id: 'c1', name: 'write_file', action: 'prompt', permission: 'prompt', permissionMode: 'auto', sideEffect: 'write', reason: 'Needs --auto high.' }),
+      v2('tool_result', { id: 'c1', name: 'write_file', status: 'error', output: 'Needs --auto high.', truncated: false }),
+      v2('run_end', { status: 'error', exitCode: 1 }),
+    ]),
+  );
+  t.match(md, '### Turn 1\n\n<details><summary>Reasoning</summary>\n\n> Check &lt;b>first&lt;/b>\n> then act.\n\n</details>\n\nWriting.');
+  t.match(md, '#### Tool call `write_file` (write): error\n\n> **Permission request**: Needs --auto high.\n\nArguments:');
+  t.notMatch(renderMarkdown(buildTranscript(log('x'))), /Reasoning|Permission/, 'nothing of the kind in a version 1 run');
+});

@@ -153,3 +153,48 @@ t.test('redactTranscript: tool names, ids, error codes and the run id are redact
   const turn = redacted.runs[0]!.entries.find((entry) => entry.kind === 'turn');
   t.match(turn, { turn: { tools: [{ name: 'tool_[REDACTED]', id: /^redacted_[0-9a-f]{16}$/, result: { status: 'ok' } }] } }, 'the call keeps its result');
 });
+
+t.test('version 2: reasoning joins its turn, a permission_request is a note on its call, checkpoints are known', async (t) => {
+  const v2 = (type: string, fields: Record<string, unknown> = {}) => ({ ...ev(type, fields), schemaVersion: 2 });
+  const { runs, skipped } = buildTranscript([
+    v2('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
+    v2('reasoning', { delta: 'The file is ' }),
+    v2('reasoning', { delta: 'outside.' }),
+    v2('tool_call', { id: 'c1', name: 'write_file', args: { path: '../x' }, sideEffect: 'write' }),
+    v2('checkpoint', { checkpoint: { sequence: 1, tool: 'write_file', files: ['../x'] } }),
+    v2('permission_request', { id: 'c1', name: 'write_file', action: 'prompt', permission: 'prompt', permissionMode: 'unsafe', sideEffect: 'write', reason: 'Path is outside.', block: { code: 'outside_workspace', reason: 'Path is outside.' } }),
+    v2('permission_decision', { id: 'c1', name: 'write_file', action: 'deny', permission: 'write', permissionGranted: false, decisionReason: 'no' }),
+    v2('tool_result', { id: 'c1', name: 'write_file', status: 'error', output: 'Path is outside.', truncated: false }),
+    v2('reasoning', { delta: 'Say so.' }),
+    v2('text', { delta: 'I could not.' }),
+    v2('permission_request', { id: 'nope', name: 'bash', action: 'prompt', permission: 'shell', permissionMode: 'auto', sideEffect: 'shell', reason: 'r' }),
+    v2('final', { text: 'I could not.' }),
+    v2('run_end', { status: 'success', exitCode: 0 }),
+  ]);
+  const turns = runs[0]!.entries.flatMap((entry) => (entry.kind === 'turn' ? [entry.turn] : []));
+  t.match(turns, [
+    { reasoning: 'The file is outside.', text: '', tools: [{ id: 'c1', permission: { reason: 'Path is outside.', code: 'outside_workspace' }, result: { status: 'error' } }] },
+    { reasoning: 'Say so.', text: 'I could not.', tools: [] },
+  ]);
+  t.same(skipped, [{ reason: 'permission_request for no tool_call "nope"' }], 'only the request naming no call');
+  t.equal(buildTranscript(toolRun()).runs[0]!.entries.some((entry) => entry.kind === 'turn' && 'reasoning' in entry.turn), false, 'a version 1 turn has no reasoning');
+});
+
+t.test('redactTranscript: reasoning and permission notes too, reasoning joined first', async (t) => {
+  const key = 'sk-proj-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4';
+  const v2 = (type: string, fields: Record<string, unknown> = {}) => ({ ...ev(type, fields), schemaVersion: 2 });
+  const redacted = redactTranscript(
+    buildTranscript([
+      v2('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
+      v2('reasoning', { delta: `use ${key.slice(0, 12)}` }),
+      v2('reasoning', { delta: key.slice(12) }),
+      v2('tool_call', { id: 'c1', name: 'bash' }),
+      v2('permission_request', { id: 'c1', name: 'bash', action: 'prompt', permission: 'shell', permissionMode: 'auto', sideEffect: 'shell', reason: `runs ${key}` }),
+      v2('tool_result', { id: 'c1', name: 'bash', status: 'error', output: 'no', truncated: false }),
+    ]),
+  );
+  const text = JSON.stringify(redacted);
+  t.notMatch(text, key.slice(8, 20));
+  t.match(text, 'use [REDACTED]');
+  t.match(text, 'runs [REDACTED]');
+});
