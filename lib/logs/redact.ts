@@ -1,5 +1,5 @@
 import type { Transform } from 'node:stream';
-import { createEventRedactor, type EventRedactor } from '../redaction/events.js';
+import { createEventRedactor, isDeltaEvent, type EventRedactor } from '../redaction/events.js';
 import { mayContainSecret, redactEvent, redactText, redactValue, type RedactOptions } from '../redaction/index.js';
 import type { Event } from '../protocol/types.js';
 import { flatMapStream } from '../streams.js';
@@ -12,7 +12,7 @@ type DeltaLine = { event: Json; delta: string; raw?: string };
 
 /** The events whose deltas are one text in pieces, redacted as one (docs/protocol.md §4): the answer and the reasoning. */
 const MAYBE_DELTA = /"type"\s*:\s*"(?:text|reasoning)"/;
-const isDelta = (value: Json): boolean => (value.type === 'text' || value.type === 'reasoning') && typeof value.delta === 'string';
+const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 
 /**
  * One run's text and reasoning deltas through its own event redactor (createEventRedactor),

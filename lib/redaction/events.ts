@@ -13,7 +13,7 @@ export type EventRedactor = {
 type DeltaEvent = TextEvent | ReasoningEvent;
 
 /** The events whose `delta`s are one text in pieces: the answer, and the model's reasoning (docs/protocol.md §4). */
-const isDeltaEvent = (event: Event): event is DeltaEvent => event.type === 'text' || event.type === 'reasoning';
+export const isDeltaEvent = (event: { type?: unknown }): event is DeltaEvent => event.type === 'text' || event.type === 'reasoning';
 
 /**
  * Redacts a run's events: consecutive `text` deltas through the streaming
