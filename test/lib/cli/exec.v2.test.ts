@@ -1,11 +1,11 @@
 import t, { type Test } from 'tap';
 import { execFile, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogChecker } from '../../../lib/logs/validate.js';
 import { fakeApi, type FakeApi, type Reply } from '../../helpers/sse-server.js';
 import { anthropicStream, openaiStream } from '../../helpers/wire.js';
-import { ZERO, cleanEnv, jsonLines, nth, streamedText, writeScript, zero, type Result } from '../../helpers/zero.js';
+import { ZERO, cleanEnv, jsonLines, nth, streamedText, tempDir, writeScript, zero, type Result } from '../../helpers/zero.js';
 
 // A client written for Zero's current stream-json (schema version 2) driving zero exec end to end:
 // its version 2 input sets the output version, images go in, reasoning comes out, a refused write is a
@@ -87,6 +87,21 @@ t.test('scripted: --auto high writes with a checkpoint first and changedFiles; a
   t.match(nth(events, 'tool_result'), { id: 'w1', name: 'write_file', status: 'ok', changedFiles: ['NOTES.md'] });
   t.match(nth(events, 'permission_request'), { id: 'w2', permissionMode: 'unsafe', block: { code: 'outside_workspace', toolName: 'write_file', path: '../outside.md', recoverable: true } });
   t.match(nth(events, 'tool_result', 1), { id: 'w2', name: 'write_file', status: 'error' });
+});
+
+t.test('scripted: a write through a symlink that leads out is refused with symlink_traversal; a disabled tool gets no permission_request', async (t) => {
+  const run = scripted(t, [
+    { toolCalls: [{ id: 's1', name: 'write_file', args: { path: 'link/escape.md', content: 'x' } }, { id: 'b1', name: 'bash', args: { command: 'true' } }] },
+    { text: 'Neither.' },
+  ]);
+  const outside = tempDir(t);
+  symlinkSync(outside, join(run.dir, 'link'));
+  const result = await run.exec(['--auto', 'high', '--disabled-tools', 'bash', '--schema-version', '2', 'go']);
+  const events = assertValidRun(t, result.stdout, 2);
+  t.same(kinds(events), ['run_start', 'warning', 'tool_call', 'permission_request', 'tool_result', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
+  t.match(nth(events, 'permission_request'), { id: 's1', block: { code: 'symlink_traversal', path: 'link/escape.md', recoverable: false } });
+  t.match(nth(events, 'tool_result', 1), { id: 'b1', name: 'bash', status: 'error', output: 'Tool bash is disabled by --disabled-tools.' });
+  t.same(readdirSync(outside), [], 'nothing was written outside');
 });
 
 t.test('scripted: the turn limit ends as incomplete, exit 4, after the final', async (t) => {
