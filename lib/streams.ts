@@ -2,6 +2,110 @@ import { Transform } from 'node:stream';
 
 export const OBJECT_HIGH_WATER_MARK = 16;
 
+/** Where a step hands on what it makes. */
+export type Emit<Out> = (item: Out) => void;
+
+/**
+ * A stage's logic as a plain, synchronous function (docs/protocol.md's stages,
+ * DESIGN: the core of each stage lives in lib/): each item in may give any
+ * number of items out, handed to `emit` as they are made; `end` gives what is
+ * left once the input is over. A throw fails the stage with that error.
+ */
+export type Step<In, Out> = {
+  write(item: In, emit: Emit<Out>): void;
+  end?(emit: Emit<Out>): void;
+};
+
+/** A step of a function: undefined drops the item. */
+export function mapStep<In, Out>(map: (item: In) => Out | undefined): Step<In, Out> {
+  return {
+    write(item, emit) {
+      const out = map(item);
+      if (out !== undefined) emit(out);
+    },
+  };
+}
+
+/**
+ * Steps joined into one: an item goes through all of them, depth first, before
+ * the next is taken, so whatever was made before a failure has gone all the
+ * way. Like stream-chain's fused functions: a chain of steps costs one stream.
+ */
+export function composeSteps<In, Out>(steps: Step<any, any>[]): Step<In, Out> {
+  let linkedTo: Emit<Out> | undefined;
+  let heads: Emit<unknown>[] = [];
+  /** heads[i] feeds step i; the last one is the caller's emit. Built once per emit, since a stream passes the same one. */
+  const link = (emit: Emit<Out>) => {
+    if (linkedTo === emit) return heads;
+    heads = new Array(steps.length + 1);
+    heads[steps.length] = emit as Emit<unknown>;
+    for (let index = steps.length - 1; index >= 0; index--) {
+      const step = steps[index]!;
+      const next = heads[index + 1]!;
+      heads[index] = (item) => step.write(item, next);
+    }
+    linkedTo = emit;
+    return heads;
+  };
+  return {
+    write(item, emit) {
+      link(emit)[0]!(item);
+    },
+    end(emit) {
+      const linked = link(emit);
+      steps.forEach((step, index) => step.end?.(linked[index + 1]!));
+    },
+  };
+}
+
+export type StepStreamOptions = {
+  /** Objects out (default); false: the step makes strings, written once per input chunk, joined. */
+  readableObjectMode?: boolean;
+  /** Objects in (default); false: bytes (or strings) in. */
+  writableObjectMode?: boolean;
+};
+
+/**
+ * A step as a Transform. In object mode each item out is pushed as it comes;
+ * in byte mode what one input chunk gave is pushed as one string, so a chunk
+ * of a thousand lines is one write downstream, not a thousand.
+ */
+export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOptions = {}): Transform {
+  const { readableObjectMode = true, writableObjectMode = true } = options;
+  let batch: string[] = [];
+  let stream: Transform;
+  const emit: Emit<Out> = readableObjectMode ? (item) => void stream.push(item) : (item) => void batch.push(item as unknown as string);
+  const pushBatch = () => {
+    if (batch.length === 0) return;
+    const text = batch.length === 1 ? batch[0]! : batch.join('');
+    batch = [];
+    if (text) stream.push(text);
+  };
+  const run = (work: () => void, callback: (error?: Error | null) => void) => {
+    try {
+      work();
+    } catch (error) {
+      pushBatch();
+      return callback(error as Error);
+    }
+    pushBatch();
+    callback();
+  };
+  stream = new Transform({
+    writableObjectMode,
+    readableObjectMode,
+    writableHighWaterMark: writableObjectMode ? OBJECT_HIGH_WATER_MARK : undefined,
+    readableHighWaterMark: readableObjectMode ? OBJECT_HIGH_WATER_MARK : undefined,
+    transform(chunk: In, _encoding, callback) {
+      run(() => step.write(chunk, emit), callback);
+    },
+    flush(callback) {
+      run(() => step.end?.(emit), callback);
+    },
+  });
+  return stream;
+}
+
 type StageOptions<Out> = { flush?: () => Out[]; readableObjectMode?: boolean };
 
 /**
@@ -18,30 +122,13 @@ export function mapStream<In, Out>(map: (chunk: In) => Out | undefined, options:
 /** Like mapStream, for a function that turns each chunk into any number of chunks. */
 export function flatMapStream<In, Out>(map: (chunk: In) => Out[], options: StageOptions<Out> = {}): Transform {
   const { flush, readableObjectMode = true } = options;
-  return new Transform({
-    writableObjectMode: true,
-    readableObjectMode,
-    writableHighWaterMark: OBJECT_HIGH_WATER_MARK,
-    readableHighWaterMark: readableObjectMode ? OBJECT_HIGH_WATER_MARK : undefined,
-    transform(chunk: In, _encoding, callback) {
-      let out: Out[];
-      try {
-        out = map(chunk);
-      } catch (error) {
-        callback(error as Error);
-        return;
-      }
-      for (const item of out) this.push(item);
-      callback();
+  const step: Step<In, Out> = {
+    write(item, emit) {
+      for (const out of map(item)) emit(out);
     },
-    flush(callback) {
-      try {
-        for (const out of flush?.() ?? []) this.push(out);
-      } catch (error) {
-        callback(error as Error);
-        return;
-      }
-      callback();
+    end(emit) {
+      for (const out of flush?.() ?? []) emit(out);
     },
-  });
+  };
+  return stepStream(step, { readableObjectMode });
 }
