@@ -8,13 +8,11 @@
  *
  * A report, never a test: nothing is asserted.
  */
-import { Readable, Transform, Writable } from 'node:stream';
+import { Readable, Transform, Writable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import split2 from 'split2';
-import { logItems } from '../lib/logs/framing.js';
-import { redactLog } from '../lib/logs/redact.js';
-import { logReport } from '../lib/logs/validate.js';
+import { redactLogChain, validateLogChain } from '../lib/pipeline.js';
 import { syntheticLog } from './synthetic-log.js';
 
 const { values: args } = parseArgs({
@@ -29,11 +27,11 @@ const chunks: Buffer[] = [];
 for (let at = 0; at < log.bytes.length; at += 65536) chunks.push(log.bytes.subarray(at, at + 65536));
 
 const sink = () => new Writable({ objectMode: true, write: (_chunk, _encoding, callback) => callback() });
-type Chain = () => Transform[];
+type Chain = () => (Transform | Duplex)[];
 const chains: [string, Chain][] = [
   ['baseline (split2 → JSON.parse → JSON.stringify)', () => [split2(JSON.parse), new Transform({ writableObjectMode: true, transform: (value, _e, cb) => cb(null, `${JSON.stringify(value)}\n`) })]],
-  ['zero redact (logItems → redactLog)', () => [logItems('lines'), redactLog()]],
-  ['zero validate (logItems → logReport)', () => [logItems('lines'), logReport().stream]],
+  ['zero redact (frame → redact)', () => [redactLogChain({ framing: 'lines' })]],
+  ['zero validate (frame → report)', () => [validateLogChain({ framing: 'lines' }).chain]],
 ];
 
 async function time(chain: Chain): Promise<number> {
@@ -78,7 +76,7 @@ const slowReader = new Writable({
 });
 const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 250);
 const started = performance.now();
-await pipeline(endless, logItems('lines'), redactLog(), slowReader);
+await pipeline(endless, redactLogChain({ framing: 'lines' }), slowReader);
 clearInterval(sampler);
 const seconds = (performance.now() - started) / 1000;
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);

@@ -15,6 +15,18 @@ import { newRunId } from './protocol/ids.js';
 import type { Event, SchemaVersion } from './protocol/types.js';
 import type { VersionChoice } from './protocol/versions.js';
 import type { SessionRecorder } from './sessions/recorder.js';
+import { pace } from '../transforms/pace.js';
+import { logItems, type Framing } from './logs/framing.js';
+import { createLogRedactor } from './logs/redact.js';
+import { createRunPicker, type RunPick } from './logs/replay.js';
+import { createStatsReport } from './logs/stats.js';
+import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
+import { createSerializer } from './output/serializer.js';
+import { createLineValidator } from './protocol/schema-version.js';
+import { stampEvent } from './protocol/stamp.js';
+import type { OutputEvent } from './protocol/types.js';
+import { redactEvent, type RedactOptions } from './redaction/index.js';
+import { composeSteps, mapStep, stepStream, type Step } from './streams.js';
 
 export type InputChainOptions = {
   maxLineBytes?: number;
@@ -212,4 +224,60 @@ function joinDuplex(writable: Writable, readable: Readable): Duplex {
     // reported on the readable side as an error event
   });
   return joined;
+}
+
+// The log tools' chains (DESIGN: every program is a chain of the same stages): bytes of a log in, bytes out.
+// The framing and the steps after it run fused in one stream; only a stage that waits (pace) stands apart.
+
+export type LogChainOptions = {
+  framing?: Framing;
+  /** What the log's output is redacted with (the credentials in use). */
+  redaction?: RedactOptions;
+};
+
+function logChain(framing: Framing | undefined, steps: Step<any, any>[], readableObjectMode = false): Duplex {
+  return new pumpify.obj(logItems(framing), stepStream(composeSteps(steps), { readableObjectMode }));
+}
+
+/** `zero redact`: frame → redact → the same log, secrets replaced, clean lines as they came. */
+export function redactLogChain(options: LogChainOptions = {}): Duplex {
+  return logChain(options.framing, [createLogRedactor(options.redaction)]);
+}
+
+/** `zero validate`: frame → schema of each line's version + order rules → the report; `summary()` once it has ended. */
+export function validateLogChain(options: LogChainOptions & Omit<LogCheckOptions, 'redaction'> = {}): { chain: Duplex; summary(): LogSummary | undefined } {
+  const report = createLogReport(options);
+  return { chain: logChain(options.framing, [report]), summary: () => report.summary() };
+}
+
+/** `zero stats`: frame → per-run totals, at the end. */
+export function statsChain(options: LogChainOptions & { format?: 'text' | 'json' } = {}): Duplex {
+  return logChain(options.framing, [createStatsReport(options.format, options.redaction)]);
+}
+
+export type ReplayChainOptions = LogChainOptions & {
+  /** The run to replay (default: the first). */
+  runId?: string;
+  /** A runId to stamp the events with instead of the recorded one. */
+  newRunId?: string;
+  /** Milliseconds between events. */
+  delay?: number;
+  format?: OutputFormat;
+  stderr?: ProgressWriter;
+};
+
+/** `zero replay`: frame → pick a run → validate(output) → redact (→ restamp) → (pace) → serialize, as exec wrote it. */
+export function replayChain(options: ReplayChainOptions = {}): { chain: Duplex; pick: RunPick } {
+  const picker = createRunPicker(options.runId);
+  const { newRunId: runId, redaction } = options;
+  // a new runId only: each event keeps its own schemaVersion (the stamp stage would write the events in one version)
+  const replayed = mapStep((event: OutputEvent) => {
+    const redacted = redactEvent(event, redaction);
+    return runId ? stampEvent<Event>(redacted, runId, redacted.schemaVersion) : redacted;
+  });
+  const checked = mapStep(createLineValidator('output', { label: 'recorded event' }));
+  const serializer = mapStep(createSerializer(options.format ?? 'stream-json', options.stderr ?? process.stderr));
+  if (!options.delay) return { chain: logChain(options.framing, [picker, checked, replayed, serializer]), pick: picker.pick };
+  const chain = new pumpify.obj(logChain(options.framing, [picker, checked, replayed], true), pace(options.delay), stepStream(serializer, { readableObjectMode: false }));
+  return { chain, pick: picker.pick };
 }

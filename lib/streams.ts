@@ -58,6 +58,15 @@ export function composeSteps<In, Out>(steps: Step<any, any>[]): Step<In, Out> {
   };
 }
 
+/** A step over a whole list: everything it makes, the end's included (for tests, and callers that have all the items). */
+export function applyStep<In, Out>(step: Step<In, Out>, items: Iterable<In>): Out[] {
+  const out: Out[] = [];
+  const emit: Emit<Out> = (item) => void out.push(item);
+  for (const item of items) step.write(item, emit);
+  step.end?.(emit);
+  return out;
+}
+
 export type StepStreamOptions = {
   /** Objects out (default); false: the step makes strings, written once per input chunk, joined. */
   readableObjectMode?: boolean;
@@ -81,12 +90,26 @@ export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOpti
     batch = [];
     if (text) stream.push(text);
   };
+  /** Waiting to fail until what was pushed has been read: set while a failure waits. */
+  let onRead: (() => void) | undefined;
+  // A failure destroys the stream, and a destroyed stream drops what it still holds: what the step made before the
+  // throw would be lost. So the failure waits until the reader has taken everything.
+  const failOnceRead = (error: Error, callback: (error?: Error | null) => void) => {
+    const check = () => {
+      if (stream.readableLength > 0 && !stream.destroyed) return;
+      onRead = undefined;
+      callback(error);
+    };
+    onRead = check;
+    stream.once('close', check);
+    check();
+  };
   const run = (work: () => void, callback: (error?: Error | null) => void) => {
     try {
       work();
     } catch (error) {
       pushBatch();
-      return callback(error as Error);
+      return failOnceRead(error as Error, callback);
     }
     pushBatch();
     callback();
@@ -103,6 +126,13 @@ export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOpti
       run(() => step.end?.(emit), callback);
     },
   });
+  // Every way of reading (pipe, 'data', for await) goes through read().
+  const read = stream.read.bind(stream);
+  stream.read = (size?: number) => {
+    const chunk = read(size);
+    onRead?.();
+    return chunk;
+  };
   return stream;
 }
 

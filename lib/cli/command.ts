@@ -1,39 +1,35 @@
-import { PassThrough, Readable, pipeline, type Duplex, type Transform } from 'node:stream';
+import { PassThrough, Readable, pipeline, type Duplex } from 'node:stream';
 import { reportFailure, type OutputChainOptions, type Outcome } from '../pipeline.js';
 import { loadConfig } from '../providers/config.js';
 import { credentialsInUse } from '../providers/index.js';
 import type { RedactOptions } from '../redaction/index.js';
 import type { SchemaVersion } from '../protocol/types.js';
-import { deliver, type CliIO } from './process.js';
-import type { OutputFormat } from '../../transforms/serialize.js';
+import type { CliIO } from './io.js';
+import { deliver } from './process.js';
+import type { OutputFormat } from '../output/serializer.js';
+
+/** What a failure report of a log command says besides the error: the run it names and its schema version, once known. */
+export type FailureReport = { runId?: () => string | undefined; schemaVersion?: () => SchemaVersion | undefined };
 
 /**
- * Runs the stages from `source` to bytes. A stage that fails (an unreadable
+ * Runs a chain from `source` to bytes. A stage that fails (an unreadable
  * file, a line over the limit) ends the output with the failure, reported as
  * exec reports it (`error` + `run_end` in the format asked for, under `runId`,
  * in `schemaVersion`, when they say), and its exit code.
  */
-export function runChain(
-  io: CliIO,
-  format: OutputFormat,
-  source: Readable,
-  stages: (Transform | Duplex)[],
-  exitCode: () => Promise<number>,
-  runId?: () => string | undefined,
-  schemaVersion?: () => SchemaVersion | undefined,
-): Outcome {
+export function runChain(io: CliIO, format: OutputFormat, source: Readable, chain: Duplex, exitCode: () => Promise<number> | number, report: FailureReport = {}): Outcome {
   const out = new PassThrough();
   let failure: Outcome | undefined;
   const finished = new Promise<void>((resolve) => {
-    pipeline([source, ...stages] as unknown as [Readable, ...Transform[]], (error) => {
+    pipeline(source, chain, (error) => {
       if (error) {
-        failure = reportFailure(error, { format, runId: runId?.(), schemaVersion: schemaVersion?.(), secrets: credentialsInUse(io.env), stderr: io.stderr });
+        failure = reportFailure(error, { format, runId: report.runId?.(), schemaVersion: report.schemaVersion?.(), secrets: credentialsInUse(io.env), stderr: io.stderr });
         failure.readable.pipe(out);
       } else out.end();
       resolve();
     });
   });
-  (stages.at(-1) as Transform).pipe(out, { end: false });
+  chain.pipe(out, { end: false });
   const code = finished.then(() => (failure ? failure.exitCode : exitCode()));
   return { readable: out, exitCode: code };
 }

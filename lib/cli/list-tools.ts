@@ -1,4 +1,4 @@
-import type { OutputFormat } from '../../transforms/serialize.js';
+import type { OutputFormat } from '../output/serializer.js';
 import type { Event } from '../protocol/types.js';
 import type { ToolListing } from '../tools/permissions.js';
 

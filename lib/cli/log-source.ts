@@ -1,6 +1,5 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { FRAMINGS, type Framing } from '../logs/framing.js';
 import { choice } from './options.js';
@@ -15,8 +14,5 @@ export function openLog(file: string | undefined, stdin: Readable): Readable {
   }
   return createReadStream(file);
 }
-
-/** The --framing option every log command takes. */
-export const framingOption = () => new Option('--framing <mode>', 'lines (strict JSONL) | values (any JSON values, a top-level array included) | auto').default('auto');
 
 export const checkFraming = (value: string): Framing => choice('--framing', value, FRAMINGS);

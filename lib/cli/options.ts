@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { OUTPUT_FORMATS, type OutputFormat } from '../../transforms/serialize.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/serializer.js';
 import { AUTO_LEVELS, parseToolNames, type PermissionSettings } from '../tools/permissions.js';
 import { SCHEMA_VERSIONS, type SchemaVersion } from '../protocol/types.js';
 

@@ -5,35 +5,7 @@ import { CancelledError, StdoutError, describeErrno, type CancelSignal, type Zer
 import { killRunningGroups } from '../tools/process_group.js';
 import { redactOutbound } from '../redaction/index.js';
 import { CANCEL_SIGNALS, takeEarlySignals } from './signals.js';
-
-export type CliIO = {
-  stdin: Readable & { isTTY?: boolean };
-  stdout: NodeJS.WritableStream & { on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown };
-  /** isTTY: stderr is a terminal (the text format then shows the model's reasoning there). */
-  stderr: { write(text: string): unknown; isTTY?: boolean };
-  env: NodeJS.ProcessEnv;
-  exit(code: number): void;
-};
-
-export function processIO(): CliIO {
-  // stderr is best effort: a reader of stderr that went away must not stop the run or change stdout.
-  process.stderr.on('error', () => {});
-  return {
-    stdin: process.stdin,
-    stdout: process.stdout,
-    stderr: { write: (text) => bestEffort(() => process.stderr.write(text)), isTTY: process.stderr.isTTY === true },
-    env: process.env,
-    exit: (code) => process.exit(code),
-  };
-}
-
-function bestEffort(write: () => boolean): boolean {
-  try {
-    return write();
-  } catch {
-    return false;
-  }
-}
+import { EXIT_STDOUT_CLOSED, watchStdout, type CliIO, type StdoutWatch } from './io.js';
 
 /**
  * What libraries print with console.* (an SDK's deprecation notice, say) must
@@ -45,9 +17,6 @@ export function captureConsole(log: (text: string) => void): void {
     console[method] = (...args: unknown[]) => log(format(...args));
   }
 }
-
-/** The exit status when the reader of stdout has gone away (as if killed by SIGPIPE). */
-export const EXIT_STDOUT_CLOSED = 141;
 
 /** With --debug, diagnostics and failures (with their stack) go to stderr, redacted like everything else. */
 export function debugReporter(io: CliIO, debug: boolean, secrets: string[]) {
@@ -91,26 +60,6 @@ export async function deliver(io: CliIO, output: Readable, exitCode: Promise<num
   signals.remove();
   killRunningGroups();
   io.exit(code);
-}
-
-type StdoutWatch = { failure?: NodeJS.ErrnoException; failed: Promise<NodeJS.ErrnoException> };
-const stdoutWatches = new WeakMap<object, StdoutWatch>();
-
-/**
- * The first write error on stdout. Called when the process starts, so that an
- * error from an early write (sessions list writes before deliver) is never unhandled.
- */
-export function watchStdout(io: CliIO): StdoutWatch {
-  const known = stdoutWatches.get(io.stdout);
-  if (known) return known;
-  let seen: (error: NodeJS.ErrnoException) => void = () => {};
-  const watch: StdoutWatch = { failed: new Promise((resolve) => (seen = resolve)) };
-  io.stdout.on('error', (error) => {
-    watch.failure ??= error;
-    seen(error);
-  });
-  stdoutWatches.set(io.stdout, watch);
-  return watch;
 }
 
 /** Resolves once the output has ended and stdout took every byte: with nothing, or with the write error. */

@@ -1,28 +1,21 @@
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Command, Option } from 'commander';
 import { UsageError } from '../errors.js';
 import { logItems, type Framing, type LogItem } from '../logs/framing.js';
 import { renderHtml } from '../render/html.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { TranscriptBuilder, redactTranscript, type Transcript } from '../render/transcript.js';
 import { logRedaction, runCommand } from './command.js';
-import { checkFraming, framingOption, openLog } from './log-source.js';
+import { checkFraming, openLog } from './log-source.js';
 import { choice } from './options.js';
-import type { CliIO } from './process.js';
+import type { CliIO } from './io.js';
 
 export const RENDER_FORMATS = ['markdown', 'html'] as const;
 export type RenderFormat = (typeof RENDER_FORMATS)[number];
 
 export type RawRenderOptions = { format?: string; framing?: string };
 
-const RENDER_EXAMPLES = `
-Examples:
-  $ zero exec -o stream-json "Fix the test" > run.jsonl && zero render run.jsonl > run.md
-  $ zero render run.jsonl --format html > run.html
-  $ zero render ~/.zero/sessions/zero_…/events.jsonl --format html > session.html   (session files carry the prompt)
-  $ jq . run.jsonl | zero render - --framing values`;
 
 /** Reads a log through the framing stage into a transcript (streaming: only the transcript is kept). */
 export async function readTranscript(input: Readable, framing: Framing = 'auto'): Promise<Transcript> {
@@ -59,17 +52,4 @@ export async function runRender(file: string | undefined, raw: RawRenderOptions,
     const text = renderTranscript(redactTranscript(transcript, await logRedaction(io)), format, { source: name });
     return { readable: Readable.from([text]), exitCode: Promise.resolve(0) };
   });
-}
-
-export function registerRender(program: Command, io: CliIO): Command {
-  return program
-    .command('render')
-    .description('A recorded log (zero exec -o stream-json, or a session file) as a transcript to read: Markdown or one self-contained HTML page.')
-    .argument('[file]', 'the log (stdin when - or left out)')
-    .addOption(new Option('--format <format>', 'markdown | html').default('markdown'))
-    .addOption(framingOption())
-    .addHelpText('after', RENDER_EXAMPLES)
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} })
-    .action((file: string | undefined, options: RawRenderOptions) => runRender(file, options, io));
 }

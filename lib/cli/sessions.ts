@@ -2,9 +2,10 @@ import { Readable } from 'node:stream';
 import { createSerializer, jsonLine } from '../output/serializer.js';
 import type { OutputEvent } from '../protocol/types.js';
 import { listSessions, openSession, readEvents, sessionsRoot, type SessionMetadata, type StoredEvent } from '../sessions/index.js';
-import type { OutputFormat } from '../../transforms/serialize.js';
-import type { CliIO } from './process.js';
-import { logRedaction } from './command.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../output/serializer.js';
+import { choice, outputFormatFromArgv } from './options.js';
+import type { CliIO } from './io.js';
+import { logRedaction, runCommand } from './command.js';
 import { redactEvent, redactOutbound } from '../redaction/index.js';
 
 /** `zero sessions list`: newest first, as a table or one JSON object per session. */
@@ -35,14 +36,15 @@ export function storedEventRenderer(format: OutputFormat, stderr: { write(text: 
   };
 }
 
-export async function runSessionsList(format: OutputFormat, io: CliIO): Promise<void> {
+/** The store's sessions, listed in the format. */
+async function sessionList(format: OutputFormat, io: CliIO): Promise<Readable> {
   const redaction = await logRedaction(io);
   const sessions = (await listSessions(sessionsRoot(io.env))).map((metadata) => redactOutbound(metadata, redaction));
-  io.stdout.write(formatSessionList(sessions, format));
+  return Readable.from([formatSessionList(sessions, format)]);
 }
 
-/** `zero sessions show ID`: the session's events, streamed from its file in the chosen format, redacted again (stored data is input like any other). */
-export async function runSessionsShow(id: string, format: OutputFormat, io: CliIO): Promise<Readable> {
+/** The session's events, streamed from its file in the chosen format, redacted again (stored data is input like any other). */
+async function sessionEvents(id: string, format: OutputFormat, io: CliIO): Promise<Readable> {
   const session = await openSession(sessionsRoot(io.env), id);
   const render = storedEventRenderer(format, io.stderr);
   const redaction = await logRedaction(io);
@@ -56,3 +58,14 @@ export async function runSessionsShow(id: string, format: OutputFormat, io: CliI
     })(),
   );
 }
+
+/** A sessions command: a bad format or an unknown session is a usage error, reported like exec's. */
+function guarded(io: CliIO, rawFormat: string, output: (format: OutputFormat) => Promise<Readable>): Promise<void> {
+  return runCommand(io, outputFormatFromArgv(['-o', rawFormat]), async () => ({ readable: await output(choice('--output-format', rawFormat, OUTPUT_FORMATS)), exitCode: Promise.resolve(0) }));
+}
+
+/** `zero sessions list`: newest first, as a table or one JSON object per session. */
+export const runSessionsList = (raw: { outputFormat: string }, io: CliIO) => guarded(io, raw.outputFormat, (format) => sessionList(format, io));
+
+/** `zero sessions show ID`: the session's events as zero exec printed them. */
+export const runSessionsShow = (id: string, raw: { outputFormat: string }, io: CliIO) => guarded(io, raw.outputFormat, (format) => sessionEvents(id, format, io));

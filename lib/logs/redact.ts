@@ -1,14 +1,15 @@
-import type { Transform } from 'node:stream';
 import { createEventRedactor, isDeltaEvent, type EventRedactor } from '../redaction/events.js';
 import { mayContainSecret, redactEvent, redactText, redactValue, type RedactOptions } from '../redaction/index.js';
 import type { Event } from '../protocol/types.js';
-import { flatMapStream } from '../streams.js';
+import type { Step } from '../streams.js';
 import type { LogItem } from './framing.js';
 import { jsonLine } from '../output/serializer.js';
 import { isJsonObject } from '../protocol/validate.js';
 
 type Json = Record<string, unknown>;
 type DeltaLine = { event: Json; delta: string; raw?: string };
+/** Where lines go: an array, or a step's emit. */
+type Lines = { push(line: string): unknown };
 
 /** The events whose deltas are one text in pieces, redacted as one (docs/protocol.md §4): the answer and the reasoning. */
 const MAYBE_DELTA = /"type"\s*:\s*"(?:text|reasoning)"/;
@@ -35,7 +36,7 @@ function createRunDeltas(options: RedactOptions) {
   const shaped = (delta: string) => jsonLine({ ...template, delta });
 
   /** Original deltas fully covered by the released text go out as they were; a difference switches to re-split mode. */
-  const match = (out: string[]) => {
+  const match = (out: Lines) => {
     while (queue.length > 0) {
       const first = queue[0]!;
       if (released.startsWith(first.delta)) {
@@ -56,7 +57,7 @@ function createRunDeltas(options: RedactOptions) {
   };
 
   /** The deltas of the current kind the redactor let go of, in order. */
-  const take = (events: Event[], out: string[]) => {
+  const take = (events: Event[], out: Lines) => {
     for (const event of events) {
       if (event.type !== kind) continue;
       if (resplit) out.push(shaped((event as { delta: string }).delta));
@@ -66,7 +67,7 @@ function createRunDeltas(options: RedactOptions) {
   };
 
   /** At a flush point everything has been released: the run starts afresh. */
-  const realign = (out: string[]) => {
+  const realign = (out: Lines) => {
     if (released) out.push(shaped(released));
     released = '';
     queue = [];
@@ -74,7 +75,7 @@ function createRunDeltas(options: RedactOptions) {
   };
 
   return {
-    delta(event: Json, raw: string | undefined, out: string[]) {
+    delta(event: Json, raw: string | undefined, out: Lines) {
       const results = redactor.event(event as unknown as Event);
       if (event.type !== kind) {
         // what was held of the other kind comes first in the results
@@ -87,13 +88,13 @@ function createRunDeltas(options: RedactOptions) {
       take(results, out);
     },
     /** Any other event of this run: the held-back deltas first, then the event, redacted. */
-    other(event: Json, out: string[]): Json {
+    other(event: Json, out: Lines): Json {
       const results = redactor.event(event as unknown as Event);
       take(results.slice(0, -1), out);
       realign(out);
       return results.at(-1) as unknown as Json;
     },
-    end(out: string[]) {
+    end(out: Lines) {
       take(redactor.end(), out);
       realign(out);
     },
@@ -106,7 +107,7 @@ function createRunDeltas(options: RedactOptions) {
  * serialise, unless a run's deltas are held back (then it keeps its place after
  * them); a line that is not JSON is redacted as text and kept.
  */
-export function createLogRedactor(options: RedactOptions = {}) {
+export function createLogRedactor(options: RedactOptions = {}): Step<LogItem, string> {
   // Only runs with deltas held back: a run that flushed holds nothing (its next delta starts it afresh), and
   // forgetting it keeps each line's cost flat in a log of thousands of runs.
   const runs = new Map<string, ReturnType<typeof createRunDeltas>>();
@@ -116,7 +117,7 @@ export function createLogRedactor(options: RedactOptions = {}) {
     return run;
   };
   /** Held-back deltas of every run but `except` go out first: output keeps the order of the input. */
-  const flushOthers = (out: string[], except?: string) => {
+  const flushOthers = (out: Lines, except?: string) => {
     for (const [runId, run] of runs) {
       if (runId === except) continue;
       run.end(out);
@@ -126,18 +127,18 @@ export function createLogRedactor(options: RedactOptions = {}) {
   const anyPending = () => runs.size > 0;
 
   return {
-    item(item: LogItem): string[] {
-      const out: string[] = [];
+    write(item, emit) {
+      const out = { push: emit };
       const clean = item.raw !== undefined && !mayContainSecret(item.raw, options);
       if ('problem' in item) {
         flushOthers(out);
         out.push(`${clean ? item.raw : redactText(item.raw, options)}\n`);
-        return out;
+        return;
       }
       // A delta always goes through its run's redactor: a clean one may hold the start of a secret the next one ends.
       if (clean && !anyPending() && !MAYBE_DELTA.test(item.raw!)) {
         out.push(`${item.raw}\n`);
-        return out;
+        return;
       }
       const { value } = item;
       if (isJsonObject(value) && typeof value.type === 'string') {
@@ -148,30 +149,21 @@ export function createLogRedactor(options: RedactOptions = {}) {
           const fields: Json = redactEvent({ ...value, delta: '' }, options);
           const changed = Object.keys(value).some((key) => key !== 'delta' && fields[key] !== value[key]);
           runOf(runId).delta(changed ? { ...fields, delta: value.delta } : value, changed ? undefined : item.raw, out);
-          return out;
+          return;
         }
         const run = runs.get(runId);
         const redacted = run ? run.other(value, out) : redactEvent(value, options);
         runs.delete(runId);
         out.push(redacted === value && item.raw !== undefined ? `${item.raw}\n` : jsonLine(redacted));
-        return out;
+        return;
       }
       flushOthers(out);
       const redacted = isJsonObject(value) ? redactEvent(value, options) : redactValue(value, options);
       const same = redacted === value || (!isJsonObject(value) && JSON.stringify(redacted) === JSON.stringify(value));
       out.push(same && item.raw !== undefined ? `${item.raw}\n` : jsonLine(redacted));
-      return out;
     },
-    end(): string[] {
-      const out: string[] = [];
-      flushOthers(out);
-      return out;
+    end(emit) {
+      flushOthers({ push: emit });
     },
   };
-}
-
-/** LogItems → redacted JSONL bytes. */
-export function redactLog(options: RedactOptions = {}): Transform {
-  const redactor = createLogRedactor(options);
-  return flatMapStream((item: LogItem) => redactor.item(item), { flush: () => redactor.end(), readableObjectMode: false });
 }

@@ -1,9 +1,7 @@
-import { Transform } from 'node:stream';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { UsageError } from '../errors.js';
 import { schemaVersionOf } from '../protocol/schema-version.js';
-import type { OutputEvent, Parsed, SchemaVersion } from '../protocol/types.js';
-import { OBJECT_HIGH_WATER_MARK } from '../streams.js';
+import type { Parsed, SchemaVersion } from '../protocol/types.js';
+import type { Step } from '../streams.js';
 import type { LogItem } from './framing.js';
 
 export type RunPick = {
@@ -18,40 +16,34 @@ export type RunPick = {
 };
 
 /**
- * LogItems → `{ value, lineNo }` of one run, for the validate stage: the run
+ * LogItems → `{ value, lineNo }` of one run, for the validate step: the run
  * asked for, else the first one; lines of other runs, and anything after the
  * run's run_end, are skipped. A line that is not JSON inside the run is a usage
- * error; a run that is missing or never ends is one too, at the end.
+ * error; a run that is missing or never ends is one too, at the end. `pick`
+ * tells what was found.
  */
-export function pickRun(runId?: string): { stream: Transform; pick: RunPick } {
-  const state = { runId, chosen: runId as string | undefined, exitCode: undefined as number | undefined, schemaVersion: undefined as SchemaVersion | undefined, started: false, ended: false };
-  const stream = new Transform({
-    objectMode: true,
-    highWaterMark: OBJECT_HIGH_WATER_MARK,
-    transform(item: LogItem, _encoding, callback) {
-      if (state.ended) return callback();
-      if ('problem' in item) return callback(new UsageError(`Invalid recorded event at line ${item.lineNo}: ${item.problem}.`));
+export function createRunPicker(runId?: string): Step<LogItem, Parsed> & { pick: RunPick } {
+  const state = { chosen: runId as string | undefined, exitCode: undefined as number | undefined, schemaVersion: undefined as SchemaVersion | undefined, started: false, ended: false };
+  return {
+    write(item, emit) {
+      if (state.ended) return;
+      if ('problem' in item) throw new UsageError(`Invalid recorded event at line ${item.lineNo}: ${item.problem}.`);
       const value = item.value as Record<string, unknown> | null;
       const id = value && typeof value === 'object' && typeof value.runId === 'string' ? value.runId : undefined;
       if (state.chosen === undefined) state.chosen = id;
-      if (state.started && id !== state.chosen) return callback();
-      if (!state.started && id !== state.chosen) return callback();
+      if (id !== state.chosen) return;
       state.started = true;
       state.schemaVersion ??= schemaVersionOf(value);
       if (value?.type === 'run_end') {
         state.ended = true;
         if (typeof value.exitCode === 'number') state.exitCode = value.exitCode;
       }
-      callback(null, { value: item.value, lineNo: item.lineNo } satisfies Parsed);
+      emit({ value: item.value, lineNo: item.lineNo });
     },
-    flush(callback) {
-      if (!state.started) return callback(new UsageError(runId ? `No run ${runId} in the log.` : 'No recorded run in the log.'));
-      if (!state.ended) return callback(new UsageError(`The recorded run ${state.chosen} has no run_end: the log is incomplete.`));
-      callback();
+    end() {
+      if (!state.started) throw new UsageError(runId ? `No run ${runId} in the log.` : 'No recorded run in the log.');
+      if (!state.ended) throw new UsageError(`The recorded run ${state.chosen} has no run_end: the log is incomplete.`);
     },
-  });
-  return {
-    stream,
     pick: {
       runId,
       get chosen() {
@@ -65,20 +57,4 @@ export function pickRun(runId?: string): { stream: Transform; pick: RunPick } {
       },
     },
   };
-}
-
-/** Events pass through with `ms` between them, as a live run would space them. */
-export function pace(ms: number): Transform {
-  let first = true;
-  return new Transform({
-    objectMode: true,
-    highWaterMark: 1,
-    transform(event: OutputEvent, _encoding, callback) {
-      if (first || ms <= 0) {
-        first = false;
-        return callback(null, event);
-      }
-      sleep(ms).then(() => callback(null, event), callback);
-    },
-  });
 }

@@ -1,8 +1,8 @@
-import { Transform } from 'node:stream';
 import { checkVersioned } from '../protocol/schema-version.js';
 import type { OutputEvent } from '../protocol/types.js';
 import type { LogItem } from './framing.js';
 import { redactOutbound, type RedactOptions } from '../redaction/index.js';
+import type { Step } from '../streams.js';
 
 export type RunStats = {
   runId: string;
@@ -118,21 +118,15 @@ export function formatStats(runs: RunStats[], skipped = 0): string {
   return (blocks.join('\n') || 'No runs.\n') + tail;
 }
 
-/** LogItems → the stats report, at the end: a text table, or one JSON object per run. */
-export function statsReport(format: 'text' | 'json' = 'text', redaction?: RedactOptions): Transform {
+/** LogItems → the stats report, at the end of the log: a text table, or one JSON object per run. */
+export function createStatsReport(format: 'text' | 'json' = 'text', redaction?: RedactOptions): Step<LogItem, string> {
   const collector = createStatsCollector(redaction);
-  return new Transform({
-    writableObjectMode: true,
-    readableObjectMode: false,
-    writableHighWaterMark: 16,
-    transform(item: LogItem, _encoding, callback) {
-      collector.item(item);
-      callback();
-    },
-    flush(callback) {
+  return {
+    write: (item) => collector.item(item),
+    end(emit) {
       const runs = collector.runs();
-      if (format === 'text') return callback(null, formatStats(runs, collector.skipped));
-      callback(null, runs.map((run) => `${JSON.stringify({ type: 'run_stats', ...run })}\n`).join('') || undefined);
+      if (format === 'text') return emit(formatStats(runs, collector.skipped));
+      for (const run of runs) emit(`${JSON.stringify({ type: 'run_stats', ...run })}\n`);
     },
-  });
+  };
 }

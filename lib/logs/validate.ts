@@ -1,9 +1,9 @@
-import { Transform } from 'node:stream';
 import { checkVersioned, createVersionScopes, type VersionedKind } from '../protocol/schema-version.js';
 import type { LogItem } from './framing.js';
 import { createInvariantChecker, type Problem } from './invariants.js';
 import { redactOutbound, type RedactOptions } from '../redaction/index.js';
 import { isJsonObject } from '../protocol/validate.js';
+import type { Step } from '../streams.js';
 
 export type LogCheckOptions = {
   kind?: VersionedKind;
@@ -63,36 +63,30 @@ export function summaryLine({ valid, events, runs, problems }: LogSummary, shown
 
 /**
  * LogItems → the report, as text lines (`line N: problem`, then a summary line)
- * or JSON lines (one object per problem, then a summary object). `done` says
- * whether the log was valid, once the report has ended.
+ * or JSON lines (one object per problem, then a summary object). `summary()`
+ * says whether the log was valid, once the report has ended.
  */
-export function logReport(options: LogCheckOptions = {}): { stream: Transform; done: Promise<LogSummary> } {
+export function createLogReport(options: LogCheckOptions = {}): Step<LogItem, string> & { summary(): LogSummary | undefined } {
   const checker = createLogChecker(options.kind);
   const max = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
   const json = options.format === 'json';
   let shown = 0;
-  let resolve!: (summary: LogSummary) => void;
-  const done = new Promise<LogSummary>((r) => (resolve = r));
-  const lines = (problems: Problem[]) =>
-    problems
-      .filter(() => shown < max && ++shown > 0)
-      .map(({ lineNo, problem }) => ({ lineNo, problem: redactOutbound(problem, options.redaction) }))
-      .map(({ lineNo, problem }) => (json ? `${JSON.stringify({ type: 'problem', line: lineNo, problem })}\n` : `line ${lineNo}: ${problem}\n`))
-      .join('');
-  const stream = new Transform({
-    writableObjectMode: true,
-    readableObjectMode: false,
-    writableHighWaterMark: 16,
-    transform(item: LogItem, _encoding, callback) {
-      const out = lines(checker.item(item));
-      callback(null, out || undefined);
+  let summary: LogSummary | undefined;
+  const report = (problems: Problem[], emit: (line: string) => void) => {
+    for (const { lineNo, problem } of problems) {
+      if (shown >= max) return;
+      shown += 1;
+      const clean = redactOutbound(problem, options.redaction);
+      emit(json ? `${JSON.stringify({ type: 'problem', line: lineNo, problem: clean })}\n` : `line ${lineNo}: ${clean}\n`);
+    }
+  };
+  return {
+    write: (item, emit) => report(checker.item(item), emit),
+    end(emit) {
+      report(checker.end(), emit);
+      summary = checker.summary();
+      emit(json ? `${JSON.stringify({ type: 'summary', ...summary })}\n` : summaryLine(summary, shown));
     },
-    flush(callback) {
-      const out = lines(checker.end());
-      const summary = checker.summary();
-      resolve(summary);
-      callback(null, out + (json ? `${JSON.stringify({ type: 'summary', ...summary })}\n` : summaryLine(summary, shown)));
-    },
-  });
-  return { stream, done };
+    summary: () => summary,
+  };
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { OBJECT_HIGH_WATER_MARK, mapStream } from '../../lib/streams.js';
+import { OBJECT_HIGH_WATER_MARK, applyStep, composeSteps, mapStream, stepStream } from '../../lib/streams.js';
 import { through, throughUntilError } from '../helpers/streams.js';
 
 t.test('each chunk is mapped through the function, in order', async (t) => {
@@ -88,4 +88,31 @@ t.test('backpressure: a slow reader does not make the stage buffer everything', 
   while (stage.write(accepted)) accepted++;
   t.ok(accepted < 64, `write() asks to wait after ${accepted + 1} chunks`);
   stage.destroy();
+});
+
+t.test('steps compose depth first: an item goes all the way before the next one starts', async (t) => {
+  const seen: string[] = [];
+  const tap = (name: string) => ({ write: (n: number, emit: (n: number) => void) => (seen.push(`${name}${n}`), emit(n)) });
+  const double = { write: (n: number, emit: (n: number) => void) => (emit(n), emit(n * 10)), end: (emit: (n: number) => void) => emit(-1) };
+  t.same(applyStep(composeSteps([tap('a'), double, tap('b')]), [1, 2]), [1, 10, 2, 20, -1]);
+  t.same(seen, ['a1', 'b1', 'b10', 'a2', 'b2', 'b20', 'b-1']);
+});
+
+t.test('a step stream in byte mode writes what one chunk gave as one string', async (t) => {
+  const lines = stepStream({ write: (text: Buffer, emit: (line: string) => void) => String(text).split(',').forEach((part) => emit(`${part}\n`)) }, { writableObjectMode: false, readableObjectMode: false });
+  const writes: string[] = [];
+  lines.on('data', (chunk: Buffer) => writes.push(String(chunk)));
+  lines.write('a,b,c');
+  lines.end('d');
+  await new Promise((resolve) => lines.on('end', resolve));
+  t.same(writes, ['a\nb\nc\n', 'd\n']);
+});
+
+t.test('what a step made before it threw reaches the reader before the error, in both modes', async (t) => {
+  for (const readableObjectMode of [true, false]) {
+    const step = stepStream({ write: (text: Buffer, emit: (out: string) => void) => { for (const part of String(text).split(',')) { if (part === 'bad') throw new Error('boom'); emit(part); } } }, { writableObjectMode: false, readableObjectMode });
+    const { out, error } = await throughUntilError<Buffer | string>(step, ['a,b,bad,c']);
+    t.equal(error?.message, 'boom');
+    t.equal(out.map(String).join(''), 'ab', `${readableObjectMode ? 'objects' : 'bytes'}: nothing made before the failure is lost`);
+  }
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { Readable } from 'node:stream';
-import { createLogChecker, logReport, summaryLine } from '../../../lib/logs/validate.js';
+import { createLogChecker, createLogReport, summaryLine } from '../../../lib/logs/validate.js';
+import { applyStep } from '../../../lib/streams.js';
 import type { LogItem } from '../../../lib/logs/framing.js';
 import { protocolExamples } from '../../helpers/protocol-examples.js';
 
@@ -18,13 +18,12 @@ t.test('the checker: schema problems, order problems, not-JSON lines', async (t)
   t.same(input.item({ lineNo: 1, value: { schemaVersion: 1, type: 'prompt', content: 'hi' } }), []);
 });
 
-t.test('the report stage, text and json, with a cap', async (t) => {
+t.test('the report, text and json, with a cap', async (t) => {
   const items: LogItem[] = [1, 2, 3].map((lineNo) => ({ lineNo, raw: 'x', problem: 'not a JSON object' }));
   const collect = async (format: 'text' | 'json') => {
-    const { stream, done } = logReport({ format, maxProblems: 2 });
-    let out = '';
-    for await (const chunk of Readable.from(items).pipe(stream)) out += chunk;
-    return { out, summary: await done };
+    const report = createLogReport({ format, maxProblems: 2 });
+    const out = applyStep(report, items).join('');
+    return { out, summary: report.summary()! };
   };
   const text = await collect('text');
   t.equal(text.out, 'line 1: not a JSON object\nline 2: not a JSON object\ninvalid: 3 problems (2 shown) in 0 events, 0 runs\n');
@@ -41,9 +40,7 @@ t.test('values quoted in problem messages are redacted', async (t) => {
   const call = { schemaVersion: 1, type: 'tool_call', runId: start.runId, id: `id_${loaded}`, name: 'bash', args: {} };
   const result = { schemaVersion: 1, type: 'tool_result', runId: start.runId, id: `x_${token}`, status: 'ok', output: '', truncated: false };
   const items: LogItem[] = [start, call, result, end].map((value, index) => ({ lineNo: index + 1, raw: JSON.stringify(value), value }));
-  const { stream } = logReport({ format: 'json', redaction: { secrets: [loaded] } });
-  let out = '';
-  for await (const chunk of Readable.from(items).pipe(stream)) out += chunk;
+  const out = applyStep(createLogReport({ format: 'json', redaction: { secrets: [loaded] } }), items).join('');
   t.match(out, 'answers no tool_call', 'the problems are reported');
   t.notMatch(out, token);
   t.notMatch(out, loaded);

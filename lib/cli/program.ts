@@ -1,0 +1,167 @@
+import { Command, Option } from 'commander';
+import { packageVersion } from '../package.js';
+import type { CliIO } from './io.js';
+import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from './options.js';
+
+// The shape of the command line: every command's flags and help. What a command does is imported only when it
+// runs (`zero --version` and `zero --help` load none of it).
+
+const EXEC_EXAMPLES = `
+Examples:
+  $ zero exec --provider scripted --script examples/readme-demo.jsonl "What is this repo?"
+  $ zero exec -i stream-json -o stream-json < turns.jsonl | jq -c .
+  $ zero exec -o json -f prompt.md -C ../other-repo
+  $ zero exec --auto high --disabled-tools bash "Fix the failing test"
+  $ zero exec --list-tools --skip-permissions-unsafe
+  $ zero exec --resume "And the tests?"
+  $ OPENAI_BASE_URL=http://localhost:11434/v1 zero exec -m llama3.2 "Explain lib/"
+
+Exit codes: 0 success, 1 internal error or stdout not writable, 2 usage, 3 provider, 4 turn limit,
+129/130/143 cancelled by SIGHUP/SIGINT/SIGTERM (schema version 2: 130 for every signal; a second signal
+kills the tools at once; run_end is still written), 141 stdout closed by its reader.
+
+Providers: --provider, else $ZERO_PROVIDER, else activeProvider in ~/.config/zero/config.json or
+.zero/config.json, else the key that is set. A profile in those files named like a built-in provider
+(scripted, openai, …) wins over the built-in one; a profile that cannot be used fails only a run that selects it.
+
+Protocol reference: docs/protocol.md in the package.`;
+
+const VALIDATE_EXAMPLES = `
+Examples:
+  $ zero exec -o stream-json "hi" > run.jsonl && zero validate run.jsonl
+  $ jq . run.jsonl | zero validate -o json
+  $ zero validate --input turns.jsonl
+
+Exit codes: 0 valid, 1 invalid, 2 usage.`;
+
+const REPLAY_EXAMPLES = `
+Examples:
+  $ zero replay run.jsonl | my-client
+  $ zero replay run.jsonl -o text --delay 50
+  $ zero replay runs.jsonl --run run_20260101120000_abc123 --new-run-id
+
+Several runs in the file and no --run: the first run is replayed.
+Exit code: the recorded run's run_end exitCode (2 when the log is not a complete run).`;
+
+const RENDER_EXAMPLES = `
+Examples:
+  $ zero exec -o stream-json "Fix the test" > run.jsonl && zero render run.jsonl > run.md
+  $ zero render run.jsonl --format html > run.html
+  $ zero render ~/.zero/sessions/zero_…/events.jsonl --format html > session.html   (session files carry the prompt)
+  $ jq . run.jsonl | zero render - --framing values`;
+
+
+/** Repeatable flags gather their values. */
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const formatOption = (what = 'text | json | stream-json', fallback = 'text') => new Option('-o, --output-format <format>', what).default(fallback);
+const framingOption = () => new Option('--framing <mode>', 'lines (strict JSONL) | values (any JSON values, a top-level array included) | auto').default('auto');
+
+function command(parent: Command, name: string, io: CliIO): Command {
+  return parent
+    .command(name)
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} });
+}
+
+function execCommand(zero: Command, io: CliIO): void {
+  command(zero, 'exec', io)
+    .description('Run one prompt through the agent and report what it does on stdout.')
+    .argument('[prompt...]', 'prompt text (words are joined by spaces)')
+    .addOption(new Option('-i, --input-format <format>', 'text | stream-json (JSONL events on stdin or --file)').default('text'))
+    .addOption(formatOption())
+    .option('-f, --file <path>', 'prompt file (with -i stream-json: the JSONL input)')
+    .option('-m, --model <name>', 'model name')
+    .option('--provider <name>', 'openai | anthropic | openai-compatible | anthropic-compatible | scripted | a profile from the config files (else $ZERO_PROVIDER; a profile named like a built-in provider wins over it)')
+    .option('--script <path>', "the scripted provider's JSONL script (else $ZERO_SCRIPT)")
+    .option('-C, --cwd <dir>', 'working directory; relative paths, --file included, resolve after it')
+    .option('--max-turns <n>', 'model turns before the run stops (exit 4; default 12, or maxTurns from the config files)')
+    .option('--max-line-bytes <n>', 'longest accepted input line', String(16 * 1024 * 1024))
+    .option('--max-retries <n>', 'retries of a model call refused with 429 or 5xx, with backoff honouring Retry-After (default 2)')
+    .option('--timeout <seconds>', `limit for one whole model call (default 600; more than ${MAX_TIMER_SECONDS} is a usage error)`)
+    .option('--idle-timeout <seconds>', `limit on the silence between two stream chunks (default 120; more than ${MAX_TIMER_SECONDS} is a usage error)`)
+    .option('--auto <level>', 'low | medium (only read-only tools, the default) | high (also tools that write and run commands)')
+    .option('--skip-permissions-unsafe', 'let the model write files and run shell commands without asking (as --auto high)')
+    .option('--enabled-tools <names>', 'only these tools (comma or space separated; repeatable)', collect)
+    .option('--disabled-tools <names>', 'never these tools (comma or space separated; repeatable)', collect)
+    .option('--add-dir <dir>', 'another directory write tools may change (repeatable)', collect)
+    .option('--resume [id]', 'continue a session (without an id: the newest one for this working directory)')
+    .option('--fork <id>', "start a new session from a copy of that session's history")
+    .option('--no-session', 'record nothing: no session is written to disk (also ZERO_NO_SESSION=1)')
+    .option('--max-context-chars <n>', 'budget for the history a resumed session sends (oldest turns trimmed first; default 400000)')
+    .option('--schema-version <n>', "stream-json schema version 1 | 2 (else $ZERO_SCHEMA_VERSION, else the input events' version, else 1)")
+    .option('--reasoning-budget <tokens>', 'let Anthropic models think first, with up to this many tokens (at least 1024; off by default)')
+    .option('--list-tools', 'print the tools the model would see with these flags, and exit')
+    .option('--no-notify', 'accepted for wrappers that pass it: a headless run has nothing to notify')
+    .option('--debug', 'diagnostics and stack traces on stderr (also ZERO_DEBUG=1)')
+    .addHelpText('after', EXEC_EXAMPLES)
+    .action(async (words, options) => (await import('./exec.js')).runExec(words, options, io));
+}
+
+function sessionsCommand(zero: Command, io: CliIO): void {
+  const sessions = zero.command('sessions').description('List and show recorded sessions (see zero exec --resume / --fork).');
+  command(sessions, 'list', io)
+    .description('Every session, newest first: id, updated time, events, cwd, title.')
+    .addOption(formatOption())
+    .action(async (options) => (await import('./sessions.js')).runSessionsList(options, io));
+  command(sessions, 'show', io)
+    .description("A session's events, as zero exec printed them, in any output format.")
+    .argument('<id>', 'the session id (zero_…)')
+    .addOption(formatOption())
+    .action(async (id, options) => (await import('./sessions.js')).runSessionsShow(id, options, io));
+}
+
+function logCommands(zero: Command, io: CliIO): void {
+  command(zero, 'render', io)
+    .description('A recorded log (zero exec -o stream-json, or a session file) as a transcript to read: Markdown or one self-contained HTML page.')
+    .argument('[file]', 'the log (stdin when - or left out)')
+    .addOption(new Option('--format <format>', 'markdown | html').default('markdown'))
+    .addOption(framingOption())
+    .addHelpText('after', RENDER_EXAMPLES)
+    .action(async (file, options) => (await import('./render.js')).runRender(file, options, io));
+  command(zero, 'validate', io)
+    .description("Check a log against the output schema and the protocol's order rules, per run.")
+    .argument('[file]', 'the log (stdin for - or none)')
+    .addOption(formatOption('text | json | stream-json (json: one object per problem, then a summary)'))
+    .addOption(framingOption())
+    .option('--input', 'validate input events (the -i stream-json of zero exec) instead')
+    .option('--max-problems <n>', 'problems printed at most (default: 50)')
+    .addHelpText('after', VALIDATE_EXAMPLES)
+    .action(async (file, options) => (await import('./validate.js')).runValidate(file, options, io));
+  command(zero, 'stats', io)
+    .description('Per run of a log: turns, tool calls by name and side effect, token totals, outcome and exit code.')
+    .argument('[file]', 'the log (stdin for - or none)')
+    .addOption(formatOption('text | json | stream-json (one JSON object per run)'))
+    .addOption(framingOption())
+    .addHelpText('after', '\nExamples:\n  $ zero stats run.jsonl\n  $ zero stats -o json run.jsonl | jq .tokens')
+    .action(async (file, options) => (await import('./stats.js')).runStats(file, options, io));
+  command(zero, 'redact', io)
+    .description('Write a log with every secret replaced by [REDACTED]; lines with nothing to redact come out byte-identical.')
+    .argument('[file]', 'the log (stdin for - or none)')
+    .addOption(framingOption())
+    .addHelpText('after', '\nExamples:\n  $ zero redact run.jsonl > shareable.jsonl\n  $ jq . run.jsonl | zero redact > shareable.jsonl   # values framing: written back as JSONL')
+    .action(async (file, options) => (await import('./redact.js')).runRedact(file, options, io));
+  command(zero, 'replay', io)
+    .description('Re-emit a recorded run as zero exec printed it live, in any output format; exits with its exit code.')
+    .argument('[file]', 'the recorded log (stdin for - or none)')
+    .addOption(formatOption('text | json | stream-json', 'stream-json'))
+    .addOption(framingOption())
+    .option('--delay <ms>', `milliseconds between events (at most ${MAX_TIMER_MS})`, '0')
+    .option('--new-run-id', 'stamp the events with a fresh runId')
+    .option('--run <id>', 'the run to replay, in a log of several runs (default: the first)')
+    .addHelpText('after', REPLAY_EXAMPLES)
+    .action(async (file, options) => (await import('./replay.js')).runReplay(file, options, io));
+}
+
+/** Every command of `zero`, as commander parses them; each action imports its runner when it runs. */
+export function program(io: CliIO): Command {
+  const zero = new Command('zero')
+    .description('Run a coding agent headlessly; everything it does is reported as redacted JSON events.')
+    .version(packageVersion(), '-V, --version')
+    .exitOverride()
+    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} });
+  execCommand(zero, io);
+  sessionsCommand(zero, io);
+  logCommands(zero, io);
+  return zero;
+}
