@@ -3,7 +3,7 @@ import { runAgent } from '../lib/agent/loop.js';
 import { UsageError } from '../lib/errors.js';
 import type { Event, ImageInput, PromptRequest } from '../lib/protocol/types.js';
 import type { ChatMessage, Provider } from '../lib/providers/types.js';
-import { createToolbox, type Toolbox } from '../lib/tools/registry.js';
+import type { Toolbox } from '../lib/tools/registry.js';
 
 export type AgentOptions = {
   provider: Provider;
@@ -40,7 +40,6 @@ function imagesRefused(provider: Provider): UsageError {
  */
 export function agent(options: AgentOptions): Duplex {
   const signal = options.signal ?? new AbortController().signal;
-  const toolbox = options.toolbox ?? createToolbox();
   let started = false;
   let wakeReader: (() => void) | undefined;
 
@@ -90,6 +89,8 @@ export function agent(options: AgentOptions): Duplex {
           warnings.push(...start.warnings);
         }
         const history = start?.history ?? [];
+        // the tools load when a run needs them: a log tool, which builds its chain beside this one, never does
+        const toolbox = options.toolbox ?? (await import('../lib/tools/registry.js')).createToolbox();
         await runAgent({ prompt, images, history, provider, toolbox, cwd, extraRoots: options.extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit });
       })().then(
         () => callback(),
