@@ -1,6 +1,7 @@
 import { checkVersioned } from '../protocol/schema-version.js';
 import type { OutputEvent } from '../protocol/types.js';
 import type { LogItem } from './framing.js';
+import { createTurnCounter, type TurnCounter } from './turns.js';
 import { redactOutbound, type RedactOptions } from '../redaction/index.js';
 import type { Step } from '../streams.js';
 
@@ -8,12 +9,7 @@ export type RunStats = {
   runId: string;
   provider?: string;
   model?: string;
-  /**
-   * Model turns: a turn starts with the run's first reasoning, text, usage or tool_call, and
-   * again with reasoning, text or usage after tool results (a tool_call right after a
-   * tool_result is taken as the same turn's next call: a turn with neither text
-   * nor usage is counted with the one before).
-   */
+  /** Model turns, as lib/logs/turns.ts defines them (docs/protocol.md §3.3). */
   turns: number;
   toolCalls: number;
   toolsByName: Record<string, number>;
@@ -26,11 +22,13 @@ export type RunStats = {
   errorCode?: string;
 };
 
+const newRun = (runId: string): RunStats => ({ runId, provider: undefined, model: undefined, turns: 0, toolCalls: 0, toolsByName: {}, toolsBySideEffect: {}, tokens: { prompt: 0, completion: 0, total: 0 }, outcome: 'unfinished', exitCode: null });
+
 /** Per-run totals of the events of a log valid in their own schema version (others are counted as skipped). */
 export function createStatsCollector(redaction?: RedactOptions) {
   // names come from the log: a model or tool name may carry a secret
   const clean = (name: string) => redactOutbound(name, redaction);
-  const runs = new Map<string, RunStats & { inTurn: boolean; afterResult: boolean }>();
+  const runs = new Map<string, { stats: RunStats; turns: TurnCounter }>();
   let skipped = 0;
   return {
     item(item: LogItem): void {
@@ -38,42 +36,28 @@ export function createStatsCollector(redaction?: RedactOptions) {
       const verdict = checkVersioned<OutputEvent>('output', item.value);
       if (!verdict.ok) return void (skipped += 1);
       const event = verdict.value;
-      let run = runs.get(event.runId);
-      if (!run) {
-        run = { runId: event.runId, provider: undefined, model: undefined, turns: 0, toolCalls: 0, toolsByName: {}, toolsBySideEffect: {}, tokens: { prompt: 0, completion: 0, total: 0 }, outcome: 'unfinished', exitCode: null, inTurn: false, afterResult: false };
-        runs.set(event.runId, run);
+      let entry = runs.get(event.runId);
+      if (!entry) {
+        entry = { stats: newRun(event.runId), turns: createTurnCounter() };
+        runs.set(event.runId, entry);
       }
+      const run = entry.stats;
+      entry.turns.starts(event);
+      run.turns = entry.turns.turns;
       switch (event.type) {
         case 'run_start':
           run.provider = clean(event.provider);
           run.model = clean(event.model);
           break;
-        case 'reasoning':
-        case 'text':
-        case 'tool_call':
-          if (!run.inTurn && !(event.type === 'tool_call' && run.afterResult)) {
-            run.turns += 1;
-            run.inTurn = true;
-            run.afterResult = false;
-          }
-          if (event.type === 'tool_call') {
-            run.toolCalls += 1;
-            const name = clean(event.name);
-            run.toolsByName[name] = (run.toolsByName[name] ?? 0) + 1;
-            const side = event.sideEffect ?? 'unknown';
-            run.toolsBySideEffect[side] = (run.toolsBySideEffect[side] ?? 0) + 1;
-          }
+        case 'tool_call': {
+          run.toolCalls += 1;
+          const name = clean(event.name);
+          run.toolsByName[name] = (run.toolsByName[name] ?? 0) + 1;
+          const side = event.sideEffect ?? 'unknown';
+          run.toolsBySideEffect[side] = (run.toolsBySideEffect[side] ?? 0) + 1;
           break;
-        case 'tool_result':
-          run.inTurn = false;
-          run.afterResult = true;
-          break;
+        }
         case 'usage':
-          if (!run.inTurn) {
-            run.turns += 1;
-            run.inTurn = true;
-            run.afterResult = false;
-          }
           run.tokens.prompt += event.promptTokens ?? 0;
           run.tokens.completion += event.completionTokens ?? 0;
           run.tokens.total += event.totalTokens ?? (event.promptTokens ?? 0) + (event.completionTokens ?? 0);
@@ -88,7 +72,7 @@ export function createStatsCollector(redaction?: RedactOptions) {
           break;
       }
     },
-    runs: (): RunStats[] => [...runs.values()].map(({ inTurn: _inTurn, afterResult: _afterResult, ...stats }) => stats),
+    runs: (): RunStats[] => [...runs.values()].map((entry) => entry.stats),
     get skipped() {
       return skipped;
     },

@@ -1,0 +1,47 @@
+import t from 'tap';
+import { createTurnCounter } from '../../../lib/logs/turns.js';
+
+type Shape = Record<string, unknown>[];
+
+const text = (delta = 'x') => ({ type: 'text', delta });
+const usage = () => ({ type: 'usage', promptTokens: 1, completionTokens: 1, totalTokens: 2 });
+const call = (id: string) => ({ type: 'tool_call', id, name: 'read_file', args: {}, sideEffect: 'read' });
+const result = (id: string) => ({ type: 'tool_result', id, status: 'ok', output: 'o', truncated: false });
+const final = (text = 'x') => ({ type: 'final', text });
+const start = { type: 'run_start', cwd: '/', provider: 'scripted', model: 'm' };
+const success = { type: 'run_end', status: 'success', exitCode: 0 };
+
+/** Runs as the agent loop (lib/agent/loop.ts) writes them, and the turns each has. */
+const SHAPES: [string, Shape, number][] = [
+  ['one answer', [start, text(), usage(), final(), success], 1],
+  ['a turn of several calls, run one by one, then the answer', [start, text(), usage(), call('a'), result('a'), call('b'), result('b'), text('y'), usage(), final('y'), success], 2],
+  ['a first turn of tool calls alone', [start, call('a'), result('a'), text('y'), final('y'), success], 2],
+  ['a later turn of tool calls alone, with no usage: counted with the turn before', [start, text(), call('a'), result('a'), call('b'), result('b'), text('y'), final('y'), success], 2],
+  ['a later turn of tool calls alone, with its usage', [start, text(), usage(), call('a'), result('a'), usage(), call('b'), result('b'), text('y'), usage(), final('y'), success], 3],
+  ['an empty answer after results: a turn of its own', [start, text(), call('a'), result('a'), final(''), success], 2],
+  ['the turn limit (version 1): the final repeats the last turn, and is none', [start, text(), usage(), call('a'), result('a'), final(), { type: 'error', code: 'max_turns', message: 'm', recoverable: true }, { type: 'run_end', status: 'error', exitCode: 4 }], 1],
+  ['a failed run', [start, text('Half'), { type: 'error', code: 'provider_error', message: 'm', recoverable: false }, { type: 'run_end', status: 'error', exitCode: 3 }], 1],
+  ['a failure before any turn', [start, { type: 'error', code: 'provider_error', message: 'm', recoverable: false }, { type: 'run_end', status: 'error', exitCode: 3 }], 0],
+];
+
+const v2 = (shape: Shape) => shape.map((event) => ({ ...event, schemaVersion: 2 }));
+const SHAPES_V2: [string, Shape, number][] = [
+  ['reasoning starts a turn like text; a checkpoint and a permission_request wait with their call', v2([start, { type: 'reasoning', delta: 'r' }, call('a'), { type: 'checkpoint', checkpoint: { sequence: 1, tool: 'write_file', files: ['f'] } }, { ...result('a'), name: 'read_file' }, { type: 'reasoning', delta: 'r' }, text(), final(), success]), 2],
+  ['the turn limit (version 2)', v2([start, text(), call('a'), { ...result('a'), name: 'read_file' }, final(), { type: 'error', code: 'incomplete', message: 'm', recoverable: true }, { type: 'run_end', status: 'incomplete', exitCode: 4 }]), 1],
+];
+
+const count = (shape: Shape) => {
+  const counter = createTurnCounter();
+  for (const event of shape) counter.starts(event);
+  return counter.turns;
+};
+
+t.test('a turn is one provider call: its reasoning, text and usage, then its tool calls and their results', async (t) => {
+  for (const [name, shape, turns] of [...SHAPES, ...SHAPES_V2]) t.equal(count(shape), turns, name);
+});
+
+t.test('starts: true for the event that begins a turn, and only that one', async (t) => {
+  const counter = createTurnCounter();
+  t.same([text(), usage(), call('a'), result('a'), call('b'), result('b'), text(), final()].map((event) => counter.starts(event)), [true, false, false, false, false, false, true, false]);
+  t.equal(counter.turns, 2);
+});
