@@ -22,6 +22,10 @@ import { createRunPicker, type RunPick } from './logs/replay.js';
 import { createStatsReport } from './logs/stats.js';
 import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
 import { createSerializer } from './output/serializer.js';
+import type { RenderFormat } from './render/format.js';
+import { createHtmlRenderer } from './render/html.js';
+import { createMarkdownRenderer } from './render/markdown.js';
+import { createTranscript } from './render/transcript.js';
 import { createLineValidator } from './protocol/schema-version.js';
 import { stampEvent } from './protocol/stamp.js';
 import type { OutputEvent } from './protocol/types.js';
@@ -280,4 +284,20 @@ export function replayChain(options: ReplayChainOptions = {}): { chain: Duplex; 
   if (!options.delay) return { chain: logChain(options.framing, [picker, checked, replayed, serializer]), pick: picker.pick };
   const chain = new pumpify.obj(logChain(options.framing, [picker, checked, replayed], true), pace(options.delay), stepStream(serializer, { readableObjectMode: false }));
   return { chain, pick: picker.pick };
+}
+
+export type RenderChainOptions = LogChainOptions & {
+  format?: RenderFormat;
+  /** The log's name, for the title. */
+  source?: string;
+};
+
+/**
+ * `zero render`: frame → transcript (redacted as it is made) → markdown | html, written as the log is read:
+ * what is held is the run going on, never the log.
+ */
+export function renderChain(options: RenderChainOptions = {}): Duplex {
+  const title = options.source ? `Zero transcript: ${options.source}` : 'Zero transcript';
+  const renderer = options.format === 'html' ? createHtmlRenderer({ title }) : createMarkdownRenderer({ title });
+  return logChain(options.framing, [createTranscript({ redaction: options.redaction }), renderer]);
 }

@@ -1,4 +1,6 @@
-import { finalTurn, formatArgs, isLong, lineCount, sizeLabel, tokenSummary, type Entry, type RunSection, type ToolCall, type ToolResult, type Transcript, type Turn } from './transcript.js';
+import { applyStep, type Step } from '../streams.js';
+import { formatArgs, isLong, lineCount, sizeLabel, tokenSummary } from './format.js';
+import type { Piece, RunStart, RunSummary, Skipped, ToolCall, ToolResult, TurnHead } from './transcript.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -13,8 +15,8 @@ const CSS = `
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:15px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}
 main{max-width:920px;margin:0 auto;padding:28px 20px 60px}
-h1{font-size:22px;margin:0 0 4px}
-.sub{color:var(--muted);margin:0 0 22px;font-size:13px}
+h1{font-size:22px;margin:0 0 22px}
+.sub{color:var(--muted);margin:0;font-size:13px}
 section.run{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:18px 22px;margin:0 0 26px}
 section.run>header{display:flex;flex-wrap:wrap;align-items:baseline;gap:10px;border-bottom:1px solid var(--line);padding-bottom:10px;margin-bottom:14px}
 section.run>header h2{font-size:17px;margin:0}
@@ -81,68 +83,79 @@ function tool(call: ToolCall): string {
   return `<div class="tool" data-tool="${escapeHtml(call.name)}"><div class="head">${head.join(' ')}</div><div class="body">${body.join('')}</div></div>`;
 }
 
-function turnHtml(turn: Turn, isFinal: boolean): string {
-  const out = [`<h3>${isFinal ? 'Final answer' : `Turn ${turn.index}`}</h3>`];
-  if (turn.reasoning) out.push(`<details class="reasoning"><summary>Reasoning</summary><div class="text muted">${escapeHtml(turn.reasoning.trimEnd())}</div></details>`);
-  if (turn.text !== '') out.push(`<div class="text${isFinal ? ' final' : ''}"${isFinal ? ' id="final"' : ''}>${assistantText(turn.text.trimEnd())}</div>`);
-  for (const call of turn.tools) out.push(tool(call));
-  if (turn.text === '' && turn.tools.length === 0) out.push('<p class="muted">No text.</p>');
+function turnHtml(head: TurnHead): string {
+  const out = head.continued ? [] : [`<h3>${head.final ? 'Final answer' : `Turn ${head.index}`}</h3>`];
+  if (head.reasoning) out.push(`<details class="reasoning"><summary>Reasoning</summary><div class="text muted">${escapeHtml(head.reasoning.trimEnd())}</div></details>`);
+  if (head.text !== '') out.push(`<div class="text${head.final ? ' final' : ''}"${head.final ? ' id="final"' : ''}>${assistantText(head.text.trimEnd())}</div>`);
+  if (head.text === '' && !head.tools && !head.continued) out.push('<p class="muted">No text.</p>');
   return out.join('\n');
 }
 
-function entryHtml(item: Entry, final: Turn | undefined): string {
-  switch (item.kind) {
-    case 'turn':
-      return turnHtml(item.turn, item.turn === final);
-    case 'warning':
-      return `<div class="notice warning"><strong>Warning:</strong> ${escapeHtml(item.message)}</div>`;
-    case 'error':
-      return `<div class="notice failure"><strong>Error</strong> <code>${escapeHtml(item.code)}</code>${item.recoverable ? ' (recoverable)' : ''}: ${escapeHtml(item.message)}</div>`;
-    case 'orphan_result':
-      return `<div class="tool"><div class="head">Result for <code>${escapeHtml(item.id)}</code> (no matching call) ${statusBadge(item.result.status)}</div><div class="body">${resultBlock(item.result)}</div></div>`;
-  }
-}
-
-function runHtml(run: RunSection, index: number, count: number): string {
-  const title = count > 1 ? `Run ${index + 1}` : 'Run';
-  const header = `<header><h2>${title}</h2>${run.runId ? `<code class="muted">${escapeHtml(run.runId)}</code>` : ''}${run.outcome ? statusBadge(run.outcome.status) : '<span class="badge muted">unfinished</span>'}</header>`;
+function metaHtml(start: RunStart | undefined): string[] {
   const meta: [string, string | undefined][] = [
-    ['Provider', run.start?.provider],
-    ['Model', run.start?.model && (run.start.apiModel ? `${run.start.model} (${run.start.apiModel})` : run.start.model)],
-    ['Directory', run.start?.cwd],
-    ['Session', run.start?.sessionId],
+    ['Provider', start?.provider],
+    ['Model', start?.model && (start.apiModel ? `${start.model} (${start.apiModel})` : start.model)],
+    ['Directory', start?.cwd],
+    ['Session', start?.sessionId],
   ];
   const rows = meta.filter((row): row is [string, string] => row[1] !== undefined).map(([key, value]) => `<dt>${key}</dt><dd><code>${escapeHtml(value)}</code></dd>`);
-  const out = [header];
-  if (rows.length) out.push(`<dl class="meta">${rows.join('')}</dl>`);
-  out.push('<h3>Prompt</h3>');
-  out.push(run.prompt !== undefined ? `<div class="prompt" id="prompt">${escapeHtml(run.prompt)}</div>` : '<p class="muted">The log does not record the prompt (only session files do).</p>');
-  const final = finalTurn(run);
-  for (const item of run.entries) out.push(entryHtml(item, final));
-  if (run.final !== undefined && !final) {
-    out.push('<h3>Final answer</h3>', run.final === '' ? '<p class="muted">Empty.</p>' : `<div class="text final" id="final">${assistantText(run.final.trimEnd())}</div>`);
-  }
-  const turns = run.entries.filter((item) => item.kind === 'turn').length;
-  const calls = run.entries.reduce((sum, item) => sum + (item.kind === 'turn' ? item.turn.tools.length : 0), 0);
-  const outcome = run.outcome ? `${statusBadge(run.outcome.status)} exit code <strong>${run.outcome.exitCode}</strong>` : '<span class="muted">unknown: no run_end (the log ends before the run did)</span>';
-  out.push('<h3>Outcome</h3>');
-  out.push(
-    `<table class="outcome"><tr><th>Status</th><td>${outcome}</td></tr><tr><th>Tokens</th><td>${escapeHtml(tokenSummary(run.tokens) ?? 'not reported')}</td></tr><tr><th>Turns</th><td>${turns}, ${calls} tool ${calls === 1 ? 'call' : 'calls'}</td></tr></table>`,
-  );
-  return `<section class="run">\n${out.join('\n')}\n</section>`;
+  return rows.length ? [`<dl class="meta">${rows.join('')}</dl>`] : [];
 }
 
-/** The transcript as one self-contained HTML page: inline CSS, no scripts, no external assets, everything escaped. */
-export function renderHtml(transcript: Transcript, options: { title?: string; source?: string } = {}): string {
-  const title = options.title ?? 'Zero transcript';
-  const runs = transcript.runs.length;
-  const sub = `${runs} ${runs === 1 ? 'run' : 'runs'}${options.source ? ` · ${options.source}` : ''}`;
-  const body = transcript.runs.map((run, index) => runHtml(run, index, runs));
-  if (runs === 0) body.push('<p class="muted">No runs in this log.</p>');
-  if (transcript.skipped.length > 0) {
-    const items = transcript.skipped.map((skip) => `<li>${skip.lineNo !== undefined ? `line ${skip.lineNo}: ` : ''}${escapeHtml(skip.reason)}</li>`);
-    body.push(`<section class="run"><h3>Skipped lines</h3><ul class="skipped">${items.join('')}</ul></section>`);
+function runHtml(piece: Extract<Piece, { kind: 'run' }>): string[] {
+  const header = `<header><h2>Run ${piece.index}</h2>${piece.runId ? `<code class="muted">${escapeHtml(piece.runId)}</code>` : ''}</header>`;
+  const prompt = piece.prompt !== undefined ? `<div class="prompt" id="prompt">${escapeHtml(piece.prompt)}</div>` : '<p class="muted">The log does not record the prompt (only session files do).</p>';
+  return ['<section class="run">', header, ...metaHtml(piece.start), '<h3>Prompt</h3>', prompt];
+}
+
+const MISSING_END = { log: 'the log ends before the run did', 'next run': 'the log goes on with another run' } as const;
+
+function outcomeHtml({ outcome, tokens, turns, toolCalls, missingEnd = 'log' }: RunSummary): string[] {
+  const status = outcome
+    ? `${statusBadge(outcome.status)} exit code <strong>${outcome.exitCode}</strong>`
+    : `<span class="badge muted">unfinished</span> <span class="muted">unknown: no run_end (${MISSING_END[missingEnd]})</span>`;
+  const rows = [['Status', status], ['Tokens', escapeHtml(tokenSummary(tokens) ?? 'not reported')], ['Turns', `${turns}, ${toolCalls} tool ${toolCalls === 1 ? 'call' : 'calls'}`]];
+  return ['<h3>Outcome</h3>', `<table class="outcome">${rows.map(([name, value]) => `<tr><th>${name}</th><td>${value}</td></tr>`).join('')}</table>`, '</section>'];
+}
+
+function skippedHtml(skipped: Skipped[], more: number): string[] {
+  if (skipped.length === 0) return [];
+  const items = skipped.map((skip) => `<li>${skip.lineNo !== undefined ? `line ${skip.lineNo}: ` : ''}${escapeHtml(skip.reason)}</li>`);
+  if (more > 0) items.push(`<li>… and ${more} more</li>`);
+  return [`<section class="run"><h3>Skipped lines</h3><ul class="skipped">${items.join('')}</ul></section>`];
+}
+
+/** One piece of a transcript as lines of HTML. */
+function pieceHtml(piece: Piece): string[] {
+  switch (piece.kind) {
+    case 'run':
+      return runHtml(piece);
+    case 'start':
+      return metaHtml(piece.start);
+    case 'turn':
+      return [turnHtml(piece.turn)];
+    case 'tool':
+      return [tool(piece.call)];
+    case 'warning':
+      return [`<div class="notice warning"><strong>Warning:</strong> ${escapeHtml(piece.message)}</div>`];
+    case 'error':
+      return [`<div class="notice failure"><strong>Error</strong> <code>${escapeHtml(piece.code)}</code>${piece.recoverable ? ' (recoverable)' : ''}: ${escapeHtml(piece.message)}</div>`];
+    case 'orphan_result':
+      return [`<div class="tool"><div class="head">Result for <code>${escapeHtml(piece.id)}</code> (no matching call) ${statusBadge(piece.result.status)}</div><div class="body">${resultBlock(piece.result)}</div></div>`];
+    case 'final': {
+      const answer = piece.sameAs !== undefined ? `<p class="muted">The text of turn ${piece.sameAs}, above.</p>` : piece.text === '' ? '<p class="muted">Empty.</p>' : `<div class="text final" id="final">${assistantText(piece.text.trimEnd())}</div>`;
+      return ['<h3>Final answer</h3>', answer];
+    }
+    case 'run_end':
+      return outcomeHtml(piece.summary);
+    case 'log_end': {
+      const sub = `${piece.runs} ${piece.runs === 1 ? 'run' : 'runs'}`;
+      return [...(piece.runs === 0 ? ['<p class="muted">No runs in this log.</p>'] : []), ...skippedHtml(piece.skipped, piece.more), `<p class="sub">${escapeHtml(sub)}</p>`];
+    }
   }
+}
+
+function head(title: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -155,10 +168,34 @@ export function renderHtml(transcript: Transcript, options: { title?: string; so
 <body>
 <main>
 <h1>${escapeHtml(title)}</h1>
-<p class="sub">${escapeHtml(sub)}</p>
-${body.join('\n')}
-</main>
-</body>
-</html>
 `;
+}
+
+const TAIL = '</main>\n</body>\n</html>\n';
+
+/**
+ * Transcript pieces → one self-contained HTML page (inline CSS, no scripts, no external assets, everything
+ * escaped), written as they come: the head first, each run's section as its pieces arrive, then the tail.
+ */
+export function createHtmlRenderer(options: { title?: string } = {}): Step<Piece, string> {
+  let started = false;
+  const start = (emit: (text: string) => void) => {
+    if (!started) emit(head(options.title ?? 'Zero transcript'));
+    started = true;
+  };
+  return {
+    write(piece, emit) {
+      start(emit);
+      for (const line of pieceHtml(piece)) emit(`${line}\n`);
+    },
+    end(emit) {
+      start(emit);
+      emit(TAIL);
+    },
+  };
+}
+
+/** A whole transcript as one HTML page (tests, and callers that have all the pieces). */
+export function renderHtml(pieces: Iterable<Piece>, options: { title?: string } = {}): string {
+  return applyStep(createHtmlRenderer(options), pieces).join('');
 }

@@ -1,5 +1,7 @@
-import { finalTurn, formatArgs, isLong, sizeLabel, tokenSummary, type Entry, type RunSection, type ToolCall, type Transcript } from './transcript.js';
+import { applyStep, type Step } from '../streams.js';
+import { formatArgs, isLong, sizeLabel, tokenSummary } from './format.js';
 import { escapeHtml } from './html.js';
+import type { Piece, RunStart, RunSummary, Skipped, ToolCall, TurnHead } from './transcript.js';
 
 /**
  * Markdown viewers render raw HTML and follow links: text from the log is
@@ -22,9 +24,16 @@ const UNSAFE_SCHEME = '[ \\t\\n]*(?:&lt;)?[ \\t]*(?!(?:https?|mailto):)[A-Za-z][
 const UNSAFE_INLINE_LINK = new RegExp(`\\]\\((?=${UNSAFE_SCHEME})`, 'g');
 const UNSAFE_LINK_DEFINITION = new RegExp(`^([ ]{0,3})\\[(?=[^\\]\\n]{1,999}\\]:${UNSAFE_SCHEME})`, 'gm');
 
+/** The longest run of backticks in the text. */
+function longestTicks(text: string): number {
+  let longest = 0;
+  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
+  return longest;
+}
+
 /** A code fence longer than any run of backticks in the text, so untrusted output cannot close it. */
 export function fenced(text: string, lang = ''): string {
-  const longest = Math.max(0, ...Array.from(text.matchAll(/`+/g), (match) => match[0].length));
+  const longest = longestTicks(text);
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return `${fence}${lang}\n${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${fence}`;
 }
@@ -32,7 +41,7 @@ export function fenced(text: string, lang = ''): string {
 /** Inline code that cannot be broken out of. */
 function inline(text: string): string {
   const clean = text.replace(/\s+/g, ' ');
-  const longest = Math.max(0, ...Array.from(clean.matchAll(/`+/g), (match) => match[0].length));
+  const longest = longestTicks(clean);
   const ticks = '`'.repeat(longest + 1);
   const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';
   return `${ticks}${pad}${clean}${pad}${ticks}`;
@@ -65,59 +74,87 @@ function tool(call: ToolCall): string {
   return parts.join('\n\n');
 }
 
-function entry(item: Entry, final: ReturnType<typeof finalTurn>): string[] {
-  switch (item.kind) {
-    case 'turn': {
-      const { turn } = item;
-      const out = [`### ${turn === final ? 'Final answer' : `Turn ${turn.index}`}`];
-      // the model's thinking, apart from its answer: folded, a quote when opened
-      if (turn.reasoning) out.push(`<details><summary>Reasoning</summary>\n\n${quote(turn.reasoning.trimEnd())}\n\n</details>`);
-      if (turn.text !== '') out.push(safeMarkdown(turn.text.trimEnd()));
-      for (const call of turn.tools) out.push(tool(call));
-      if (turn.text === '' && turn.tools.length === 0) out.push('_No text._');
-      return out;
-    }
+function turn(head: TurnHead): string[] {
+  const out = head.continued ? [] : [`### ${head.final ? 'Final answer' : `Turn ${head.index}`}`];
+  // the model's thinking, apart from its answer: folded, a quote when opened
+  if (head.reasoning) out.push(`<details><summary>Reasoning</summary>\n\n${quote(head.reasoning.trimEnd())}\n\n</details>`);
+  if (head.text !== '') out.push(safeMarkdown(head.text.trimEnd()));
+  if (head.text === '' && !head.tools && !head.continued) out.push('_No text._');
+  return out;
+}
+
+function meta(start: RunStart | undefined): string[] {
+  const lines: string[] = [];
+  if (start?.provider) lines.push(`- Provider: ${inline(start.provider)}`);
+  if (start?.model) lines.push(`- Model: ${inline(start.model)}${start.apiModel ? ` (${inline(start.apiModel)})` : ''}`);
+  if (start?.cwd) lines.push(`- Working directory: ${inline(start.cwd)}`);
+  if (start?.sessionId) lines.push(`- Session: ${inline(start.sessionId)}`);
+  return lines.length ? [lines.join('\n')] : [];
+}
+
+const MISSING_END = { log: 'the log ends before the run did', 'next run': 'the log goes on with another run' } as const;
+
+function outcome({ outcome, tokens, turns, toolCalls, missingEnd = 'log' }: RunSummary): string[] {
+  const status = outcome ? `- Status: **${safeMarkdown(outcome.status)}**, exit code ${outcome.exitCode}` : `- Status: unknown (no run_end: ${MISSING_END[missingEnd]})`;
+  return ['### Outcome', [status, `- Tokens: ${tokenSummary(tokens) ?? 'not reported'}`, `- Turns: ${turns}, tool calls: ${toolCalls}`].join('\n')];
+}
+
+function skippedLines(skipped: Skipped[], more: number): string[] {
+  if (skipped.length === 0) return [];
+  const lines = skipped.map((skip) => `- ${skip.lineNo !== undefined ? `line ${skip.lineNo}: ` : ''}${safeMarkdown(skip.reason)}`);
+  if (more > 0) lines.push(`- … and ${more} more`);
+  return ['## Skipped lines', lines.join('\n')];
+}
+
+/** One piece of a transcript as Markdown blocks. */
+function blocks(piece: Piece): string[] {
+  switch (piece.kind) {
+    case 'run':
+      return [`## Run ${piece.index}${piece.runId ? `: ${inline(piece.runId)}` : ''}`, ...meta(piece.start), '### Prompt', piece.prompt !== undefined ? quote(piece.prompt) : '_The log does not record the prompt (only session files do)._'];
+    case 'start':
+      return meta(piece.start);
+    case 'turn':
+      return turn(piece.turn);
+    case 'tool':
+      return [tool(piece.call)];
     case 'warning':
-      return [`> **Warning:** ${safeMarkdown(item.message.replace(/\n/g, ' '))}`];
+      return [`> **Warning:** ${safeMarkdown(piece.message.replace(/\n/g, ' '))}`];
     case 'error':
-      return [`> **Error (${safeMarkdown(item.code)}${item.recoverable ? ', recoverable' : ''}):** ${safeMarkdown(item.message.replace(/\n/g, ' '))}`];
+      return [`> **Error (${safeMarkdown(piece.code)}${piece.recoverable ? ', recoverable' : ''}):** ${safeMarkdown(piece.message.replace(/\n/g, ' '))}`];
     case 'orphan_result':
-      return [`#### Result for ${inline(item.id)} (no matching call): ${item.result.status}`, item.result.output === '' ? '(empty)' : block('Result', item.result.output)];
+      return [`#### Result for ${inline(piece.id)} (no matching call): ${piece.result.status}`, piece.result.output === '' ? '(empty)' : block('Result', piece.result.output)];
+    case 'final':
+      return ['### Final answer', piece.sameAs !== undefined ? `_The text of turn ${piece.sameAs}, above._` : piece.text === '' ? '_Empty._' : safeMarkdown(piece.text.trimEnd())];
+    case 'run_end':
+      return outcome(piece.summary);
+    case 'log_end':
+      return [...(piece.runs === 0 ? ['_No runs in this log._'] : []), ...skippedLines(piece.skipped, piece.more)];
   }
 }
 
-function section(run: RunSection, index: number, count: number): string {
-  const out: string[] = [`## ${count > 1 ? `Run ${index + 1}` : 'Run'}${run.runId ? `: ${inline(run.runId)}` : ''}`];
-  const meta: string[] = [];
-  if (run.start?.provider) meta.push(`- Provider: ${inline(run.start.provider)}`);
-  if (run.start?.model) meta.push(`- Model: ${inline(run.start.model)}${run.start.apiModel ? ` (${inline(run.start.apiModel)})` : ''}`);
-  if (run.start?.cwd) meta.push(`- Working directory: ${inline(run.start.cwd)}`);
-  if (run.start?.sessionId) meta.push(`- Session: ${inline(run.start.sessionId)}`);
-  if (meta.length) out.push(meta.join('\n'));
-  out.push('### Prompt', run.prompt !== undefined ? quote(run.prompt) : '_The log does not record the prompt (only session files do)._');
-  const final = finalTurn(run);
-  for (const item of run.entries) out.push(...entry(item, final));
-  if (run.final !== undefined && !final) out.push('### Final answer', run.final === '' ? '_Empty._' : safeMarkdown(run.final.trimEnd()));
-  out.push('### Outcome');
-  const outcome: string[] = [];
-  outcome.push(run.outcome ? `- Status: **${safeMarkdown(run.outcome.status)}**, exit code ${run.outcome.exitCode}` : '- Status: unknown (no run_end: the log ends before the run did)');
-  const tokens = tokenSummary(run.tokens);
-  outcome.push(`- Tokens: ${tokens ?? 'not reported'}`);
-  const calls = run.entries.reduce((sum, item) => sum + (item.kind === 'turn' ? item.turn.tools.length : 0), 0);
-  const turns = run.entries.filter((item) => item.kind === 'turn').length;
-  outcome.push(`- Turns: ${turns}, tool calls: ${calls}`);
-  out.push(outcome.join('\n'));
-  return out.join('\n\n');
+/**
+ * Transcript pieces → Markdown, written as they come: the title first, then headings per run and turn, fenced
+ * arguments and results (long ones folded), each run's outcome at its end.
+ */
+export function createMarkdownRenderer(options: { title?: string } = {}): Step<Piece, string> {
+  let titled = false;
+  const title = (emit: (text: string) => void) => {
+    if (!titled) emit(`# ${safeMarkdown(options.title ?? 'Zero transcript')}`);
+    titled = true;
+  };
+  return {
+    write(piece, emit) {
+      title(emit);
+      for (const text of blocks(piece)) emit(`\n\n${text}`);
+    },
+    end(emit) {
+      title(emit);
+      emit('\n');
+    },
+  };
 }
 
-/** The transcript as Markdown: headings per run and turn, fenced arguments and results, long ones folded. */
-export function renderMarkdown(transcript: Transcript, options: { title?: string } = {}): string {
-  const out = [`# ${safeMarkdown(options.title ?? 'Zero transcript')}`];
-  if (transcript.runs.length === 0) out.push('_No runs in this log._');
-  transcript.runs.forEach((run, index) => out.push(section(run, index, transcript.runs.length)));
-  if (transcript.skipped.length > 0) {
-    const lines = transcript.skipped.map((skip) => `- ${skip.lineNo !== undefined ? `line ${skip.lineNo}: ` : ''}${safeMarkdown(skip.reason)}`);
-    out.push('## Skipped lines', lines.join('\n'));
-  }
-  return `${out.join('\n\n')}\n`;
+/** A whole transcript as Markdown (tests, and callers that have all the pieces). */
+export function renderMarkdown(pieces: Iterable<Piece>, options: { title?: string } = {}): string {
+  return applyStep(createMarkdownRenderer(options), pieces).join('');
 }

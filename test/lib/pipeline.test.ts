@@ -1,6 +1,6 @@
 import t from 'tap';
 import { Readable, Transform } from 'node:stream';
-import { execChain, inputChain, outputChain, redactLogChain, replayChain, reportFailure, statsChain, validateLogChain } from '../../lib/pipeline.js';
+import { execChain, inputChain, outputChain, redactLogChain, renderChain, replayChain, reportFailure, statsChain, validateLogChain } from '../../lib/pipeline.js';
 import { ScriptedProvider, type ScriptTurn } from '../../lib/providers/scripted.js';
 import { checkAgainstSchema } from '../../lib/protocol/validate.js';
 import { through } from '../helpers/streams.js';
@@ -188,4 +188,14 @@ t.test('replayChain: the run as exec wrote it (redacted again), under a new runI
   t.notMatch(out, KEY.slice(4, 16));
   t.equal(replayed.pick.chosen, runId);
   t.equal(replayed.pick.exitCode, 0);
+});
+
+t.test('renderChain: the transcript in Markdown (the default) or HTML, titled by its source, the split key redacted', async (t) => {
+  const md = (await through<Buffer>(renderChain({ source: 'run.jsonl' }), [Buffer.from(RUN)])).join('');
+  t.match(md, /^# Zero transcript: run\.jsonl\n\n## Run 1: `run_20261201000000_abcdef`/);
+  t.match(md, '### Final answer\n\ndone');
+  t.notMatch(md, KEY.slice(4, 16));
+  const html = (await through<Buffer>(renderChain({ format: 'html' }), [Buffer.from(RUN)])).join('');
+  t.match(html, /^<!doctype html>[\s\S]*<title>Zero transcript<\/title>[\s\S]*<\/html>\n$/);
+  t.notMatch(html, KEY.slice(4, 16));
 });

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
-import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
+import { cleanEnv, jsonLines, writeScript, zero, ZERO } from '../../helpers/zero.js';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 // End to end: a run recorded by bin/zero with the scripted provider, rendered by bin/zero render.
 
@@ -112,6 +114,65 @@ t.test('version 2 logs: reasoning folded, permission requests on their calls, no
   const md = (await zero(['render', '-'], { stdin: V2_RUN })).stdout;
   t.match(md, '> **Permission request** (outside_workspace): Path "../NOTES.md" is outside the working directory and the --add-dir directories.');
   t.match(md, '> The greeting reads "Helo"; one edit in src/greet.ts fixes it.');
+});
+
+t.test('render and stats count the same turns of recorded runs (lib/logs/turns.ts)', async (t) => {
+  const dir = t.testdir({ 'notes.txt': NOTES });
+  const runs: [string, unknown[], string[]][] = [
+    ['a turn of two calls', [{ chunks: ['Reading.'], toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'notes.txt' } }, { id: 'c2', name: 'list_directory', args: {} }], usage: { promptTokens: 5, completionTokens: 3 } }, { text: 'Done.' }], []],
+    ['a turn of tool calls alone', [{ toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'notes.txt' } }] }, { text: 'Done.' }], []],
+    ['the turn limit', [{ chunks: ['Checking.'], toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'notes.txt' } }] }, { text: 'never' }], ['--max-turns', '1']],
+    ['a failed run', [{ chunks: ['Half'], error: { message: 'overloaded', status: 529 } }], []],
+  ];
+  let log = '';
+  for (const [name, turns, flags] of runs) {
+    const script = writeScript(dir, turns, `${runs.findIndex((run) => run[0] === name)}.jsonl`);
+    log += (await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...flags, 'Go'])).stdout;
+  }
+  const counted = jsonLines((await zero(['stats', '-o', 'json', '-'], { stdin: log })).stdout).map((run) => run.turns);
+  const shown = Array.from((await zero(['render', '-'], { stdin: log })).stdout.matchAll(/- Turns: (\d+),/g), (match) => Number(match[1]));
+  t.same(counted, [2, 2, 1, 1], 'stats');
+  t.same(shown, counted, 'render');
+});
+
+/** One run that never ends: `turns` turns of ten text deltas, usage, and a tool call with a 4 KB result. */
+function longRun(turns: number): string {
+  const runId = 'run_20260101000000_abcdef';
+  const line = (type: string, fields: object) => `${JSON.stringify({ schemaVersion: 1, type, runId, ...fields })}\n`;
+  const output = `${'x'.repeat(60)}\n`.repeat(64);
+  let log = line('run_start', { cwd: '/w', provider: 'scripted', model: 'm' });
+  for (let turn = 0; turn < turns; turn++) {
+    for (let delta = 0; delta < 10; delta++) log += line('text', { delta: `word ${turn} ${delta} ` });
+    log += line('usage', { promptTokens: 10, completionTokens: 2 });
+    log += line('tool_call', { id: `c${turn}`, name: 'read_file', args: { path: `f${turn}` }, sideEffect: 'read' });
+    log += line('tool_result', { id: `c${turn}`, status: 'ok', output, truncated: false });
+  }
+  return log;
+}
+
+const HEAP_PEAK = pathToFileURL(fileURLToPath(new URL('../../helpers/heap-peak.mjs', import.meta.url))).href;
+
+/** The most heap `zero render` held (after a full collection) while rendering the file. */
+function heapPeak(file: string, format: string): Promise<number> {
+  const child = spawn(process.execPath, ['--expose-gc', '--import', HEAP_PEAK, ZERO, 'render', '--format', format, file], { env: cleanEnv(), stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve, reject) =>
+    child.on('close', () => {
+      const peak = /\[heap-peak\] (\d+)/.exec(stderr);
+      return peak ? resolve(Number(peak[1])) : reject(new Error(`no heap peak: ${stderr}`));
+    }),
+  );
+}
+
+t.test('what render holds does not grow with the log: a run four times as long, the same heap', async (t) => {
+  const dir = t.testdir({ 'short.jsonl': longRun(800), 'long.jsonl': longRun(3200) });
+  for (const format of ['markdown', 'html']) {
+    const short = await heapPeak(join(dir, 'short.jsonl'), format);
+    const long = await heapPeak(join(dir, 'long.jsonl'), format);
+    // holding the whole transcript, the long run took twice the heap of the short one
+    t.ok(long / short < 1.5, `${format}: ${(long / 2 ** 20).toFixed(1)} MiB for the long run, ${(short / 2 ** 20).toFixed(1)} MiB for the short one`);
+  }
 });
 
 t.test('usage errors exit 2 with a message on stderr', async (t) => {

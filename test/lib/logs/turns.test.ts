@@ -1,6 +1,9 @@
 import t from 'tap';
+import { createStatsCollector } from '../../../lib/logs/stats.js';
 import { createTurnCounter } from '../../../lib/logs/turns.js';
+import { transcriptOf } from '../../../lib/render/transcript.js';
 
+const runId = 'run_20260101000000_abcdef';
 type Shape = Record<string, unknown>[];
 
 const text = (delta = 'x') => ({ type: 'text', delta });
@@ -44,4 +47,15 @@ t.test('starts: true for the event that begins a turn, and only that one', async
   const counter = createTurnCounter();
   t.same([text(), usage(), call('a'), result('a'), call('b'), result('b'), text(), final()].map((event) => counter.starts(event)), [true, false, false, false, false, false, true, false]);
   t.equal(counter.turns, 2);
+});
+
+t.test('zero stats and zero render count the same turns, whatever the shape', async (t) => {
+  for (const [name, shape, turns] of [...SHAPES, ...SHAPES_V2]) {
+    const events = shape.map((event) => ({ schemaVersion: 1, runId, ...event }));
+    const stats = createStatsCollector();
+    events.forEach((value, index) => stats.item({ lineNo: index + 1, value }));
+    t.equal(stats.skipped, 0, `${name}: every event valid`);
+    const rendered = transcriptOf(events).flatMap((piece) => (piece.kind === 'run_end' ? [piece.summary.turns] : []));
+    t.same([stats.runs()[0]!.turns, ...rendered], [turns, turns], name);
+  }
 });

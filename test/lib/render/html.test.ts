@@ -1,6 +1,8 @@
 import t from 'tap';
-import { assistantText, escapeHtml, renderHtml } from '../../../lib/render/html.js';
-import { buildTranscript } from '../../../lib/render/transcript.js';
+import { assistantText, createHtmlRenderer, escapeHtml, renderHtml } from '../../../lib/render/html.js';
+import { createTranscript, transcriptOf } from '../../../lib/render/transcript.js';
+import type { LogItem } from '../../../lib/logs/framing.js';
+import { applyStep } from '../../../lib/streams.js';
 
 const R = 'run_20260101000000_abcdef';
 const ev = (type: string, fields: Record<string, unknown> = {}) => ({ schemaVersion: 1, type, runId: R, ...fields });
@@ -27,7 +29,7 @@ t.test('escapeHtml', async (t) => {
 });
 
 t.test('one self-contained page: inline CSS, no scripts, no external assets', async (t) => {
-  const html = renderHtml(buildTranscript(log('the launch moves to Friday')));
+  const html = renderHtml(transcriptOf(log('the launch moves to Friday')));
   t.match(html, /^<!doctype html>\n<html lang="en">/);
   t.match(html, '<meta charset="utf-8">');
   t.match(html, '<style>');
@@ -44,7 +46,7 @@ t.test('one self-contained page: inline CSS, no scripts, no external assets', as
 });
 
 t.test('tool output is untrusted: <script> in a result is escaped', async (t) => {
-  const html = renderHtml(buildTranscript(log('<script>alert("pwned")</script>\n</pre><b onclick=x>')));
+  const html = renderHtml(transcriptOf(log('<script>alert("pwned")</script>\n</pre><b onclick=x>')));
   t.notMatch(html, /<script/i);
   t.notMatch(html, '<b onclick');
   t.match(html, '<pre>&lt;script&gt;alert(&quot;pwned&quot;)&lt;/script&gt;\n&lt;/pre&gt;&lt;b onclick=x&gt;</pre>');
@@ -53,7 +55,7 @@ t.test('tool output is untrusted: <script> in a result is escaped', async (t) =>
 t.test('every untrusted string is escaped: warnings, errors, names, ids, metadata', async (t) => {
   const evil = '<script>x</script>';
   const html = renderHtml(
-    buildTranscript([
+    transcriptOf([
       { ...ev('run_start', { cwd: evil, provider: evil, model: evil, sessionId: evil }), runId: evil },
       { ...ev('warning', { message: evil }), runId: evil },
       { ...ev('tool_call', { id: 'c1', name: evil, sideEffect: evil }), runId: evil },
@@ -72,31 +74,30 @@ t.test('every untrusted string is escaped: warnings, errors, names, ids, metadat
 
 t.test('long results are folded with <details>, readable without JavaScript', async (t) => {
   const long = Array.from({ length: 41 }, (_, i) => `line ${i}`).join('\n');
-  const html = renderHtml(buildTranscript(log(long)));
+  const html = renderHtml(transcriptOf(log(long)));
   t.match(html, '<details><summary>Result (41 lines, ');
   t.match(html, /<\/summary><pre>line 0\n/);
-  const short = renderHtml(buildTranscript(log('short')));
+  const short = renderHtml(transcriptOf(log('short')));
   t.notMatch(short, '<details>');
 });
 
 t.test('warnings, errors, unfinished runs, empty logs, skipped lines', async (t) => {
-  const html = renderHtml(buildTranscript(log('ok', [ev('warning', { message: 'bash is disabled' })])));
+  const html = renderHtml(transcriptOf(log('ok', [ev('warning', { message: 'bash is disabled' })])));
   t.match(html, '<div class="notice warning"><strong>Warning:</strong> bash is disabled</div>');
-  const failed = buildTranscript([ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }), ev('text', { delta: 'Half' }), ev('error', { code: 'provider_error', message: 'overloaded', recoverable: false })]);
-  failed.skipped.push({ lineNo: 4, reason: 'not JSON' });
-  const page = renderHtml(failed);
+  const failed: LogItem[] = [ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }), ev('text', { delta: 'Half' }), ev('error', { code: 'provider_error', message: 'overloaded', recoverable: false })].map((value, index) => ({ lineNo: index + 1, value }));
+  const page = renderHtml(applyStep(createTranscript(), [...failed, { lineNo: 4, raw: '{', problem: 'not JSON' }]));
   t.match(page, '<div class="notice failure"><strong>Error</strong> <code>provider_error</code>: overloaded</div>');
   t.match(page, 'unfinished');
   t.match(page, 'The log does not record the prompt');
   t.match(page, '<li>line 4: not JSON</li>');
-  t.match(renderHtml(buildTranscript([])), 'No runs in this log.');
+  t.match(renderHtml(transcriptOf([])), 'No runs in this log.');
 });
 
 t.test('version 2: reasoning in a folded block, a permission request noted on its call, escaped', async (t) => {
   const evil = '<script>x</script>';
   const v2 = (type: string, fields: Record<string, unknown> = {}) => ({ ...ev(type, fields), schemaVersion: 2 });
   const html = renderHtml(
-    buildTranscript([
+    transcriptOf([
       v2('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
       v2('reasoning', { delta: `think ${evil}` }),
       v2('tool_call', { id: 'c1', name: 'write_file', args: {}, sideEffect: 'write' }),
@@ -108,4 +109,18 @@ t.test('version 2: reasoning in a folded block, a permission request noted on it
   t.notMatch(html, /<script/i);
   t.match(html, '<h3>Turn 1</h3>\n<details class="reasoning"><summary>Reasoning</summary><div class="text muted">think &lt;script&gt;x&lt;/script&gt;</div></details>');
   t.match(html, '<div class="notice warning"><strong>Permission request</strong> <code>&lt;script&gt;x&lt;/script&gt;</code>: &lt;script&gt;x&lt;/script&gt;</div>');
+});
+
+t.test('written as the pieces come: the head first, a run\'s section as its pieces arrive, the tail at the end', async (t) => {
+  const renderer = createHtmlRenderer({ title: 'T' });
+  const out: string[] = [];
+  const emit = (text: string) => void out.push(text);
+  renderer.write({ kind: 'run', index: 1, runId: R, prompt: 'Hi' }, emit);
+  t.match(out.join(''), /^<!doctype html>[\s\S]*<h1>T<\/h1>\n<section class="run">\n<header><h2>Run 1<\/h2>/);
+  t.notMatch(out.join(''), '</html>', 'the tail waits for the end');
+  renderer.write({ kind: 'run_end', summary: { outcome: { status: 'success', exitCode: 0 }, tokens: {}, turns: 1, toolCalls: 0 } }, emit);
+  t.match(out.join(''), /<th>Status<\/th><td><span class="badge ok">success<\/span> exit code <strong>0<\/strong>[\s\S]*<\/table>\n<\/section>\n$/, 'the status, which only the end knows, in the outcome');
+  renderer.write({ kind: 'log_end', runs: 1, skipped: [], more: 0 }, emit);
+  renderer.end!(emit);
+  t.match(out.join(''), /<p class="sub">1 run<\/p>\n<\/main>\n<\/body>\n<\/html>\n$/, 'how many runs, at the end');
 });

@@ -1,6 +1,6 @@
 import t from 'tap';
-import { fenced, renderMarkdown } from '../../../lib/render/markdown.js';
-import { buildTranscript } from '../../../lib/render/transcript.js';
+import { createMarkdownRenderer, fenced, renderMarkdown } from '../../../lib/render/markdown.js';
+import { transcriptOf } from '../../../lib/render/transcript.js';
 
 const R = 'run_20260101000000_abcdef';
 const ev = (type: string, fields: Record<string, unknown> = {}) => ({ schemaVersion: 1, type, runId: R, ...fields });
@@ -19,9 +19,9 @@ const log = (output: string) => [
 ];
 
 t.test('headings, the prompt, fenced arguments and results, the final answer, the outcome', async (t) => {
-  const md = renderMarkdown(buildTranscript(log('the launch moves to Friday')));
+  const md = renderMarkdown(transcriptOf(log('the launch moves to Friday')));
   t.match(md, /^# Zero transcript\n/);
-  t.match(md, `## Run: \`${R}\``);
+  t.match(md, `## Run 1: \`${R}\``, 'runs are numbered from the first: how many there are is known only at the end');
   t.match(md, '- Provider: `scripted`');
   t.match(md, '### Prompt\n\n> Summarise notes.txt\n> please');
   t.match(md, '> **Warning:** bash is disabled');
@@ -39,29 +39,29 @@ t.test('headings, the prompt, fenced arguments and results, the final answer, th
 
 t.test('long results are folded with <details>', async (t) => {
   const long = Array.from({ length: 60 }, (_, i) => `line ${i} <b>`).join('\n');
-  const md = renderMarkdown(buildTranscript(log(long)));
+  const md = renderMarkdown(transcriptOf(log(long)));
   t.match(md, '<details><summary>Result (60 lines, ');
   t.match(md, '</summary>\n\n```\nline 0 <b>\n');
   t.match(md, '```\n\n</details>');
-  const big = renderMarkdown(buildTranscript(log('x'.repeat(5000))));
+  const big = renderMarkdown(transcriptOf(log('x'.repeat(5000))));
   t.match(big, '<details><summary>Result (1 line, 4.9 KB)</summary>');
 });
 
 t.test('untrusted output cannot break out of its fence', async (t) => {
   t.equal(fenced('a ``` b'), '````\na ``` b\n````');
   t.equal(fenced('plain', 'json'), '```json\nplain\n```');
-  const md = renderMarkdown(buildTranscript(log('```\n# injected heading\n```')));
+  const md = renderMarkdown(transcriptOf(log('```\n# injected heading\n```')));
   t.match(md, 'Result:\n\n````\n```\n# injected heading\n```\n````');
 });
 
 t.test('a failed run without a prompt, an unanswered call, skipped lines', async (t) => {
-  const transcript = buildTranscript([
+  const transcript = transcriptOf([
     ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
     ev('tool_call', { id: 'c1', name: 'bash' }),
     ev('error', { code: 'provider_error', message: 'upstream overloaded', recoverable: false }),
     ev('run_end', { status: 'error', exitCode: 3 }),
+    'not an event',
   ]);
-  transcript.skipped.push({ lineNo: 7, reason: 'not a JSON object' });
   const md = renderMarkdown(transcript);
   t.match(md, 'The log does not record the prompt');
   t.match(md, '#### Tool call `bash`: no result');
@@ -70,20 +70,20 @@ t.test('a failed run without a prompt, an unanswered call, skipped lines', async
   t.match(md, '> **Error (provider_error):** upstream overloaded');
   t.match(md, '- Status: **error**, exit code 3');
   t.match(md, '- Tokens: not reported');
-  t.match(md, '## Skipped lines\n\n- line 7: not a JSON object');
+  t.match(md, '## Skipped lines\n\n- line 5: not a JSON object');
 });
 
 t.test('several runs are numbered; an unfinished run says so', async (t) => {
-  const md = renderMarkdown(buildTranscript([...log('a'), { ...ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }), runId: 'run_20260101000001_zzzzzz' }]));
+  const md = renderMarkdown(transcriptOf([...log('a'), { ...ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }), runId: 'run_20260101000001_zzzzzz' }]));
   t.match(md, `## Run 1: \`${R}\``);
   t.match(md, '## Run 2: `run_20260101000001_zzzzzz`');
   t.match(md, 'Status: unknown (no run_end');
-  t.match(renderMarkdown(buildTranscript([])), '_No runs in this log._');
+  t.match(renderMarkdown(transcriptOf([])), '_No runs in this log._');
 });
 
 t.test('HTML and unsafe links from the log are neutralised; http(s) and mailto links stay', async (t) => {
   const hostile = '<script>alert(1)</script> <img src=x onerror=alert(1)> [l](javascript:alert(1)) ![i]( JaVaScript:x) [d](data:text/html,x) [e](jav&#x61;script:x)';
-  const md = renderMarkdown(buildTranscript([
+  const md = renderMarkdown(transcriptOf([
     { schemaVersion: 1, type: 'prompt', content: hostile },
     ev('run_start', { cwd: '/w', provider: 'scripted', model: 'm1' }),
     ev('warning', { message: hostile }),
@@ -93,7 +93,7 @@ t.test('HTML and unsafe links from the log are neutralised; http(s) and mailto l
   ]));
   t.notMatch(md, /<script|<img|<b>/i, 'no raw tag');
   t.match(md, '&lt;script>alert(1)&lt;/script>', 'tags show as text');
-  const status = renderMarkdown(buildTranscript([ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }), ev('run_end', { status: '<img src=x onerror=alert(1)>', exitCode: 1 })]));
+  const status = renderMarkdown(transcriptOf([ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }), ev('run_end', { status: '<img src=x onerror=alert(1)>', exitCode: 1 })]));
   t.notMatch(status, /<img/, 'a hand-edited run_end status is escaped too');
   t.notMatch(md, /\]\(\s*(?:javascript|data):/i, 'no inline link to another scheme');
   t.notMatch(md, /^\s{0,3}\[ref\]:/m, 'no reference definition to another scheme');
@@ -105,7 +105,7 @@ t.test('HTML and unsafe links from the log are neutralised; http(s) and mailto l
 t.test('version 2: reasoning folded before the turn\'s text, a permission request noted on its call', async (t) => {
   const v2 = (type: string, fields: Record<string, unknown> = {}) => ({ ...ev(type, fields), schemaVersion: 2 });
   const md = renderMarkdown(
-    buildTranscript([
+    transcriptOf([
       v2('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
       v2('reasoning', { delta: 'Check <b>first</b>\nthen act.' }),
       v2('text', { delta: 'Writing.' }),
@@ -117,5 +117,33 @@ t.test('version 2: reasoning folded before the turn\'s text, a permission reques
   );
   t.match(md, '### Turn 1\n\n<details><summary>Reasoning</summary>\n\n> Check &lt;b>first&lt;/b>\n> then act.\n\n</details>\n\nWriting.');
   t.match(md, '#### Tool call `write_file` (write): error\n\n> **Permission request**: Needs --auto high.\n\nArguments:');
-  t.notMatch(renderMarkdown(buildTranscript(log('x'))), /Reasoning|Permission/, 'nothing of the kind in a version 1 run');
+  t.notMatch(renderMarkdown(transcriptOf(log('x'))), /Reasoning|Permission/, 'nothing of the kind in a version 1 run');
+});
+
+t.test('written as the pieces come: the title with the first, each run\'s outcome at its end, the newline at the end', async (t) => {
+  const renderer = createMarkdownRenderer({ title: 'T' });
+  const out: string[] = [];
+  const emit = (text: string) => void out.push(text);
+  renderer.write({ kind: 'run', index: 1, runId: R }, emit);
+  t.match(out.join(''), /^# T\n\n## Run 1: `run_/);
+  t.notMatch(out.join(''), 'Outcome', 'nothing of the end before it comes');
+  renderer.write({ kind: 'run_end', summary: { tokens: {}, turns: 0, toolCalls: 0, missingEnd: 'next run' } }, emit);
+  t.match(out.join(''), '- Status: unknown (no run_end: the log goes on with another run)');
+  renderer.write({ kind: 'log_end', runs: 1, skipped: [{ lineNo: 3, reason: 'not JSON' }], more: 2 }, emit);
+  renderer.end!(emit);
+  t.match(out.join(''), /## Skipped lines\n\n- line 3: not JSON\n- … and 2 more\n$/);
+});
+
+t.test('at the turn limit, the final answer points to the turn whose text it repeats', async (t) => {
+  const md = renderMarkdown(transcriptOf([
+    ev('text', { delta: 'Checking.' }),
+    ev('tool_call', { id: 'c1', name: 'read_file', args: {} }),
+    ev('tool_result', { id: 'c1', status: 'ok', output: 'x', truncated: false }),
+    ev('final', { text: 'Checking.' }),
+    ev('error', { code: 'max_turns', message: 'Reached the turn limit (1) before the model finished. Raise it with --max-turns.', recoverable: true }),
+    ev('run_end', { status: 'error', exitCode: 4 }),
+  ]));
+  t.match(md, '### Turn 1\n\nChecking.');
+  t.match(md, '### Final answer\n\n_The text of turn 1, above._');
+  t.match(md, '- Turns: 1, tool calls: 1');
 });

@@ -1,8 +1,13 @@
 import t from 'tap';
-import { buildTranscript, finalTurn, isLong, lineCount, redactTranscript, sizeLabel, TranscriptBuilder } from '../../../lib/render/transcript.js';
+import { createTranscript, MAX_SKIPPED, transcriptOf, type Piece } from '../../../lib/render/transcript.js';
+import type { LogItem } from '../../../lib/logs/framing.js';
+import { applyStep } from '../../../lib/streams.js';
 
 const R = 'run_20260101000000_abcdef';
+const R2 = 'run_20260101000001_zzzzzz';
 const ev = (type: string, fields: Record<string, unknown> = {}, runId = R) => ({ schemaVersion: 1, type, runId, ...fields });
+const kinds = (pieces: Piece[]) => pieces.map((piece) => piece.kind);
+const ofKind = <K extends Piece['kind']>(pieces: Piece[], kind: K) => pieces.filter((piece): piece is Extract<Piece, { kind: K }> => piece.kind === kind);
 
 const toolRun = (runId = R) => [
   ev('run_start', { cwd: '/w', provider: 'scripted', model: 'm1', sessionId: 'zero_20260101000000_abcdef' }, runId),
@@ -19,33 +24,23 @@ const toolRun = (runId = R) => [
   ev('run_end', { status: 'success', exitCode: 0 }, runId),
 ];
 
-t.test('one run: turns, tool calls with results, tokens, outcome', async (t) => {
-  const { runs, skipped } = buildTranscript(toolRun());
-  t.equal(runs.length, 1);
-  t.same(skipped, []);
-  const [run] = runs;
-  t.equal(run.runId, R);
-  t.same(run.start, { cwd: '/w', provider: 'scripted', model: 'm1', sessionId: 'zero_20260101000000_abcdef' });
-  t.equal(run.prompt, undefined, 'a plain exec log has no prompt');
-  const turns = run.entries.flatMap((entry) => (entry.kind === 'turn' ? [entry.turn] : []));
-  t.equal(turns.length, 2);
-  t.equal(turns[0].text, 'Let me look.', 'deltas concatenated');
-  t.same(turns[0].usage, { promptTokens: 10, completionTokens: 2, totalTokens: 12 });
-  t.same(turns[0].tools, [
+t.test('one run: its heading, turns, tool calls with results, its outcome, then the end of the log', async (t) => {
+  const pieces = transcriptOf(toolRun());
+  t.same(kinds(pieces), ['run', 'turn', 'tool', 'tool', 'turn', 'run_end', 'log_end']);
+  t.same(pieces[0], { kind: 'run', index: 1, runId: R, start: { cwd: '/w', provider: 'scripted', model: 'm1', sessionId: 'zero_20260101000000_abcdef' } }, 'a plain exec log has no prompt');
+  const [first, second] = ofKind(pieces, 'turn').map((piece) => piece.turn);
+  t.match(first, { index: 1, text: 'Let me look.', tools: true, final: false }, 'deltas joined');
+  t.same(ofKind(pieces, 'tool').map((piece) => piece.call), [
     { id: 'c1', name: 'read_file', args: { path: 'a.txt' }, sideEffect: 'read', result: { status: 'ok', output: 'hello', truncated: false } },
     { id: 'c2', name: 'bash', args: { command: 'ls' }, sideEffect: 'shell', result: { status: 'error', output: 'denied', truncated: true } },
   ]);
-  t.equal(turns[1].text, 'Done.');
-  t.same(turns[1].tools, []);
-  t.same(run.tokens, { promptTokens: 30, completionTokens: 5, totalTokens: 35, costUsd: 0.5 });
-  t.equal(run.final, 'Done.');
-  t.same(run.outcome, { status: 'success', exitCode: 0 });
-  t.equal(finalTurn(run), turns[1], 'the last turn is the final answer');
+  t.match(second, { index: 2, text: 'Done.', tools: false, final: true }, 'the last turn is the final answer');
+  t.same(ofKind(pieces, 'run_end')[0]!.summary, { outcome: { status: 'success', exitCode: 0 }, tokens: { promptTokens: 30, completionTokens: 5, totalTokens: 35, costUsd: 0.5 }, turns: 2, toolCalls: 2 });
+  t.same(pieces.at(-1), { kind: 'log_end', runs: 1, skipped: [], more: 0 });
 });
 
 t.test('a session file: prompt lines give the prompt of the run after them; several runs, several sections', async (t) => {
-  const R2 = 'run_20260101000001_zzzzzz';
-  const { runs } = buildTranscript([
+  const pieces = transcriptOf([
     { schemaVersion: 1, type: 'prompt', content: '  Summarise a.txt  ' },
     ...toolRun(),
     { schemaVersion: 1, type: 'prompt', content: 'And the tests?' },
@@ -55,43 +50,40 @@ t.test('a session file: prompt lines give the prompt of the run after them; seve
     ev('final', { text: 'All green.' }, R2),
     ev('run_end', { status: 'success', exitCode: 0 }, R2),
   ]);
-  t.equal(runs.length, 2);
-  t.equal(runs[0].prompt, 'Summarise a.txt');
-  t.equal(runs[1].prompt, 'And the tests?\n\nBe brief.', 'prompts joined like the combine stage');
-  t.equal(runs[1].runId, R2);
-  t.equal(runs[1].final, 'All green.');
+  const runs = ofKind(pieces, 'run');
+  t.match(runs, [{ index: 1, runId: R, prompt: 'Summarise a.txt' }, { index: 2, runId: R2, prompt: 'And the tests?\n\nBe brief.' }], 'prompts joined like the combine stage');
+  t.match(ofKind(pieces, 'turn').at(-1), { turn: { text: 'All green.', final: true } });
+  t.match(pieces.at(-1), { kind: 'log_end', runs: 2, skipped: [] }, 'prompt lines are not skipped');
 });
 
-t.test('warnings, errors, a failed run, unanswered calls and orphan results', async (t) => {
-  const { runs } = buildTranscript([
+t.test('a run is the events of one runId in a row: another runId ends it, an event without one joins it', async (t) => {
+  const pieces = transcriptOf([
     ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
-    ev('warning', { message: 'bash is disabled' }),
-    ev('tool_call', { id: 'c1', name: 'read_file' }),
-    ev('tool_result', { id: 'zz', status: 'ok', output: 'stray', truncated: false }),
-    ev('error', { code: 'provider_error', message: 'upstream overloaded', recoverable: false }),
-    ev('run_end', { status: 'error', exitCode: 3 }),
+    { schemaVersion: 1, type: 'text', delta: 'no runId' },
+    ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }, R2),
+    ev('run_end', { status: 'success', exitCode: 0 }, R2),
+    ev('warning', { message: 'late' }),
   ]);
-  const [run] = runs;
-  t.same(run.entries.map((entry) => entry.kind), ['warning', 'turn', 'orphan_result', 'error']);
-  const turn = run.entries[1];
-  t.ok(turn.kind === 'turn' && turn.turn.tools[0].result === undefined && turn.turn.tools[0].args === undefined);
-  t.match(run.entries[3], { kind: 'error', code: 'provider_error', message: 'upstream overloaded', recoverable: false });
-  t.same(run.outcome, { status: 'error', exitCode: 3 });
-  t.equal(run.final, undefined);
-  t.equal(finalTurn(run), undefined);
+  t.same(kinds(pieces), ['run', 'turn', 'run_end', 'run', 'run_end', 'run', 'warning', 'run_end', 'log_end']);
+  t.match(ofKind(pieces, 'turn')[0], { turn: { text: 'no runId' } });
+  const ends = ofKind(pieces, 'run_end').map((piece) => piece.summary);
+  t.match(ends, [{ missingEnd: 'next run' }, { outcome: { status: 'success' } }, { missingEnd: 'log' }]);
+  t.match(ofKind(pieces, 'run').map((piece) => piece.runId), [R, R2, R], 'a run seen before comes back as a section of its own');
 });
 
-t.test('a torn log: no run_end; junk lines are listed as skipped', async (t) => {
-  const builder = new TranscriptBuilder();
-  builder.add(ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }), 1);
-  builder.add(ev('text', { delta: 'Hal' }), 2);
-  builder.add([1, 2], 3);
-  builder.add({ hello: 'world' }, 4);
-  builder.add(ev('mystery'), 5);
-  builder.addProblem(6, 'not a JSON object');
-  const { runs, skipped } = builder.finish();
-  t.equal(runs[0].outcome, undefined);
-  t.same(skipped, [
+t.test('a torn log: no run_end; junk lines are listed as skipped, with their line', async (t) => {
+  const items: LogItem[] = [
+    { lineNo: 1, value: ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }) },
+    { lineNo: 2, value: ev('text', { delta: 'Hal' }) },
+    { lineNo: 3, value: [1, 2] },
+    { lineNo: 4, value: { hello: 'world' } },
+    { lineNo: 5, value: ev('mystery') },
+    { lineNo: 6, raw: '{"ty', problem: 'not a JSON object' },
+  ];
+  const pieces = applyStep(createTranscript(), items);
+  t.same(kinds(pieces), ['run', 'turn', 'run_end', 'log_end']);
+  t.notOk(ofKind(pieces, 'run_end')[0]!.summary.outcome);
+  t.same(ofKind(pieces, 'log_end')[0]!.skipped, [
     { lineNo: 3, reason: 'not a JSON object' },
     { lineNo: 4, reason: 'no event type' },
     { lineNo: 5, reason: 'unknown event type "mystery"' },
@@ -99,46 +91,45 @@ t.test('a torn log: no run_end; junk lines are listed as skipped', async (t) => 
   ]);
 });
 
-t.test('a prompt with no run after it is a section of its own; an empty log has none', async (t) => {
-  t.same(buildTranscript([{ type: 'prompt', content: 'hi' }]).runs, [{ prompt: 'hi', entries: [], tokens: {} }]);
-  t.same(buildTranscript([]), { runs: [], skipped: [] });
+t.test('skipped lines: the first MAX_SKIPPED listed, the others counted', async (t) => {
+  const items: LogItem[] = Array.from({ length: MAX_SKIPPED + 5 }, (_, index) => ({ lineNo: index + 1, raw: 'junk', problem: 'not a JSON object' }));
+  const [end] = applyStep(createTranscript(), items);
+  t.match(end, { kind: 'log_end', runs: 0, more: 5 });
+  t.equal(end!.kind === 'log_end' && end.skipped.length, MAX_SKIPPED);
 });
 
-t.test('redactTranscript redacts joined deltas, args, results and the prompt', async (t) => {
+t.test('a prompt with no run after it is a section of its own; an empty log has none', async (t) => {
+  t.same(transcriptOf([{ type: 'prompt', content: 'hi' }]), [
+    { kind: 'run', index: 1, prompt: 'hi' },
+    { kind: 'run_end', summary: { tokens: {}, turns: 0, toolCalls: 0, missingEnd: 'log' } },
+    { kind: 'log_end', runs: 1, skipped: [], more: 0 },
+  ]);
+  t.same(transcriptOf([]), [{ kind: 'log_end', runs: 0, skipped: [], more: 0 }]);
+});
+
+t.test('every piece is redacted as it is made: joined deltas, args, results, the prompt', async (t) => {
   const key = 'sk-proj-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4';
-  const { runs } = redactTranscript(
-    buildTranscript([
-      { type: 'prompt', content: `use ${key}` },
-      ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
-      ev('text', { delta: `key ${key.slice(0, 10)}` }),
-      ev('text', { delta: key.slice(10) }),
-      ev('tool_call', { id: 'c1', name: 'bash', args: { command: 'echo', apiKey: 'hunter2hunter2' } }),
-      ev('tool_result', { id: 'c1', status: 'ok', output: `got ${key}`, truncated: false }),
-      ev('final', { text: `key ${key}` }),
-      ev('run_end', { status: 'success', exitCode: 0 }),
-    ]),
-  );
-  const text = JSON.stringify(runs);
+  const pieces = transcriptOf([
+    { type: 'prompt', content: `use ${key}` },
+    ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
+    ev('text', { delta: `key ${key.slice(0, 10)}` }),
+    ev('text', { delta: key.slice(10) }),
+    ev('tool_call', { id: 'c1', name: 'bash', args: { command: 'echo', apiKey: 'hunter2hunter2' } }),
+    ev('tool_result', { id: 'c1', status: 'ok', output: `got ${key}`, truncated: false }),
+    ev('text', { delta: `key ${key}` }),
+    ev('final', { text: `key ${key}` }),
+    ev('run_end', { status: 'success', exitCode: 0 }),
+  ]);
+  const text = JSON.stringify(pieces);
   t.notMatch(text, key);
   t.notMatch(text, 'hunter2hunter2');
   t.match(text, '[REDACTED]');
-  t.ok(finalTurn(runs[0]), 'the final turn still matches the final text');
+  t.match(ofKind(pieces, 'turn').at(-1), { turn: { final: true } }, 'the final turn still matches the final text');
 });
 
-t.test('folding thresholds: more than 40 lines or 4 KB', async (t) => {
-  t.equal(lineCount(''), 0);
-  t.equal(lineCount('a\nb\n'), 2);
-  t.equal(isLong(Array(40).fill('x').join('\n')), false);
-  t.equal(isLong(Array(41).fill('x').join('\n')), true);
-  t.equal(isLong('x'.repeat(4096)), false);
-  t.equal(isLong('x'.repeat(4097)), true);
-  t.equal(sizeLabel('a\nb'), '2 lines, 3 B');
-  t.equal(sizeLabel('x'.repeat(5000)), '1 line, 4.9 KB');
-});
-
-t.test('redactTranscript: tool names, ids, error codes and the run id are redacted too', async (t) => {
+t.test('tool names, ids, error codes, skipped reasons and the run id are redacted too', async (t) => {
   const token = ['ghp_', 'Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa'].join('');
-  const transcript = buildTranscript([
+  const pieces = transcriptOf([
     ev('run_start', { cwd: '/w', provider: 'p', model: `m-${token}` }),
     ev('tool_call', { id: `call_${token}`, name: `tool_${token}`, args: {}, sideEffect: token }),
     ev('tool_result', { id: `call_${token}`, status: 'ok', output: '', truncated: false }),
@@ -146,17 +137,15 @@ t.test('redactTranscript: tool names, ids, error codes and the run id are redact
     ev('error', { code: `c_${token}`, message: 'x', recoverable: false }),
     // a hand-edited run_end: its status was printed as it was
     ev('run_end', { status: `s_${token}`, exitCode: 1 }),
-    ev(`bogus_${token}`),
+    ev(`bogus_${token}`, {}, `run_${token}`),
   ]);
-  const redacted = redactTranscript(transcript);
-  t.notMatch(JSON.stringify(redacted), token);
-  const turn = redacted.runs[0]!.entries.find((entry) => entry.kind === 'turn');
-  t.match(turn, { turn: { tools: [{ name: 'tool_[REDACTED]', id: /^redacted_[0-9a-f]{16}$/, result: { status: 'ok' } }] } }, 'the call keeps its result');
+  t.notMatch(JSON.stringify(pieces), token);
+  t.match(ofKind(pieces, 'tool')[0], { call: { name: 'tool_[REDACTED]', id: /^redacted_[0-9a-f]{16}$/, result: { status: 'ok' } } }, 'the call keeps its result');
 });
 
 t.test('version 2: reasoning joins its turn, a permission_request is a note on its call, checkpoints are known', async (t) => {
   const v2 = (type: string, fields: Record<string, unknown> = {}) => ({ ...ev(type, fields), schemaVersion: 2 });
-  const { runs, skipped } = buildTranscript([
+  const pieces = transcriptOf([
     v2('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
     v2('reasoning', { delta: 'The file is ' }),
     v2('reasoning', { delta: 'outside.' }),
@@ -171,20 +160,20 @@ t.test('version 2: reasoning joins its turn, a permission_request is a note on i
     v2('final', { text: 'I could not.' }),
     v2('run_end', { status: 'success', exitCode: 0 }),
   ]);
-  const turns = runs[0]!.entries.flatMap((entry) => (entry.kind === 'turn' ? [entry.turn] : []));
-  t.match(turns, [
-    { reasoning: 'The file is outside.', text: '', tools: [{ id: 'c1', permission: { reason: 'Path is outside.', code: 'outside_workspace' }, result: { status: 'error' } }] },
-    { reasoning: 'Say so.', text: 'I could not.', tools: [] },
+  t.match(ofKind(pieces, 'turn').map((piece) => piece.turn), [
+    { reasoning: 'The file is outside.', text: '', tools: true },
+    { reasoning: 'Say so.', text: 'I could not.', final: true },
   ]);
-  t.same(skipped, [{ reason: 'permission_request for no tool_call "nope"' }], 'only the request naming no call');
-  t.equal(buildTranscript(toolRun()).runs[0]!.entries.some((entry) => entry.kind === 'turn' && 'reasoning' in entry.turn), false, 'a version 1 turn has no reasoning');
+  t.match(ofKind(pieces, 'tool')[0], { call: { id: 'c1', permission: { reason: 'Path is outside.', code: 'outside_workspace' }, result: { status: 'error' } } });
+  t.same(ofKind(pieces, 'log_end')[0]!.skipped, [{ lineNo: 11, reason: 'permission_request for no tool_call "nope"' }], 'only the request naming no call');
+  t.notOk(ofKind(transcriptOf(toolRun()), 'turn').some((piece) => 'reasoning' in piece.turn), 'a version 1 turn has no reasoning');
 });
 
-t.test('redactTranscript: reasoning and permission notes too, reasoning joined first', async (t) => {
+t.test('reasoning and permission notes are redacted too, reasoning joined first', async (t) => {
   const key = 'sk-proj-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4';
   const v2 = (type: string, fields: Record<string, unknown> = {}) => ({ ...ev(type, fields), schemaVersion: 2 });
-  const redacted = redactTranscript(
-    buildTranscript([
+  const text = JSON.stringify(
+    transcriptOf([
       v2('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
       v2('reasoning', { delta: `use ${key.slice(0, 12)}` }),
       v2('reasoning', { delta: key.slice(12) }),
@@ -193,8 +182,17 @@ t.test('redactTranscript: reasoning and permission notes too, reasoning joined f
       v2('tool_result', { id: 'c1', name: 'bash', status: 'error', output: 'no', truncated: false }),
     ]),
   );
-  const text = JSON.stringify(redacted);
   t.notMatch(text, key.slice(8, 20));
   t.match(text, 'use [REDACTED]');
   t.match(text, 'runs [REDACTED]');
+});
+
+t.test('pieces go out as the log is read: a finished turn is handed on before the run ends', async (t) => {
+  const step = createTranscript();
+  const out: Piece[] = [];
+  const write = (value: unknown) => step.write({ lineNo: out.length + 1, value }, (piece) => void out.push(piece));
+  for (const value of toolRun().slice(0, 7)) write(value);
+  t.same(kinds(out), ['run', 'turn', 'tool'], 'the first call is shown once its result is in; the second still waits');
+  write(toolRun()[7]);
+  t.same(kinds(out), ['run', 'turn', 'tool', 'tool']);
 });

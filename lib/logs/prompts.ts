@@ -1,0 +1,11 @@
+import { isJsonObject } from '../protocol/validate.js';
+
+const INPUT_TYPES = new Set<unknown>(['prompt', 'message']);
+
+/**
+ * A value of a log that is an input event (docs/protocol.md §2) rather than an output event: in a session file
+ * (§6), the prompt stored before each run. It belongs to no run, and stands between runs (§9).
+ */
+export function isStoredPrompt(value: unknown): value is Record<string, unknown> {
+  return isJsonObject(value) && INPUT_TYPES.has(value.type);
+}

@@ -1,0 +1,41 @@
+/** What the Markdown and HTML renderers share: when to fold a block, how to label its size, how to show arguments and tokens. */
+
+import type { Tokens } from './transcript.js';
+
+export const RENDER_FORMATS = ['markdown', 'html'] as const;
+export type RenderFormat = (typeof RENDER_FORMATS)[number];
+
+/** Results longer than this are folded (`<details>`). */
+export const FOLD_LINES = 40;
+export const FOLD_BYTES = 4096;
+
+export function lineCount(text: string): number {
+  if (text === '') return 0;
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+export function isLong(text: string): boolean {
+  return lineCount(text) > FOLD_LINES || Buffer.byteLength(text, 'utf8') > FOLD_BYTES;
+}
+
+/** "12 lines, 5.3 KB" */
+export function sizeLabel(text: string): string {
+  const lines = lineCount(text);
+  const bytes = Buffer.byteLength(text, 'utf8');
+  const size = bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
+  return `${lines} ${lines === 1 ? 'line' : 'lines'}, ${size}`;
+}
+
+/** Tool arguments as readable JSON. */
+export function formatArgs(args: Record<string, unknown> | undefined): string {
+  return args === undefined ? '' : JSON.stringify(args, null, 2);
+}
+
+export function tokenSummary(tokens: Tokens): string | undefined {
+  const parts: string[] = [];
+  if (tokens.promptTokens !== undefined) parts.push(`${tokens.promptTokens} prompt`);
+  if (tokens.completionTokens !== undefined) parts.push(`${tokens.completionTokens} completion`);
+  if (tokens.totalTokens !== undefined) parts.push(`${tokens.totalTokens} total`);
+  if (tokens.costUsd !== undefined) parts.push(`$${tokens.costUsd.toFixed(4)}`);
+  return parts.length ? parts.join(' · ') : undefined;
+}
