@@ -6,7 +6,8 @@ import { createVersionScopes } from '../protocol/schema-version.js';
  * exactly one run_end and nothing after it, every tool_call answered by
  * exactly one tool_result before the run goes on (a new turn or the end), one
  * runId and one schemaVersion per run, a run_end exitCode that agrees with its
- * status. Several runs in one log are fine, one after the other.
+ * status. Several runs in one log are fine, one after the other, and between them a session file's stored
+ * prompts (input events, §6), which belong to no run.
  */
 
 export type Problem = { lineNo: number; problem: string };
@@ -37,6 +38,8 @@ function exitCodeProblem(event: Record<string, unknown>): string | undefined {
 export type InvariantChecker = {
   /** One event (any object: schema problems are reported elsewhere) and the line it starts on. */
   event(event: Record<string, unknown>, lineNo: number): Problem[];
+  /** A stored prompt (an input event) and its line: it must come between runs. */
+  prompt(type: string, lineNo: number): Problem[];
   /** The problems only the end of the log reveals (a run that never ended). */
   end(): Problem[];
   /** The run ids seen so far, in order of appearance. */
@@ -96,6 +99,10 @@ export function createInvariantChecker(): InvariantChecker {
         if (disagrees) problems.push({ lineNo, problem: `run ${runId}: ${disagrees}` });
       }
       return problems;
+    },
+    prompt(type, lineNo) {
+      if (!current || current.ended) return [];
+      return [{ lineNo, problem: `run ${current.runId}: ${type} inside the run (a session file's prompt comes between runs)` }];
     },
     end() {
       const problems: Problem[] = [];

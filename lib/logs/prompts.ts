@@ -1,3 +1,4 @@
+import { checkVersioned } from '../protocol/schema-version.js';
 import { isJsonObject } from '../protocol/validate.js';
 
 const INPUT_TYPES = new Set<unknown>(['prompt', 'message']);
@@ -8,4 +9,9 @@ const INPUT_TYPES = new Set<unknown>(['prompt', 'message']);
  */
 export function isStoredPrompt(value: unknown): value is Record<string, unknown> {
   return isJsonObject(value) && INPUT_TYPES.has(value.type);
+}
+
+/** A stored prompt that is a valid input event of its own schemaVersion. */
+export function isValidStoredPrompt(value: unknown): boolean {
+  return isStoredPrompt(value) && checkVersioned('input', value).ok;
 }

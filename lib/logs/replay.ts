@@ -3,6 +3,7 @@ import { schemaVersionOf } from '../protocol/schema-version.js';
 import type { Parsed, SchemaVersion } from '../protocol/types.js';
 import type { Step } from '../streams.js';
 import type { LogItem } from './framing.js';
+import { isStoredPrompt } from './prompts.js';
 
 export type RunPick = {
   /** The run to replay (default: the first run of the log). */
@@ -18,7 +19,8 @@ export type RunPick = {
 /**
  * LogItems → `{ value, lineNo }` of one run, for the validate step: the run
  * asked for, else the first one; lines of other runs, and anything after the
- * run's run_end, are skipped. A line that is not JSON inside the run is a usage
+ * run's run_end, are skipped, and so are a session file's stored prompts (§6: they
+ * belong to no run). A line that is not JSON inside the run is a usage
  * error; a run that is missing or never ends is one too, at the end. `pick`
  * tells what was found.
  */
@@ -28,6 +30,7 @@ export function createRunPicker(runId?: string): Step<LogItem, Parsed> & { pick:
     write(item, emit) {
       if (state.ended) return;
       if ('problem' in item) throw new UsageError(`Invalid recorded event at line ${item.lineNo}: ${item.problem}.`);
+      if (isStoredPrompt(item.value)) return;
       const value = item.value as Record<string, unknown> | null;
       const id = value && typeof value === 'object' && typeof value.runId === 'string' ? value.runId : undefined;
       if (state.chosen === undefined) state.chosen = id;

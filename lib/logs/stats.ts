@@ -1,6 +1,7 @@
 import { checkVersioned } from '../protocol/schema-version.js';
 import type { OutputEvent } from '../protocol/types.js';
 import type { LogItem } from './framing.js';
+import { isValidStoredPrompt } from './prompts.js';
 import { createTurnCounter, type TurnCounter } from './turns.js';
 import { redactOutbound, type RedactOptions } from '../redaction/index.js';
 import type { Step } from '../streams.js';
@@ -24,7 +25,10 @@ export type RunStats = {
 
 const newRun = (runId: string): RunStats => ({ runId, provider: undefined, model: undefined, turns: 0, toolCalls: 0, toolsByName: {}, toolsBySideEffect: {}, tokens: { prompt: 0, completion: 0, total: 0 }, outcome: 'unfinished', exitCode: null });
 
-/** Per-run totals of the events of a log valid in their own schema version (others are counted as skipped). */
+/**
+ * Per-run totals of the events of a log valid in their own schema version (others are counted as skipped).
+ * A session file's stored prompts (valid input events, §6) are no run's and are not skipped either.
+ */
 export function createStatsCollector(redaction?: RedactOptions) {
   // names come from the log: a model or tool name may carry a secret
   const clean = (name: string) => redactOutbound(name, redaction);
@@ -33,6 +37,7 @@ export function createStatsCollector(redaction?: RedactOptions) {
   return {
     item(item: LogItem): void {
       if ('problem' in item) return void (skipped += 1);
+      if (isValidStoredPrompt(item.value)) return;
       const verdict = checkVersioned<OutputEvent>('output', item.value);
       if (!verdict.ok) return void (skipped += 1);
       const event = verdict.value;

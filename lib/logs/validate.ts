@@ -1,6 +1,7 @@
 import { checkVersioned, createVersionScopes, type VersionedKind } from '../protocol/schema-version.js';
 import type { LogItem } from './framing.js';
 import { createInvariantChecker, type Problem } from './invariants.js';
+import { isStoredPrompt } from './prompts.js';
 import { redactOutbound, type RedactOptions } from '../redaction/index.js';
 import { isJsonObject } from '../protocol/validate.js';
 import type { Step } from '../streams.js';
@@ -19,7 +20,10 @@ export const DEFAULT_MAX_PROBLEMS = 50;
 
 /**
  * The problems of one log item: not JSON, or not an event of the schema of its own schemaVersion; and the
- * order rules for output events (one version per run among them), one version for input events.
+ * order rules for output events (one version per run among them), one version for input events. In an output
+ * log, an input event is a session file's stored prompt (docs/protocol.md §9): checked against the input schema
+ * of its version, and allowed between runs only. A log is valid with no problem and at least one event (an
+ * output log: at least one run).
  */
 export function createLogChecker(kind: VersionedKind = 'output') {
   const invariants = createInvariantChecker();
@@ -30,25 +34,30 @@ export function createLogChecker(kind: VersionedKind = 'output') {
     problems += found.length;
     return found;
   };
+  const orderProblems = (value: unknown, lineNo: number): Problem[] => {
+    if (kind === 'input') {
+      const mixed = inputVersion.check('', value, lineNo);
+      return mixed ? [{ lineNo, problem: `${mixed.field}: ${mixed.problem}` }] : [];
+    }
+    if (!isJsonObject(value)) return [];
+    return isStoredPrompt(value) ? invariants.prompt(String(value.type), lineNo) : invariants.event(value, lineNo);
+  };
   return {
     item(item: LogItem): Problem[] {
       if ('problem' in item) return count([{ lineNo: item.lineNo, problem: item.problem }]);
       events += 1;
-      const found: Problem[] = [];
       const { value, lineNo } = item;
-      const verdict = checkVersioned(kind, value);
-      if (!verdict.ok) found.push({ lineNo, problem: `${verdict.field}: ${verdict.problem}` });
-      if (kind === 'input') {
-        const mixed = inputVersion.check('', value, lineNo);
-        if (mixed) found.push({ lineNo, problem: `${mixed.field}: ${mixed.problem}` });
-      } else if (isJsonObject(value)) found.push(...invariants.event(value, lineNo));
-      return count(found);
+      const verdict = checkVersioned(kind === 'output' && isStoredPrompt(value) ? 'input' : kind, value);
+      const found: Problem[] = verdict.ok ? [] : [{ lineNo, problem: `${verdict.field}: ${verdict.problem}` }];
+      return count([...found, ...orderProblems(value, lineNo)]);
     },
     end(): Problem[] {
       return count(kind === 'output' ? invariants.end() : []);
     },
     summary(): LogSummary {
-      return { valid: problems === 0, events, runs: invariants.runIds.length, problems };
+      const runs = invariants.runIds.length;
+      const enough = events > 0 && (kind === 'input' || runs > 0);
+      return { valid: problems === 0 && enough, events, runs, problems };
     },
   };
 }
@@ -58,7 +67,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export function summaryLine({ valid, events, runs, problems }: LogSummary, shown: number): string {
   const what = `${plural(events, 'event')}, ${plural(runs, 'run')}`;
   if (valid) return `valid: ${what}\n`;
-  return `invalid: ${plural(problems, 'problem')}${shown < problems ? ` (${shown} shown)` : ''} in ${what}\n`;
+  if (problems > 0) return `invalid: ${plural(problems, 'problem')}${shown < problems ? ` (${shown} shown)` : ''} in ${what}\n`;
+  return events === 0 ? 'invalid: no events\n' : `invalid: no runs in ${plural(events, 'event')} (only input events)\n`;
 }
 
 /**

@@ -15,7 +15,7 @@ t.test('LogItems in, the report out as text; done is the summary once the report
 
 t.test('json: one object per problem, then the summary', async (t) => {
   const { stream, done } = logReport({ format: 'json' });
-  const out = (await through<Buffer>(stream, [])).join('');
-  t.same(out.trimEnd().split('\n').map((line) => JSON.parse(line)), [{ type: 'summary', valid: true, events: 0, runs: 0, problems: 0 }]);
-  t.equal((await done).valid, true);
+  const out = (await through<Buffer>(stream, [{ lineNo: 1, raw: 'x', problem: 'not a JSON object' }])).join('');
+  t.same(out.trimEnd().split('\n').map((line) => JSON.parse(line)), [{ type: 'problem', line: 1, problem: 'not a JSON object' }, { type: 'summary', valid: false, events: 0, runs: 0, problems: 1 }]);
+  t.equal((await done).valid, false);
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { redactText } from '../../../lib/redaction/index.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 import { V2_RUN } from '../../helpers/protocol-examples.js';
+import { recordSession } from '../../helpers/sessions.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: recorded runs (`zero exec -o stream-json`, scripted provider) with secrets put back in, through bin/zero redact.
@@ -97,6 +98,14 @@ t.test('pretty-printed and array-wrapped logs: redacted, written as JSONL', asyn
   const torn = stdout + stdout.split('\n')[1]!.slice(0, 30);
   const result = await zero(['redact'], { stdin: torn });
   t.equal(result.stdout, torn + '\n', 'a torn last line is kept');
+});
+
+t.test('a session file comes out byte-identical, its prompts included', async (t) => {
+  const session = await recordSession(t);
+  t.match(session.text, /^\{"schemaVersion":1,"type":"prompt","content":"When is the launch\?"\}\n/);
+  const result = await zero(['redact', session.file]);
+  t.equal(result.code, 0);
+  t.equal(result.stdout, session.text);
 });
 
 t.test('usage errors exit 2', async (t) => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
+import { recordSession } from '../../helpers/sessions.js';
 import { cleanEnv, jsonLines, writeScript, zero, ZERO } from '../../helpers/zero.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +64,13 @@ t.test('a session file gives the prompt', async (t) => {
   const result = await zero(['render', session]);
   t.equal(result.code, 0);
   t.match(result.stdout, '### Prompt\n\n> Summarise notes.txt');
+});
+
+t.test('a session of two runs: each with its own prompt', async (t) => {
+  const session = await recordSession(t);
+  const md = (await zero(['render', session.file])).stdout;
+  t.match(md, new RegExp(`## Run 1: \`${session.runIds[0]}\`[\\s\\S]*### Prompt\\n\\n> When is the launch\\?[\\s\\S]*## Run 2: \`${session.runIds[1]}\`[\\s\\S]*### Prompt\\n\\n> And the time\\?[\\s\\S]*### Final answer\\n\\nAt noon\\.`));
+  t.notMatch(md, 'Skipped lines');
 });
 
 t.test('framing: pretty-printed and array-wrapped logs, torn last line, several runs', async (t) => {

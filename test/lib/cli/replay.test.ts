@@ -6,6 +6,7 @@ import { createSerializer } from '../../../lib/output/serializer.js';
 import type { OutputEvent } from '../../../lib/protocol/types.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
+import { recordSession } from '../../helpers/sessions.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: runs recorded by `zero exec -o stream-json` (scripted provider), replayed by bin/zero.
@@ -122,6 +123,17 @@ t.test('broken logs: a usage error after what could be replayed', async (t) => {
   const two = join(dir, 'two-ends.jsonl');
   writeFileSync(two, recorded.stdout + lines.at(-1) + '\n');
   t.equal((await zero(['replay', two])).stdout, recorded.stdout, 'two run_ends: the replay stops at the first');
+});
+
+t.test('a session file: the first run replayed, or the one --run names; the prompts are no run\'s', async (t) => {
+  const session = await recordSession(t);
+  const runLines = (runId: string) => session.text.split('\n').filter((line) => line.includes(`"runId":"${runId}"`)).map((line) => `${line}\n`).join('');
+  const first = await zero(['replay', session.file]);
+  t.equal(first.code, 0);
+  t.equal(first.stdout, runLines(session.runIds[0]!), 'the first run, byte for byte');
+  const second = await zero(['replay', '--run', session.runIds[1]!, session.file]);
+  t.equal(second.code, 0);
+  t.equal(second.stdout, runLines(session.runIds[1]!));
 });
 
 t.test('usage errors', async (t) => {

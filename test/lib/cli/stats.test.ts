@@ -2,6 +2,7 @@ import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { V2_RUN } from '../../helpers/protocol-examples.js';
+import { recordSession } from '../../helpers/sessions.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: stats of runs recorded by `zero exec -o stream-json` (scripted provider).
@@ -55,6 +56,17 @@ t.test('pretty-printed, array-wrapped and broken logs', async (t) => {
   t.match(result.stdout, /1 line skipped/, 'the torn line is counted as skipped');
   const extra = [lines[0], lines[1]!.replace('{', '{"odd":1,'), ...lines.slice(2)].join('\n');
   t.match((await zero(['stats', '-'], { stdin: extra })).stdout, /1 line skipped/, 'an unknown field: skipped');
+});
+
+t.test('a session file: its two runs, its prompts not skipped', async (t) => {
+  const session = await recordSession(t);
+  t.match(jsonLines((await zero(['stats', '-o', 'json', session.file])).stdout), [
+    { type: 'run_stats', runId: session.runIds[0], turns: 2, toolCalls: 1, outcome: 'success' },
+    { type: 'run_stats', runId: session.runIds[1], turns: 1, toolCalls: 0, outcome: 'success' },
+  ]);
+  const text = await zero(['stats', session.file]);
+  t.equal(text.code, 0);
+  t.notMatch(text.stdout, /skipped/);
 });
 
 t.test('usage errors exit 2', async (t) => {

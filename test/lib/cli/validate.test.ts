@@ -2,6 +2,7 @@ import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
+import { recordSession } from '../../helpers/sessions.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: logs recorded by `zero exec -o stream-json` (scripted provider) and hand-made broken ones.
@@ -110,13 +111,33 @@ t.test('a failure before the start, as zero exec reports it, is a valid run: err
   t.match((await zero(['validate', '-'], { stdin: [error, error!.replace('"error"', '"warning"').replace(/"code".*/, '"message":"x"}'), end].join('\n') + '\n' })).stdout, /^line 2: run run_\w+: warning in a failure before the start \(error, then run_end, and nothing else\)\n/);
 });
 
+t.test('a session file is a log: each run\'s prompt, an input event, between runs; what zero sessions show prints too', async (t) => {
+  const session = await recordSession(t);
+  const lines = session.text.trimEnd().split('\n');
+  t.same(await zero(['validate', session.file]), { stdout: `valid: ${lines.length} events, 2 runs\n`, stderr: '', code: 0, signal: null });
+  const shown = await zero(['sessions', 'show', session.id, '-o', 'stream-json'], { env: session.env });
+  t.equal(shown.code, 0);
+  t.same(await zero(['validate', '-'], { stdin: shown.stdout }), { stdout: `valid: ${lines.length} events, 2 runs\n`, stderr: '', code: 0, signal: null }, 'zero sessions show ID -o stream-json | zero validate');
+  const inside = [lines[0], lines[1], lines[0], ...lines.slice(2)].join('\n') + '\n';
+  t.match((await zero(['validate', '-'], { stdin: inside })).stdout, new RegExp(`^line 3: run ${session.runIds[0]}: prompt inside the run \\(a session file's prompt comes between runs\\)\\n`));
+  const empty = [lines[0]!.replace(/"content":"[^"]*"/, '"content":""'), ...lines.slice(1)].join('\n') + '\n';
+  t.match((await zero(['validate', '-'], { stdin: empty })).stdout, /^line 1: content: /, 'a stored prompt is checked against the input schema of its version');
+});
+
 t.test('usage errors exit 2', async (t) => {
   t.equal((await zero(['validate', '/nonexistent/run.jsonl'])).code, 2);
   t.equal((await zero(['validate', '--framing', 'xml'], { stdin: '' })).code, 2);
   t.equal((await zero(['validate', '--max-problems', 'many'], { stdin: '' })).code, 2);
   const json = await zero(['validate', '-o', 'json', '--nope'], { stdin: '' });
   t.equal(json.code, 2);
-  t.equal((await zero(['validate'], { stdin: '' })).stdout, 'valid: 0 events, 0 runs\n', 'an empty log is valid');
+});
+
+t.test('an empty log, or one of blank lines, has no events: invalid', async (t) => {
+  for (const stdin of ['', '\n\n  \n']) {
+    t.same(await zero(['validate'], { stdin }), { stdout: 'invalid: no events\n', stderr: '', code: 1, signal: null }, JSON.stringify(stdin));
+    t.same(jsonLines((await zero(['validate', '-o', 'json'], { stdin })).stdout), [{ type: 'summary', valid: false, events: 0, runs: 0, problems: 0 }]);
+  }
+  t.same(await zero(['validate', '--input'], { stdin: '' }), { stdout: 'invalid: no events\n', stderr: '', code: 1, signal: null }, '--input too');
 });
 
 // Built as text (JSON.stringify would overflow too); this crashed zero validate with "Maximum call stack size exceeded".

@@ -84,3 +84,13 @@ t.test('a failure before the start: error, then run_end, and nothing else (§3.3
   t.same(check([ev('error'), ev('run_start'), ev('run_end')]).problems, [{ lineNo: 2, problem: 'run r1: run_start in a failure before the start (error, then run_end, and nothing else)' }]);
   t.match(check([ev('error')]).problems, [{ lineNo: 1, problem: /no run_end/ }]);
 });
+
+t.test('a stored prompt comes between runs, never inside one', async (t) => {
+  const checker = createInvariantChecker();
+  t.same(checker.prompt('prompt', 1), [], 'before the first run');
+  checker.event(ev('run_start'), 2);
+  t.same(checker.prompt('message', 3), [{ lineNo: 3, problem: 'run r1: message inside the run (a session file\'s prompt comes between runs)' }]);
+  checker.event(ev('run_end', 'r1', { status: 'success', exitCode: 0 }), 4);
+  t.same(checker.prompt('prompt', 5), [], 'after its run_end');
+  t.same(checker.runIds, ['r1'], 'a prompt is no run');
+});

@@ -30,3 +30,11 @@ t.test('the picker: errors', async (t) => {
   t.throws(() => applyStep(createRunPicker(), []), /No recorded run/);
   t.throws(() => applyStep(createRunPicker(), [e('a', 'run_start'), { lineNo: 2, raw: 'x', problem: 'not a JSON object' }]), /line 2/);
 });
+
+t.test('the picker: a session file\'s stored prompts belong to no run and are skipped', async (t) => {
+  const prompt = (lineNo: number): LogItem => ({ lineNo, value: { schemaVersion: 1, type: 'prompt', content: 'Hi' } });
+  const first = createRunPicker();
+  t.same(applyStep(first, [prompt(1), e('a', 'run_start', 2), e('a', 'run_end', 3), prompt(4), e('b', 'run_start', 5), e('b', 'run_end', 6)]).map((item) => item.lineNo), [2, 3]);
+  t.equal(first.pick.chosen, 'a');
+  t.same(applyStep(createRunPicker('b'), [prompt(1), e('a', 'run_start', 2), e('a', 'run_end', 3), prompt(4), e('b', 'run_start', 5), e('b', 'run_end', 6)]).map((item) => item.lineNo), [5, 6]);
+});

@@ -67,3 +67,14 @@ t.test('version 2 events are counted, not skipped; reasoning starts a turn like 
   stats.item(e('reasoning', { delta: 'v1 has none' }));
   t.equal(stats.skipped, 1, 'reasoning in a version 1 line is not a valid event');
 });
+
+t.test('a session file\'s stored prompts are no run\'s and not skipped; a broken one is', async (t) => {
+  const stats = createStatsCollector();
+  stats.item({ lineNo: 1, value: { schemaVersion: 1, type: 'prompt', content: 'Hi' } });
+  stats.item({ lineNo: 2, value: { schemaVersion: 2, type: 'message', role: 'user', content: 'Look', images: [{ mediaType: 'image/png', data: 'iVBORw0KGgo=' }] } });
+  stats.item(e('run_start', { cwd: '/', provider: 'p', model: 'm' }));
+  t.equal(stats.skipped, 0);
+  t.equal(stats.runs().length, 1);
+  stats.item({ lineNo: 4, value: { schemaVersion: 1, type: 'prompt', content: '' } });
+  t.equal(stats.skipped, 1, 'an empty prompt is no valid input event');
+});

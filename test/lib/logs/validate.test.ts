@@ -74,3 +74,29 @@ t.test('a run that changes version, input that mixes them: the line that differs
   ]);
   t.same(problemsOf('input', itemsOf('{"schemaVersion":3,"type":"prompt","content":"x"}')), [{ lineNo: 1, problem: 'schemaVersion: Expected 1 or 2, received 3' }]);
 });
+
+t.test('a session file (docs/protocol.md §11.5): its prompts are input events between runs, valid', async (t) => {
+  const [session] = protocolExamples('session v1');
+  t.same(problemsOf('output', itemsOf(session!)), []);
+  const checker = createLogChecker();
+  itemsOf(session!).forEach((item) => checker.item(item));
+  checker.end();
+  t.same(checker.summary(), { valid: true, events: 10, runs: 2, problems: 0 }, 'its prompts are events, of no run');
+  const lines = session!.trimEnd().split('\n');
+  t.same(problemsOf('output', itemsOf([lines[1], lines[0], ...lines.slice(2)].join('\n'))), [
+    { lineNo: 2, problem: `run ${JSON.parse(lines[1]!).runId}: prompt inside the run (a session file's prompt comes between runs)` },
+  ]);
+  t.same(problemsOf('output', itemsOf(lines[0]!.replace('"What is this repo?"', '""'))), [{ lineNo: 1, problem: 'content: Must not be empty' }]);
+});
+
+t.test('no events, or no runs in an output log: invalid, said in the summary', async (t) => {
+  const summaryOf = (kind: 'input' | 'output', items: LogItem[]) => {
+    const report = createLogReport({ kind });
+    return { out: applyStep(report, items).join(''), summary: report.summary() };
+  };
+  t.same(summaryOf('output', []), { out: 'invalid: no events\n', summary: { valid: false, events: 0, runs: 0, problems: 0 } });
+  t.same(summaryOf('input', []).out, 'invalid: no events\n');
+  const prompts = itemsOf('{"schemaVersion":1,"type":"prompt","content":"hi"}\n{"schemaVersion":1,"type":"prompt","content":"go"}');
+  t.same(summaryOf('output', prompts), { out: 'invalid: no runs in 2 events (only input events)\n', summary: { valid: false, events: 2, runs: 0, problems: 0 } });
+  t.same(summaryOf('input', prompts).out, 'valid: 2 events, 0 runs\n');
+});
