@@ -1,4 +1,5 @@
 import { createVersionScopes } from '../protocol/schema-version.js';
+import { createEarliest } from './earliest.js';
 
 /**
  * The protocol's order rules for a log (docs/protocol.md §3.3), per runId: run_start
@@ -42,6 +43,11 @@ export type InvariantChecker = {
   prompt(type: string, lineNo: number): Problem[];
   /** The problems only the end of the log reveals (a run that never ended). */
   end(): Problem[];
+  /**
+   * The earliest line a problem may still be found at, by what is open: a run that has not ended (its
+   * run_end missing, at its last line) and the calls waiting for their results. Infinity when nothing is.
+   */
+  openFrom(): number;
   /** The run ids seen so far, in order of appearance. */
   readonly runIds: string[];
 };
@@ -52,6 +58,7 @@ export function createInvariantChecker(): InvariantChecker {
   const versions = createVersionScopes((runId) => `run ${runId}`);
   /** The run that is going on: started, not ended. */
   let current: Run | undefined;
+  const open = createEarliest<Run>((run) => (run.ended ? undefined : (run.open.values().next().value ?? run.lastLine)));
 
   const unanswered = (run: Run, what: string): Problem[] => {
     const problems = [...run.open].map(([id, line]) => ({ lineNo: line, problem: `run ${run.runId}: tool_call ${JSON.stringify(id)} has no tool_result before ${what}` }));
@@ -71,6 +78,7 @@ export function createInvariantChecker(): InvariantChecker {
         run = { runId, startLine: lineNo, lastLine: lineNo, ended: false, beforeStart: type === 'error', open: new Map() };
         runs.set(runId, run);
         runIds.push(runId);
+        open.add(run, lineNo);
         if (type !== 'run_start' && !run.beforeStart) problems.push({ lineNo, problem: `run ${runId}: first event is ${type}, expected run_start` });
         if (current && !current.ended) problems.push({ lineNo, problem: `run ${runId} starts while run ${current.runId} (line ${current.startLine}) has not ended` });
         current = run;
@@ -104,6 +112,7 @@ export function createInvariantChecker(): InvariantChecker {
       if (!current || current.ended) return [];
       return [{ lineNo, problem: `run ${current.runId}: ${type} inside the run (a session file's prompt comes between runs)` }];
     },
+    openFrom: () => open.line(),
     end() {
       const problems: Problem[] = [];
       for (const run of runs.values()) {

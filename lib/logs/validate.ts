@@ -54,6 +54,8 @@ export function createLogChecker(kind: VersionedKind = 'output') {
     end(): Problem[] {
       return count(kind === 'output' ? invariants.end() : []);
     },
+    /** The earliest line a problem may still be found at, besides the lines still to come. */
+    openFrom: () => invariants.openFrom(),
     summary(): LogSummary {
       const runs = invariants.runIds.length;
       const enough = events > 0 && (kind === 'input' || runs > 0);
@@ -72,28 +74,61 @@ export function summaryLine({ valid, events, runs, problems }: LogSummary, shown
 }
 
 /**
- * LogItems → the report, as text lines (`line N: problem`, then a summary line)
- * or JSON lines (one object per problem, then a summary object). `summary()`
- * says whether the log was valid, once the report has ended.
+ * The problems found so far, given out in line order: a problem is held while something still open (a run, a
+ * call) or a line still to come may give one at an earlier line. Only the first `max` in line order can be
+ * shown, so no more than those are held.
+ */
+function createLineOrder(max: number) {
+  const held: Problem[] = [];
+  let given = 0;
+  const insert = (problem: Problem) => {
+    let at = held.length;
+    while (at > 0 && held[at - 1]!.lineNo > problem.lineNo) at -= 1;
+    held.splice(at, 0, problem);
+  };
+  return {
+    add(problems: Problem[]) {
+      for (const problem of problems) insert(problem);
+      held.length = Math.min(held.length, max - given);
+    },
+    /** The held problems at lines before `line`, in order. */
+    before(line: number): Problem[] {
+      let count = 0;
+      while (count < held.length && held[count]!.lineNo < line) count += 1;
+      given += count;
+      return held.splice(0, count);
+    },
+  };
+}
+
+/**
+ * LogItems → the report, as text lines (`line N: problem`, in line order, each as soon as no earlier one can
+ * still be found, then a summary line) or JSON lines (one object per problem, then a summary object).
+ * `summary()` says whether the log was valid, once the report has ended.
  */
 export function createLogReport(options: LogCheckOptions = {}): Step<LogItem, string> & { summary(): LogSummary | undefined } {
   const checker = createLogChecker(options.kind);
   const max = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
+  const order = createLineOrder(max);
   const json = options.format === 'json';
   let shown = 0;
   let summary: LogSummary | undefined;
   const report = (problems: Problem[], emit: (line: string) => void) => {
     for (const { lineNo, problem } of problems) {
-      if (shown >= max) return;
       shown += 1;
       const clean = redactOutbound(problem, options.redaction);
       emit(json ? `${JSON.stringify({ type: 'problem', line: lineNo, problem: clean })}\n` : `line ${lineNo}: ${clean}\n`);
     }
   };
   return {
-    write: (item, emit) => report(checker.item(item), emit),
+    write(item, emit) {
+      order.add(checker.item(item));
+      // a later item may start on this same line (values framing), so only earlier lines are settled
+      report(order.before(Math.min(item.lineNo, checker.openFrom())), emit);
+    },
     end(emit) {
-      report(checker.end(), emit);
+      order.add(checker.end());
+      report(order.before(Infinity), emit);
       summary = checker.summary();
       emit(json ? `${JSON.stringify({ type: 'summary', ...summary })}\n` : summaryLine(summary, shown));
     },

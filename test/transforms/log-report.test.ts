@@ -9,7 +9,7 @@ const item = (lineNo: number, value: object): LogItem => ({ lineNo, value, raw: 
 t.test('LogItems in, the report out as text; done is the summary once the report has ended', async (t) => {
   const { stream, done } = logReport();
   const out = (await through<Buffer>(stream, [item(1, { schemaVersion: 1, type: 'run_start', runId, cwd: '/', provider: 'p', model: 'm' }), { lineNo: 2, raw: 'x', problem: 'not a JSON object' }])).join('');
-  t.equal(out, 'line 2: not a JSON object\nline 1: run run_20260101000000_abcdef: no run_end (the log ends at its last event)\ninvalid: 2 problems in 1 event, 1 run\n');
+  t.equal(out, 'line 1: run run_20260101000000_abcdef: no run_end (the log ends at its last event)\nline 2: not a JSON object\ninvalid: 2 problems in 1 event, 1 run\n', 'in line order');
   t.same(await done, { valid: false, events: 1, runs: 1, problems: 2 });
 });
 

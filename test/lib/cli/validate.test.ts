@@ -140,6 +140,18 @@ t.test('an empty log, or one of blank lines, has no events: invalid', async (t) 
   t.same(await zero(['validate', '--input'], { stdin: '' }), { stdout: 'invalid: no events\n', stderr: '', code: 1, signal: null }, '--input too');
 });
 
+t.test('problems in line order, each as soon as nothing open can give one at an earlier line', async (t) => {
+  const { lines } = await recorded(t);
+  const call = lines.findIndex((line) => line.includes('"tool_call"'));
+  // cut after the tool_call, then a line that is not JSON: the call never gets its result
+  const torn = [...lines.slice(0, call + 1), 'not JSON'].join('\n') + '\n';
+  const result = await zero(['validate', '-'], { stdin: torn });
+  t.match(result.stdout.trimEnd().split('\n').map((line) => Number(/^line (\d+)/.exec(line)?.[1] ?? 0)), [call + 1, call + 1, call + 2, 0], 'the call\'s line before the later one');
+  t.match(result.stdout, new RegExp(`^line ${call + 1}: run \\S+: tool_call "call_1" has no tool_result before the end of the log\nline ${call + 1}: run \\S+: no run_end`));
+  const capped = await zero(['validate', '--max-problems', '1', '-'], { stdin: torn });
+  t.match(capped.stdout, new RegExp(`^line ${call + 1}: run \\S+: tool_call "call_1" has no tool_result before the end of the log\ninvalid: 3 problems \\(1 shown\\)`), 'the first in line order, not the first found');
+});
+
 // Built as text (JSON.stringify would overflow too); this crashed zero validate with "Maximum call stack size exceeded".
 t.test('a value nested 100 000 deep is a problem line, in both framings, and the rest is checked', async (t) => {
   const { lines, write } = await recorded(t);

@@ -94,3 +94,21 @@ t.test('a stored prompt comes between runs, never inside one', async (t) => {
   t.same(checker.prompt('prompt', 5), [], 'after its run_end');
   t.same(checker.runIds, ['r1'], 'a prompt is no run');
 });
+
+t.test('openFrom: the earliest line an open run or call may still get a problem at', async (t) => {
+  const checker = createInvariantChecker();
+  t.equal(checker.openFrom(), Infinity, 'nothing open');
+  checker.event(ev('run_start'), 1);
+  checker.event(ev('text'), 2);
+  t.equal(checker.openFrom(), 2, 'a run that has not ended: its run_end would be missing at its last line');
+  checker.event(ev('tool_call', 'r1', { id: 'a' }), 3);
+  checker.event(ev('warning'), 4);
+  t.equal(checker.openFrom(), 3, 'a call waiting for its result');
+  checker.event(ev('tool_result', 'r1', { id: 'a' }), 5);
+  t.equal(checker.openFrom(), 5);
+  checker.event(ev('run_start', 'r2'), 6);
+  checker.event(ev('run_end', 'r2', { status: 'success', exitCode: 0 }), 7);
+  t.equal(checker.openFrom(), 5, 'r1 never ended: it holds its last line');
+  checker.event(ev('run_end', 'r1', { status: 'success', exitCode: 0 }), 8);
+  t.equal(checker.openFrom(), Infinity);
+});

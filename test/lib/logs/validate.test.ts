@@ -100,3 +100,32 @@ t.test('no events, or no runs in an output log: invalid, said in the summary', a
   t.same(summaryOf('output', prompts), { out: 'invalid: no runs in 2 events (only input events)\n', summary: { valid: false, events: 2, runs: 0, problems: 0 } });
   t.same(summaryOf('input', prompts).out, 'valid: 2 events, 0 runs\n');
 });
+
+t.test('the report: problems in line order, each as soon as nothing open can give one at an earlier line', async (t) => {
+  const runId = start.runId;
+  const call = { schemaVersion: 1, type: 'tool_call', runId, id: 'c1', name: 'bash', args: {} };
+  const items: LogItem[] = [
+    { lineNo: 1, value: start },
+    { lineNo: 2, value: call },
+    { lineNo: 3, raw: 'x', problem: 'not a JSON object' },
+    { lineNo: 4, value: { ...call, id: 'c2', extra: 1 } },
+  ];
+  const report = createLogReport();
+  const out: string[] = [];
+  for (const item of items) report.write(item, (line) => void out.push(line));
+  t.same(out, [], 'the call at line 2 may still go unanswered: nothing after it is settled');
+  report.end!((line) => void out.push(line));
+  t.same(out.map((line) => line.split(':')[0]), ['line 2', 'line 3', 'line 4', 'line 4', 'line 4', 'invalid'], 'the unanswered call at its line, the run\'s missing run_end at its last');
+  const streamed: string[] = [];
+  const live = createLogReport();
+  [{ lineNo: 1, raw: 'x', problem: 'not a JSON object' }, { lineNo: 2, value: start }, { lineNo: 3, value: end }].forEach((item) => live.write(item as LogItem, (line) => void streamed.push(line)));
+  t.same(streamed, ['line 1: not a JSON object\n'], 'out once a later line has come');
+});
+
+t.test('the report holds no more problems than it may show, and shows the first in line order', async (t) => {
+  const call = (lineNo: number): LogItem => ({ lineNo, value: { schemaVersion: 1, type: 'tool_call', runId: start.runId, id: `c${lineNo}`, name: 'bash', args: {} } });
+  const junk = (lineNo: number): LogItem => ({ lineNo, raw: 'x', problem: 'not a JSON object' });
+  const items = [{ lineNo: 1, value: start }, call(2), ...Array.from({ length: 1000 }, (_, index) => junk(index + 3)), call(1003)];
+  const text = applyStep(createLogReport({ maxProblems: 3 }), items).join('');
+  t.match(text, /^line 2: run \S+: tool_call "c2" has no tool_result before the end of the log\nline 3: not a JSON object\nline 4: not a JSON object\ninvalid: 1003 problems \(3 shown\)/);
+});
