@@ -22,7 +22,7 @@ import { createRunPicker, type RunPick } from './logs/replay.js';
 import { createStatsReport } from './logs/stats.js';
 import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
 import { createSerializer } from './output/serializer.js';
-import type { RenderFormat } from './render/format.js';
+import { transcriptTitle, type RenderFormat } from './render/format.js';
 import { createHtmlRenderer } from './render/html.js';
 import { createMarkdownRenderer } from './render/markdown.js';
 import { createTranscript } from './render/transcript.js';
@@ -286,18 +286,8 @@ export function replayChain(options: ReplayChainOptions = {}): { chain: Duplex; 
   return { chain, pick: picker.pick };
 }
 
-export type RenderChainOptions = LogChainOptions & {
-  format?: RenderFormat;
-  /** The log's name, for the title. */
-  source?: string;
-};
-
-/**
- * `zero render`: frame → transcript (redacted as it is made) → markdown | html, written as the log is read:
- * what is held is the run going on, never the log.
- */
-export function renderChain(options: RenderChainOptions = {}): Duplex {
-  const title = options.source ? `Zero transcript: ${options.source}` : 'Zero transcript';
-  const renderer = options.format === 'html' ? createHtmlRenderer({ title }) : createMarkdownRenderer({ title });
-  return logChain(options.framing, [createTranscript({ redaction: options.redaction }), renderer]);
+/** `zero render`: frame → transcript (redacted as it is made) → markdown | html, written as the log is read. */
+export function renderChain(options: LogChainOptions & { format?: RenderFormat; source?: string } = {}): Duplex {
+  const render = options.format === 'html' ? createHtmlRenderer : createMarkdownRenderer;
+  return logChain(options.framing, [createTranscript({ redaction: options.redaction }), render({ title: transcriptTitle(options.source) })]);
 }

@@ -5,6 +5,9 @@ import type { Tokens } from './transcript.js';
 export const RENDER_FORMATS = ['markdown', 'html'] as const;
 export type RenderFormat = (typeof RENDER_FORMATS)[number];
 
+/** The title of the transcript of a log, named by its file when it has one. */
+export const transcriptTitle = (source?: string) => (source ? `Zero transcript: ${source}` : 'Zero transcript');
+
 /** Results longer than this are folded (`<details>`). */
 export const FOLD_LINES = 40;
 export const FOLD_BYTES = 4096;
@@ -39,3 +42,6 @@ export function tokenSummary(tokens: Tokens): string | undefined {
   if (tokens.costUsd !== undefined) parts.push(`$${tokens.costUsd.toFixed(4)}`);
   return parts.length ? parts.join(' · ') : undefined;
 }
+
+/** Why a run's outcome is unknown: it stopped without its run_end (transcript.ts's RunSummary.missingEnd). */
+export const MISSING_END = { log: 'the log ends before the run did', 'next run': 'the log goes on with another run' } as const;

@@ -1,5 +1,5 @@
 import { applyStep, type Step } from '../streams.js';
-import { formatArgs, isLong, lineCount, sizeLabel, tokenSummary } from './format.js';
+import { formatArgs, isLong, lineCount, MISSING_END, sizeLabel, tokenSummary, transcriptTitle } from './format.js';
 import type { Piece, RunStart, RunSummary, Skipped, ToolCall, ToolResult, TurnHead } from './transcript.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -108,8 +108,6 @@ function runHtml(piece: Extract<Piece, { kind: 'run' }>): string[] {
   return ['<section class="run">', header, ...metaHtml(piece.start), '<h3>Prompt</h3>', prompt];
 }
 
-const MISSING_END = { log: 'the log ends before the run did', 'next run': 'the log goes on with another run' } as const;
-
 function outcomeHtml({ outcome, tokens, turns, toolCalls, missingEnd = 'log' }: RunSummary): string[] {
   const status = outcome
     ? `${statusBadge(outcome.status)} exit code <strong>${outcome.exitCode}</strong>`
@@ -180,7 +178,7 @@ const TAIL = '</main>\n</body>\n</html>\n';
 export function createHtmlRenderer(options: { title?: string } = {}): Step<Piece, string> {
   let started = false;
   const start = (emit: (text: string) => void) => {
-    if (!started) emit(head(options.title ?? 'Zero transcript'));
+    if (!started) emit(head(options.title ?? transcriptTitle()));
     started = true;
   };
   return {

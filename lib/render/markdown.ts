@@ -1,5 +1,5 @@
 import { applyStep, type Step } from '../streams.js';
-import { formatArgs, isLong, sizeLabel, tokenSummary } from './format.js';
+import { formatArgs, isLong, MISSING_END, sizeLabel, tokenSummary, transcriptTitle } from './format.js';
 import { escapeHtml } from './html.js';
 import type { Piece, RunStart, RunSummary, Skipped, ToolCall, TurnHead } from './transcript.js';
 
@@ -92,8 +92,6 @@ function meta(start: RunStart | undefined): string[] {
   return lines.length ? [lines.join('\n')] : [];
 }
 
-const MISSING_END = { log: 'the log ends before the run did', 'next run': 'the log goes on with another run' } as const;
-
 function outcome({ outcome, tokens, turns, toolCalls, missingEnd = 'log' }: RunSummary): string[] {
   const status = outcome ? `- Status: **${safeMarkdown(outcome.status)}**, exit code ${outcome.exitCode}` : `- Status: unknown (no run_end: ${MISSING_END[missingEnd]})`;
   return ['### Outcome', [status, `- Tokens: ${tokenSummary(tokens) ?? 'not reported'}`, `- Turns: ${turns}, tool calls: ${toolCalls}`].join('\n')];
@@ -139,7 +137,7 @@ function blocks(piece: Piece): string[] {
 export function createMarkdownRenderer(options: { title?: string } = {}): Step<Piece, string> {
   let titled = false;
   const title = (emit: (text: string) => void) => {
-    if (!titled) emit(`# ${safeMarkdown(options.title ?? 'Zero transcript')}`);
+    if (!titled) emit(`# ${safeMarkdown(options.title ?? transcriptTitle())}`);
     titled = true;
   };
   return {

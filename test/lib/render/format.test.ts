@@ -1,5 +1,5 @@
 import t from 'tap';
-import { formatArgs, isLong, lineCount, sizeLabel, tokenSummary } from '../../../lib/render/format.js';
+import { formatArgs, isLong, lineCount, sizeLabel, tokenSummary, transcriptTitle } from '../../../lib/render/format.js';
 
 t.test('folding thresholds: more than 40 lines or 4 KB', async (t) => {
   t.equal(lineCount(''), 0);
@@ -17,4 +17,9 @@ t.test('arguments as indented JSON; token totals in a line, or nothing when none
   t.equal(formatArgs(undefined), '');
   t.equal(tokenSummary({ promptTokens: 3, completionTokens: 1, totalTokens: 4, costUsd: 0.5 }), '3 prompt · 1 completion · 4 total · $0.5000');
   t.equal(tokenSummary({}), undefined);
+});
+
+t.test('the title names the log\'s file when it has one', async (t) => {
+  t.equal(transcriptTitle('run.jsonl'), 'Zero transcript: run.jsonl');
+  t.equal(transcriptTitle(), 'Zero transcript');
 });
