@@ -4,6 +4,13 @@ import { UsageError } from '../errors.js';
 import { FRAMINGS, type Framing } from '../logs/framing.js';
 import { choice } from './options.js';
 
+/**
+ * A file is read in pieces of this size: the framing turns a whole piece into items at once, and what it holds
+ * then (the piece's text, its items) is what makes V8 grow its heap. In 64 KiB pieces, the default, a log tool
+ * on a 100 MB log took about 15 MB more RSS, for no speed.
+ */
+export const READ_CHUNK_BYTES = 32 * 1024;
+
 /** FILE, or stdin for `-` or no FILE. A file that cannot be read is a usage error. */
 export function openLog(file: string | undefined, stdin: Readable): Readable {
   if (file === undefined || file === '-') return stdin;
@@ -12,7 +19,7 @@ export function openLog(file: string | undefined, stdin: Readable): Readable {
   } catch (error) {
     throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  return createReadStream(file);
+  return createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
 }
 
 export const checkFraming = (value: string): Framing => choice('--framing', value, FRAMINGS);

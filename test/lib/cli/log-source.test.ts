@@ -1,6 +1,6 @@
 import t from 'tap';
 import { PassThrough } from 'node:stream';
-import { checkFraming, openLog } from '../../../lib/cli/log-source.js';
+import { checkFraming, openLog, READ_CHUNK_BYTES } from '../../../lib/cli/log-source.js';
 
 t.test('openLog', async (t) => {
   const stdin = new PassThrough();
@@ -9,7 +9,9 @@ t.test('openLog', async (t) => {
   t.throws(() => openLog('/nonexistent/file', stdin), /Cannot read \/nonexistent\/file: ENOENT/);
   t.throws(() => openLog('/', stdin), /Cannot read \/: not a file/);
   const dir = t.testdir({ 'a.jsonl': 'x' });
-  openLog(`${dir}/a.jsonl`, stdin).destroy();
+  const file = openLog(`${dir}/a.jsonl`, stdin);
+  t.equal(file.readableHighWaterMark, READ_CHUNK_BYTES, 'read in 32 KiB pieces');
+  file.destroy();
 });
 
 t.test('option checks', async (t) => {
