@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js';
 import type { ImageInput, InputEvent, PromptRequest } from './types.js';
+import type { Step } from '../streams.js';
 
 export const NO_INPUT = 'Stream-json input required. Pipe JSONL or use --file.';
 export const NO_PROMPT = 'Stream-json input must include at least one prompt or user message event.';
@@ -38,3 +39,9 @@ export function combineRequest(events: Iterable<InputEvent>): PromptRequest {
 
 /** The prompt text of a whole input: its contents trimmed, empty ones dropped, joined by a blank line. */
 export const combinePrompt = (events: Iterable<InputEvent>): string => combineRequest(events).prompt;
+
+/** The combine stage's step: input events in, one request out at the end of the input. */
+export function combineStep(): Step<InputEvent, PromptRequest> {
+  const combiner = createPromptCombiner();
+  return { write: (event) => combiner.add(event), end: (emit) => emit(combiner.request()) };
+}

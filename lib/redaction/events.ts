@@ -2,6 +2,7 @@ import type { Event, ReasoningEvent, TextEvent } from '../protocol/types.js';
 import { createStreamRedactor, type StreamRedactor } from './stream.js';
 import type { RedactOptions } from './text.js';
 import { redactEvent } from './value.js';
+import type { Step } from '../streams.js';
 
 export type EventRedactor = {
   /** One event in; the events to write now (a delta may be held back, or released before another event). */
@@ -49,5 +50,14 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
       return before?.length ? [...before, ...now] : now;
     },
     end: release,
+  };
+}
+
+/** The redact stage's step: a run's events, redacted (see createEventRedactor). */
+export function redactStep(options: RedactOptions = {}): Step<Event, Event> {
+  const redactor = createEventRedactor(options);
+  return {
+    write: (event, emit) => redactor.event(event).forEach(emit),
+    end: (emit) => redactor.end().forEach(emit),
   };
 }

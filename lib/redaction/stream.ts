@@ -8,7 +8,7 @@
  */
 
 import { holdFrom } from './hold.js';
-import { mayContainSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
+import { KEYWORDS, mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
 
 export { holdFrom } from './hold.js';
 
@@ -53,21 +53,38 @@ function redactorAfter(options: RedactOptions): (context: string, raw: string) =
  * Released raw text kept as the left context of what is still held. It
  * starts at an earlier cut, never inside a match: a long token released
  * whole stays whole in it, so rules that run after the token rule see its
- * `[REDACTED]` there, as they do in the whole text.
+ * `[REDACTED]` there, as they do in the whole text. `cuts` are the ends of
+ * releases, relative to the text's start; the first is 0.
  */
-type Context = { readonly text: string; readonly cuts: readonly number[] };
+type Context = { text: string; cuts: number[] };
 
-const NO_CONTEXT: Context = { text: '', cuts: [0] };
-
-/** The context once `raw` (up to a cut) is released: from the latest cut that leaves CONTEXT_CHARS or more. */
-function extend(context: Context, raw: string): Context {
-  const text = context.text + raw;
-  const cuts = [...context.cuts, text.length];
+/** The latest cut of `text` (with `cuts`) that leaves CONTEXT_CHARS or more after it. */
+function keptCut(text: string, cuts: readonly number[]): number {
   let keep = 0;
   while (keep + 1 < cuts.length && text.length - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
-  const start = cuts[keep]!;
-  return { text: text.slice(start), cuts: cuts.slice(keep).map((cut) => cut - start) };
+  return keep;
 }
+
+/** What the context's text would be once `raw` is released (without releasing it). */
+function textAfter(context: Context, raw: string): string {
+  const text = context.text + raw;
+  const keep = keptCut(text, [...context.cuts, text.length]);
+  return keep === 0 ? text : text.slice(context.cuts[keep] ?? text.length);
+}
+
+/** Releases `raw` into the context, in place: the text from the latest cut that leaves CONTEXT_CHARS or more. */
+function extend(context: Context, raw: string): void {
+  context.text += raw;
+  context.cuts.push(context.text.length);
+  const keep = keptCut(context.text, context.cuts);
+  if (keep === 0) return;
+  const start = context.cuts[keep]!;
+  context.text = context.text.slice(start);
+  context.cuts.splice(0, keep);
+  for (let i = 0; i < context.cuts.length; i++) context.cuts[i] = context.cuts[i]! - start;
+}
+
+const noContext = (): Context => ({ text: '', cuts: [0] });
 
 const ESCAPED_CHAR_LENGTH = 6;
 
@@ -76,12 +93,29 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   const longestSecret = ESCAPED_CHAR_LENGTH * Math.max(0, ...prepareSecrets(options.secrets).map((secret) => secret.length));
   const redactAfter = redactorAfter(options);
   let held = '';
-  let context = NO_CONTEXT;
+  let context = noContext();
   let lookedAt = 0;
+  // Keywords are found as text arrives, each piece scanned once (with the few characters before it a keyword
+  // may span), not with the whole window at every look: positions count characters since the stream began.
+  /** Characters released so far: where `held` starts. */
+  let released = 0;
+  /** Where the last keyword seen starts (-1: none yet). */
+  let lastKeyword = -1;
+  const overlap = KEYWORDS.longestKeyword - 1;
+
+  const scan = (piece: string): void => {
+    const before = (context.text + held).slice(-overlap);
+    const at = KEYWORDS.lastKeyword(before + piece);
+    if (at >= 0) lastKeyword = released + held.length - before.length + at;
+  };
+
+  /** Whether redactText could change the window: a keyword starts in it, or a loaded credential is in it. */
+  const suspiciousWindow = (window: string): boolean => lastKeyword >= released - context.text.length || mayContainKnownSecret(window, options);
 
   const advance = (raw: string): void => {
     held = held.slice(raw.length);
-    context = extend(context, raw);
+    extend(context, raw);
+    released += raw.length;
   };
 
   /**
@@ -93,14 +127,14 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     const ready = held.slice(0, cut);
     const out = redactAfter(context.text, ready);
     if (cut === held.length) return out;
-    const rest = redactAfter(extend(context, ready).text, held.slice(cut));
+    const rest = redactAfter(textAfter(context, ready), held.slice(cut));
     return redactAfter(context.text, held) === out + rest ? out : undefined;
   };
 
   /** What is held, up to where a match could still begin, redacted. */
   const releaseReady = (): string => {
     const window = context.text + held;
-    const suspicious = mayContainSecret(window, options);
+    const suspicious = suspiciousWindow(window);
     const cut = holdFrom(window, suspicious, longestSecret) - context.text.length;
     if (cut <= 0) return '';
     const ready = held.slice(0, cut);
@@ -113,6 +147,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
 
   return {
     push(piece) {
+      scan(piece);
       held += piece;
       const endsWord = SPACE.test(piece);
       const due = held.length >= 2 * lookedAt || (held.length <= EAGER_HOLD && endsWord);
@@ -123,8 +158,9 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     },
     flush() {
       const out = held ? redactAfter(context.text, held) : '';
+      released += held.length;
       held = '';
-      context = NO_CONTEXT;
+      context = noContext();
       lookedAt = 0;
       return out;
     },
