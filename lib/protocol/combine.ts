@@ -12,7 +12,9 @@ export const NO_PROMPT = 'Stream-json input must include at least one prompt or 
  * not the events. A request of images alone is a request.
  */
 export function createPromptCombiner() {
-  const parts: string[] = [];
+  // Contents are joined a thousand at a time as they come: a million one-character events hold a few strings, not a million.
+  const joined: string[] = [];
+  let parts: string[] = [];
   const images: ImageInput[] = [];
   let events = 0;
   return {
@@ -20,15 +22,22 @@ export function createPromptCombiner() {
       events++;
       const content = event.content.trim();
       if (content) parts.push(content);
+      if (parts.length >= JOIN_EVERY) {
+        joined.push(parts.join('\n\n'));
+        parts = [];
+      }
       if (event.type === 'message' && 'images' in event && event.images) images.push(...event.images);
     },
     request(): PromptRequest {
       if (events === 0) throw new UsageError(NO_INPUT);
-      if (parts.length === 0 && images.length === 0) throw new UsageError(NO_PROMPT);
-      return { prompt: parts.join('\n\n'), ...(images.length ? { images } : {}) };
+      const all = [...joined, ...parts];
+      if (all.length === 0 && images.length === 0) throw new UsageError(NO_PROMPT);
+      return { prompt: all.join('\n\n'), ...(images.length ? { images } : {}) };
     },
   };
 }
+
+const JOIN_EVERY = 1024;
 
 /** The request of a whole input (see createPromptCombiner). */
 export function combineRequest(events: Iterable<InputEvent>): PromptRequest {
