@@ -58,6 +58,15 @@ export function composeSteps<In, Out>(steps: Step<any, any>[]): Step<In, Out> {
   };
 }
 
+/** A step over a whole input at once: what it makes of the items and at their end. */
+export function runStep<In, Out>(step: Step<In, Out>, items: Iterable<In>): Out[] {
+  const out: Out[] = [];
+  const emit: Emit<Out> = (item) => void out.push(item);
+  for (const item of items) step.write(item, emit);
+  step.end?.(emit);
+  return out;
+}
+
 export type StepStreamOptions = {
   /** Objects out (default); false: the step makes strings, written once per input chunk, joined. */
   readableObjectMode?: boolean;
