@@ -12,7 +12,7 @@ import { Readable, Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import split2 from 'split2';
-import { logItems } from '../lib/logs/framing.js';
+import { frame } from '../transforms/frame.js';
 import { redactLog } from '../lib/logs/redact.js';
 import { logReport } from '../lib/logs/validate.js';
 import { syntheticLog } from './synthetic-log.js';
@@ -32,8 +32,8 @@ const sink = () => new Writable({ objectMode: true, write: (_chunk, _encoding, c
 type Chain = () => Transform[];
 const chains: [string, Chain][] = [
   ['baseline (split2 → JSON.parse → JSON.stringify)', () => [split2(JSON.parse), new Transform({ writableObjectMode: true, transform: (value, _e, cb) => cb(null, `${JSON.stringify(value)}\n`) })]],
-  ['zero redact (logItems → redactLog)', () => [logItems('lines'), redactLog()]],
-  ['zero validate (logItems → logReport)', () => [logItems('lines'), logReport().stream]],
+  ['zero redact (frame → redactLog)', () => [frame('lines'), redactLog()]],
+  ['zero validate (frame → logReport)', () => [frame('lines'), logReport().stream]],
 ];
 
 async function time(chain: Chain): Promise<number> {
@@ -78,7 +78,7 @@ const slowReader = new Writable({
 });
 const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 250);
 const started = performance.now();
-await pipeline(endless, logItems('lines'), redactLog(), slowReader);
+await pipeline(endless, frame('lines'), redactLog(), slowReader);
 clearInterval(sampler);
 const seconds = (performance.now() - started) / 1000;
 const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);

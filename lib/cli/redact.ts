@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { logItems } from '../logs/framing.js';
+import { frame } from '../../transforms/frame.js';
 import { redactLog } from '../logs/redact.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import { checkFraming, framingOption, openLog } from './log-source.js';
@@ -7,12 +7,12 @@ import type { CliIO } from './process.js';
 
 type RawRedactOptions = { framing: string };
 
-/** `zero redact [FILE]`: file → logItems → redact (per run, streaming-safe) → the same log, secrets replaced. */
+/** `zero redact [FILE]`: file → frame → redact (per run, streaming-safe) → the same log, secrets replaced. */
 export async function runRedact(file: string | undefined, raw: RawRedactOptions, io: CliIO): Promise<void> {
   await runCommand(io, 'stream-json', async () => {
     const framing = checkFraming(raw.framing);
     const source = openLog(file, io.stdin);
-    return runChain(io, 'stream-json', source, [logItems(framing), redactLog(await logRedaction(io))], async () => 0);
+    return runChain(io, 'stream-json', source, [frame(framing), redactLog(await logRedaction(io))], async () => 0);
   });
 }
 

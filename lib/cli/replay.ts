@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import type { Transform } from 'node:stream';
 import { newRunId, RUN_ID_PATTERN } from '../protocol/ids.js';
-import { logItems } from '../logs/framing.js';
+import { frame } from '../../transforms/frame.js';
 import { pace, pickRun } from '../logs/replay.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import { checkFraming, framingOption, openLog } from './log-source.js';
@@ -26,7 +26,7 @@ Examples:
 Several runs in the file and no --run: the first run is replayed.
 Exit code: the recorded run's run_end exitCode (2 when the log is not a complete run).`;
 
-/** `zero replay FILE`: file → logItems → pick a run → validate(output) → (restamp) → pace → serialize. */
+/** `zero replay FILE`: file → frame → pick a run → validate(output) → (restamp) → pace → serialize. */
 export async function runReplay(file: string | undefined, raw: RawReplayOptions, io: CliIO): Promise<void> {
   const format = outputFormatFromArgv(['-o', raw.outputFormat]);
   await runCommand(io, format, async () => {
@@ -41,7 +41,7 @@ export async function runReplay(file: string | undefined, raw: RawReplayOptions,
     const restamp = (event: OutputEvent) => (runId ? stampEvent<Event>(event, runId, event.schemaVersion) : event);
     // a log is input like any other: each recorded event is redacted again on the way out
     const redacted = mapStream((event: OutputEvent) => restamp(redactEvent(event, redaction)));
-    const stages: Transform[] = [logItems(framing), picker, validate('output', { label: 'recorded event' }), redacted, pace(delay), serialize(format, { stderr: io.stderr })];
+    const stages: Transform[] = [frame(framing), picker, validate('output', { label: 'recorded event' }), redacted, pace(delay), serialize(format, { stderr: io.stderr })];
     // a failure is reported under the recorded runId, unless a hand-edited log put something else there, in the run's version
     const failureRunId = () => runId ?? (pick.chosen !== undefined && RUN_ID_PATTERN.test(pick.chosen) ? pick.chosen : undefined);
     return runChain(io, format, source, stages, async () => pick.exitCode ?? 1, failureRunId, () => pick.schemaVersion);

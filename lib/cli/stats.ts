@@ -1,6 +1,6 @@
 import { OUTPUT_FORMATS } from '../../transforms/serialize.js';
 import { Command, Option } from 'commander';
-import { logItems } from '../logs/framing.js';
+import { frame } from '../../transforms/frame.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import { checkFraming, framingOption, openLog } from './log-source.js';
 import { choice } from './options.js';
@@ -10,14 +10,14 @@ import type { CliIO } from './process.js';
 
 type RawStatsOptions = { outputFormat: string; framing: string };
 
-/** `zero stats FILE`: file → logItems → per-run totals. */
+/** `zero stats FILE`: file → frame → per-run totals. */
 export async function runStats(file: string | undefined, raw: RawStatsOptions, io: CliIO): Promise<void> {
   const format = outputFormatFromArgv(['-o', raw.outputFormat]);
   await runCommand(io, format, async () => {
     const chosen = choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
     const framing = checkFraming(raw.framing);
     const source = openLog(file, io.stdin);
-    return runChain(io, format, source, [logItems(framing), statsReport(chosen === 'text' ? 'text' : 'json', await logRedaction(io))], async () => 0);
+    return runChain(io, format, source, [frame(framing), statsReport(chosen === 'text' ? 'text' : 'json', await logRedaction(io))], async () => 0);
   });
 }
 

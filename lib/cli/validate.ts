@@ -1,6 +1,6 @@
 import { OUTPUT_FORMATS } from '../../transforms/serialize.js';
 import { Command, Option } from 'commander';
-import { logItems } from '../logs/framing.js';
+import { frame } from '../../transforms/frame.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import { checkFraming, framingOption, openLog } from './log-source.js';
 import { choice, nonNegativeInteger } from './options.js';
@@ -18,7 +18,7 @@ Examples:
 
 Exit codes: 0 valid, 1 invalid, 2 usage.`;
 
-/** `zero validate [FILE]`: file → logItems → schema + order rules → report. */
+/** `zero validate [FILE]`: file → frame → schema + order rules → report. */
 export async function runValidate(file: string | undefined, raw: RawValidateOptions, io: CliIO): Promise<void> {
   const format = outputFormatFromArgv(['-o', raw.outputFormat]);
   await runCommand(io, format, async () => {
@@ -27,7 +27,7 @@ export async function runValidate(file: string | undefined, raw: RawValidateOpti
     const maxProblems = nonNegativeInteger('--max-problems', raw.maxProblems)!;
     const source = openLog(file, io.stdin);
     const report = logReport({ kind: raw.input ? 'input' : 'output', maxProblems, format: chosen === 'text' ? 'text' : 'json', redaction: await logRedaction(io) });
-    return runChain(io, format, source, [logItems(framing), report.stream], async () => ((await report.done).valid ? 0 : 1));
+    return runChain(io, format, source, [frame(framing), report.stream], async () => ((await report.done).valid ? 0 : 1));
   });
 }
 
