@@ -58,8 +58,8 @@ export function composeSteps<In, Out>(steps: Step<any, any>[]): Step<In, Out> {
   };
 }
 
-/** A step over a whole input at once: what it makes of the items and at their end. */
-export function runStep<In, Out>(step: Step<In, Out>, items: Iterable<In>): Out[] {
+/** A step over a whole list: everything it makes, the end's included (for tests, and callers that have all the items). */
+export function applyStep<In, Out>(step: Step<In, Out>, items: Iterable<In>): Out[] {
   const out: Out[] = [];
   const emit: Emit<Out> = (item) => void out.push(item);
   for (const item of items) step.write(item, emit);

@@ -4,7 +4,7 @@ import { ProviderError, UsageError } from '../errors.js';
 import { createLineFramer } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
 import { validateParsed } from '../protocol/validate.js';
-import { composeSteps, mapStep, runStep } from '../streams.js';
+import { applyStep, composeSteps, mapStep } from '../streams.js';
 import type { Line } from '../protocol/types.js';
 import type { ChatMessage, Provider, ProviderChunk, TurnRequest } from './types.js';
 
@@ -33,7 +33,7 @@ export async function loadScript(path: string): Promise<ScriptTurn[]> {
   // No depth limit here: a script stands in for a model, and too-deep tool arguments are the agent loop's to answer.
   const turn = mapStep((line: Line) => validateParsed<ScriptTurn>('script', parseLine(line, label, { maxDepth: Infinity }), label));
   // Composed, each line is checked as it is framed: the first bad line is the one reported.
-  return runStep(composeSteps<Buffer, ScriptTurn>([createLineFramer({ label }), turn]), [source]);
+  return applyStep(composeSteps<Buffer, ScriptTurn>([createLineFramer({ label }), turn]), [source]);
 }
 
 /** Everything the model can see at this turn, as one searchable text. */

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_MAX_LINE_BYTES, createLineFramer } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
 import type { Line } from '../protocol/types.js';
-import { runStep } from '../streams.js';
+import { applyStep } from '../streams.js';
 import { PRIVATE_FILE_MODE } from './folders.js';
 
 /** An event as stored: any JSON object. */
@@ -131,7 +131,7 @@ export async function repairJournal(file: string, label: string): Promise<number
       await handle.read(tail, 0, tailBytes, tailStart);
       // Past the first line, a BOM is not one to drop; a tail too long is torn.
       const framer = createLineFramer({ label, firstLineNo: tailStart > 0 ? 2 : 1, onLineTooLong: () => {} });
-      whole = runStep(framer, [tail]).some((line) => parseTail(line, label) !== undefined);
+      whole = applyStep(framer, [tail]).some((line) => parseTail(line, label) !== undefined);
     }
     if (whole) {
       await handle.write('\n');

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { OBJECT_HIGH_WATER_MARK, mapStep, mapStream, runStep, type Step } from '../../lib/streams.js';
+import { OBJECT_HIGH_WATER_MARK, mapStream } from '../../lib/streams.js';
 import { through, throughUntilError } from '../helpers/streams.js';
 
 t.test('each chunk is mapped through the function, in order', async (t) => {
@@ -88,18 +88,4 @@ t.test('backpressure: a slow reader does not make the stage buffer everything', 
   while (stage.write(accepted)) accepted++;
   t.ok(accepted < 64, `write() asks to wait after ${accepted + 1} chunks`);
   stage.destroy();
-});
-
-t.test('runStep: a step over a whole input, what it made of the items and at their end, in order', async (t) => {
-  const pairs: Step<number, string> = {
-    write(item, emit) {
-      emit(`${item}`);
-      emit(`${item}!`);
-    },
-    end(emit) {
-      emit('end');
-    },
-  };
-  t.same(runStep(pairs, [1, 2]), ['1', '1!', '2', '2!', 'end']);
-  t.same(runStep(mapStep((n: number) => n * 2), new Set([1, 2])), [2, 4], 'any iterable; a step without end');
 });

@@ -1,11 +1,11 @@
 import t from 'tap';
 import { createLogFramer, tooLongValue, type Framing, type LogFramingOptions, type LogItem } from '../../../lib/logs/framing.js';
-import { runStep } from '../../../lib/streams.js';
+import { applyStep } from '../../../lib/streams.js';
 
 /** The items of a log given in chunks, each chunk as bytes. */
 function items(text: string | (string | Buffer)[], framing?: Framing, options?: LogFramingOptions): LogItem[] {
   const chunks = Array.isArray(text) ? text.map((c) => (Buffer.isBuffer(c) ? c : Buffer.from(c))) : [Buffer.from(text)];
-  return runStep(createLogFramer(framing, options), chunks);
+  return applyStep(createLogFramer(framing, options), chunks);
 }
 
 /** The items without their bytes, for the tests about everything else. */

@@ -3,7 +3,7 @@ import t from 'tap';
 import { UsageError } from '../../../lib/errors.js';
 import { DEFAULT_MAX_LINE_BYTES, createLineFramer, createLineScanner, lineTooLong, type LineFramerOptions } from '../../../lib/protocol/lines.js';
 import type { Line } from '../../../lib/protocol/types.js';
-import { runStep } from '../../../lib/streams.js';
+import { applyStep } from '../../../lib/streams.js';
 import { searchedWhile } from '../../helpers/searched.js';
 import { cutAt } from '../../helpers/streams.js';
 
@@ -11,7 +11,7 @@ const bytes = (text: string) => Buffer.from(text, 'utf8');
 
 /** The lines framed from the chunks (strings are UTF-8 text), the line ends included in them. */
 function frame(chunks: (string | Buffer)[], options?: LineFramerOptions): Line[] {
-  return runStep(createLineFramer(options), chunks);
+  return applyStep(createLineFramer(options), chunks);
 }
 
 /** Each line of `raws` ended with `\n`, in one chunk. */
