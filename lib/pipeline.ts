@@ -4,14 +4,14 @@ import { agent, type AgentOptions } from '../transforms/agent.js';
 import { record } from '../transforms/record.js';
 import type { OutputFormat } from '../transforms/serialize.js';
 import type { ProgressWriter } from './output/serializer.js';
-import { split } from '../transforms/split.js';
 import { CancelledError, toZeroError, type CancelSignal, type ZeroError } from './errors.js';
 import { newRunId } from './protocol/ids.js';
 import type { Event, SchemaVersion } from './protocol/types.js';
 import type { VersionChoice } from './protocol/versions.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 import { pace } from '../transforms/pace.js';
-import { logItems, type Framing } from './logs/framing.js';
+import { createLogFramer, type Framing } from './logs/framing.js';
+import { createLineFramer } from './protocol/lines.js';
 import { createLogRedactor } from './logs/redact.js';
 import { createRunPicker, type RunPick } from './logs/replay.js';
 import { createStatsReport } from './logs/stats.js';
@@ -34,8 +34,8 @@ export type InputChainOptions = {
 
 /** stream-json input bytes → one `{ prompt, images? }`: split → parse → validate(input) → combine. */
 export function inputChain(options: InputChainOptions = {}): Duplex {
-  const events = [parseStep(), validateStep('input', { onSchemaVersion: options.onSchemaVersion }), combineStep()];
-  return new pumpify.obj(split(options), stepStream(composeSteps(events)));
+  const events = [createLineFramer(options), parseStep(), validateStep('input', { onSchemaVersion: options.onSchemaVersion }), combineStep()];
+  return stepStream(composeSteps(events), { writableObjectMode: false });
 }
 
 export type OutputChainOptions = {
@@ -240,7 +240,7 @@ export type LogChainOptions = {
 };
 
 function logChain(framing: Framing | undefined, steps: Step<any, any>[], readableObjectMode = false): Duplex {
-  return new pumpify.obj(logItems(framing), stepStream(composeSteps(steps), { readableObjectMode }));
+  return stepStream(composeSteps([createLogFramer(framing), ...steps]), { writableObjectMode: false, readableObjectMode });
 }
 
 /** `zero redact`: frame → redact → the same log, secrets replaced, clean lines as they came. */

@@ -2,7 +2,8 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../errors.js';
-import { logItems, type Framing, type LogItem } from '../logs/framing.js';
+import type { Framing, LogItem } from '../logs/framing.js';
+import { frame } from '../../transforms/frame.js';
 import { renderHtml } from '../render/html.js';
 import { renderMarkdown } from '../render/markdown.js';
 import { TranscriptBuilder, redactTranscript, type Transcript } from '../render/transcript.js';
@@ -20,7 +21,7 @@ export type RawRenderOptions = { format?: string; framing?: string };
 /** Reads a log through the framing stage into a transcript (streaming: only the transcript is kept). */
 export async function readTranscript(input: Readable, framing: Framing = 'auto'): Promise<Transcript> {
   const builder = new TranscriptBuilder();
-  await pipeline(input, logItems(framing), async (items: AsyncIterable<LogItem>) => {
+  await pipeline(input, frame(framing), async (items: AsyncIterable<LogItem>) => {
     for await (const item of items) {
       if ('problem' in item) builder.addProblem(item.lineNo, item.problem);
       else builder.add(item.value, item.lineNo);
