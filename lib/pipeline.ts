@@ -10,7 +10,7 @@ import type { Event, SchemaVersion } from './protocol/types.js';
 import type { VersionChoice } from './protocol/versions.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 import { pace } from '../transforms/pace.js';
-import { createLogFramer, type Framing } from './logs/framing.js';
+import { createLogFramer, createLogLineFramer, type Framing } from './logs/framing.js';
 import { createLineFramer } from './protocol/lines.js';
 import { createLogRedactor } from './logs/redact.js';
 import { createRunPicker, type RunPick } from './logs/replay.js';
@@ -245,7 +245,9 @@ function logChain(framing: Framing | undefined, steps: Step<any, any>[], readabl
 
 /** `zero redact`: frame → redact → the same log, secrets replaced, clean lines as they came. */
 export function redactLogChain(options: LogChainOptions = {}): Duplex {
-  return logChain(options.framing, [createLogRedactor(options.redaction)]);
+  // the redactor parses only the lines it must: a clean line goes out as it came
+  const steps = [createLogLineFramer(options.framing), createLogRedactor(options.redaction)];
+  return stepStream(composeSteps(steps), { writableObjectMode: false, readableObjectMode: false });
 }
 
 /** `zero validate`: frame → schema of each line's version + order rules → the report; `summary()` once it has ended. */

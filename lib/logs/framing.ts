@@ -2,7 +2,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { none, getManyValues } from 'stream-chain/defs.js';
 import { jsonParser, type Token } from 'stream-json/core/parser.js';
 import streamValues, { type StreamValuesItem } from 'stream-json/core/streamers/stream-values.js';
-import { isTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from '../protocol/depth.js';
+import { isTooDeep, mayBeTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from '../protocol/depth.js';
 import { DEFAULT_MAX_LINE_BYTES, createLineAssembler, createLineFramer, createLineScanner, toBytes } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
 import type { Line } from '../protocol/types.js';
@@ -18,7 +18,11 @@ export type Framing = (typeof FRAMINGS)[number];
  */
 export type LogItem = { lineNo: number; value: unknown; raw?: string; bytes?: Buffer } | { lineNo: number; raw: string; problem: string; bytes?: Buffer };
 
+/** A line of the lines framing not parsed yet (`parse: false`): lineItem makes it a LogItem when its value is needed. */
+export type LogLine = { lineNo: number; raw: string; bytes?: Buffer };
+
 export type LogFramer = Step<Buffer | string, LogItem>;
+type AnyLogFramer = Step<Buffer | string, LogItem | LogLine>;
 
 export const NOT_JSON = 'not a JSON object';
 
@@ -26,23 +30,28 @@ export const NOT_JSON = 'not a JSON object';
 export const tooLongValue = (maxBytes: number) => `longer than ${maxBytes} bytes`;
 
 /** A framed line as a LogItem: its JSON object (the parse stage's parseLine), or the line kept as text with the problem. */
-export function lineItem(line: Line): LogItem {
-  const kept = line.bytes ? { raw: line.line, bytes: line.bytes } : { raw: line.line };
+export function lineItem(line: Line | LogLine): LogItem {
+  const raw = 'line' in line ? line.line : line.raw;
+  const kept = line.bytes ? { raw, bytes: line.bytes } : { raw };
   let value: unknown;
   try {
-    value = parseLine(line, undefined, { maxDepth: Infinity }).value;
+    value = parseLine({ line: raw, lineNo: line.lineNo }, undefined, { maxDepth: Infinity }).value;
   } catch {
     return { lineNo: line.lineNo, ...kept, problem: NOT_JSON };
   }
-  if (isTooDeep(value)) return { lineNo: line.lineNo, ...kept, problem: TOO_DEEP };
+  if (mayBeTooDeep(raw) && isTooDeep(value)) return { lineNo: line.lineNo, ...kept, problem: TOO_DEEP };
   return { lineNo: line.lineNo, value, ...kept };
 }
+
+/** A line of the lines framing as a LogLine: nothing parsed. */
+const logLine = (line: Line): LogLine => (line.bytes ? { lineNo: line.lineNo, raw: line.line, bytes: line.bytes } : { lineNo: line.lineNo, raw: line.line });
 
 /** The limit on a line (lines framing) or on the text of a value (values framing); default 16 MiB. */
 export type LogFramingOptions = { maxLineBytes?: number };
 
-/** Lines framing: the line framer, each line's bytes kept, then lineItem. */
-const linesFramer = (maxLineBytes?: number): LogFramer => composeSteps([createLineFramer({ keepBytes: true, maxLineBytes }), mapStep(lineItem)]);
+/** Lines framing: the line framer, each line's bytes kept, then lineItem (or, not parsing, logLine). */
+const linesFramer = (maxLineBytes?: number, parse = true): AnyLogFramer =>
+  composeSteps([createLineFramer({ keepBytes: true, maxLineBytes }), mapStep<Line, LogItem | LogLine>(parse ? lineItem : logLine)]);
 
 /** Thrown by the values framing at the first token past MAX_JSON_DEPTH, before the value is assembled. */
 class TooDeepError extends Error {}
@@ -238,17 +247,17 @@ function choose(firstLine: string, whole: boolean): 'lines' | 'values' {
 }
 
 /** Auto: holds the bytes up to the first line with content (or the limit), then hands them to the framing chosen by it. */
-function autoFramer(maxBytes: number): LogFramer {
+function autoFramer(maxBytes: number, parse = true): AnyLogFramer {
   let head: Buffer[] = [];
   let headBytes = 0;
   /** Finds the first line with content; let go once the choice is made, with what it holds. */
   let firstLines: ReturnType<typeof createLineFramer> | undefined = createLineFramer({ maxLineBytes: Infinity });
   let first: Line | undefined;
   const found = (line: Line) => void (first ??= line);
-  let chosen: LogFramer | undefined;
+  let chosen: AnyLogFramer | undefined;
 
-  const choosing = (framing: 'lines' | 'values', emit: Emit<LogItem>) => {
-    chosen = framing === 'values' ? valuesFramer(maxBytes) : linesFramer(maxBytes);
+  const choosing = (framing: 'lines' | 'values', emit: Emit<LogItem | LogLine>) => {
+    chosen = framing === 'values' ? valuesFramer(maxBytes) : linesFramer(maxBytes, parse);
     for (const chunk of head) chosen.write(chunk, emit);
     head = [];
     firstLines = undefined;
@@ -282,8 +291,20 @@ function autoFramer(maxBytes: number): LogFramer {
  * first line).
  */
 export function createLogFramer(framing: Framing = 'auto', options: LogFramingOptions = {}): LogFramer {
+  return framer(framing, options, true) as LogFramer;
+}
+
+/**
+ * createLogFramer for a reader that needs the value of some lines only (zero redact writes a clean line as it
+ * came): the lines framing gives LogLines, unparsed; the values framing parses anyway.
+ */
+export function createLogLineFramer(framing: Framing = 'auto', options: LogFramingOptions = {}): AnyLogFramer {
+  return framer(framing, options, false);
+}
+
+function framer(framing: Framing, options: LogFramingOptions, parse: boolean): AnyLogFramer {
   const maxBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  if (framing === 'lines') return linesFramer(maxBytes);
+  if (framing === 'lines') return linesFramer(maxBytes, parse);
   if (framing === 'values') return valuesFramer(maxBytes);
-  return autoFramer(maxBytes);
+  return autoFramer(maxBytes, parse);
 }
