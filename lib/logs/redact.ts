@@ -1,7 +1,6 @@
 import { isDeltaEvent } from '../redaction/events.js';
 import { createStreamRedactor, type StreamRedactor } from '../redaction/stream.js';
 import { mayContainSecret, redactEvent, redactText, redactValue, type RedactOptions } from '../redaction/index.js';
-import type { Event } from '../protocol/types.js';
 import type { Step } from '../streams.js';
 import { lineItem, type LogItem, type LogLine } from './framing.js';
 import { RUN_ID_PATTERN } from '../protocol/ids.js';
@@ -9,10 +8,19 @@ import { jsonLine } from '../output/serializer.js';
 import { isJsonObject } from '../protocol/validate.js';
 
 type Json = Record<string, unknown>;
-type DeltaLine = { event: Json; delta: string; raw?: string };
-type DeltaKind = 'text' | 'reasoning';
+/** A line as it was read: its text and, from the lines framing, its bytes. */
+type Original = { raw: string; bytes?: Buffer };
+type DeltaLine = { event: Json; delta: string; original?: Original };
 /** Where lines go: an array, or a step's emit. */
-type Lines = { push(line: string): unknown };
+type Lines = { push(line: string | Buffer): unknown };
+
+const NEWLINE = Buffer.from('\n');
+/**
+ * A clean line as it came: its text, or its bytes when they are not valid UTF-8 (the text then holds
+ * U+FFFD where they were), so that clean lines stay byte-identical whatever their encoding.
+ */
+const asRead = ({ raw, bytes }: Original): string | Buffer => (bytes && raw.includes('\uFFFD') ? Buffer.concat([bytes, NEWLINE]) : `${raw}\n`);
+type DeltaKind = 'text' | 'reasoning';
 
 /** The events whose deltas are one text in pieces, redacted as one (docs/protocol.md §4): the answer and the reasoning. */
 const MAYBE_DELTA = /"type"\s*:\s*"(?:text|reasoning)"/;
@@ -29,6 +37,7 @@ function plainDelta(value: Json): boolean {
   }
   return true;
 }
+const originalOf = (item: LogItem): Original | undefined => (item.raw === undefined ? undefined : (item as Original));
 const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 
 const DELTA_TYPES = [',"type":"text","runId":"', ',"type":"reasoning","runId":"'] as const;
@@ -81,7 +90,7 @@ function createRunDeltas(options: RedactOptions) {
     while (queue.length > 0) {
       const first = queue[0]!;
       if (released.startsWith(first.delta)) {
-        out.push(first.raw !== undefined ? `${first.raw}\n` : jsonLine(first.event));
+        out.push(first.original ? asRead(first.original) : jsonLine(first.event));
         released = released.slice(first.delta.length);
         queue.shift();
       } else if (first.delta.startsWith(released)) {
@@ -118,12 +127,12 @@ function createRunDeltas(options: RedactOptions) {
   };
 
   return {
-    delta(event: Json, raw: string | undefined, out: Lines) {
+    delta(event: Json, original: Original | undefined, out: Lines) {
       const type = event.type as DeltaKind;
       if (type !== kind) settle(out);
       kind = type;
       template = event;
-      if (!resplit) queue.push({ event, delta: event.delta as string, raw });
+      if (!resplit) queue.push({ event, delta: event.delta as string, original });
       take(streams[type].push(event.delta as string), out);
     },
     /** Any other event of this run: the held-back deltas first, then the event, redacted. */
@@ -141,7 +150,7 @@ function createRunDeltas(options: RedactOptions) {
  * serialise, unless a run's deltas are held back (then it keeps its place after
  * them); a line that is not JSON is redacted as text and kept.
  */
-export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | LogLine, string> {
+export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | LogLine, string | Buffer> {
   // Only runs with deltas held back: a run that flushed holds nothing (its next delta starts it afresh), and
   // forgetting it keeps each line's cost flat in a log of thousands of runs.
   const runs = new Map<string, ReturnType<typeof createRunDeltas>>();
@@ -167,13 +176,13 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
       forget(runId);
     }
   };
-  const redactor: Step<LogItem | LogLine, string> = {
+  const redactor: Step<LogItem | LogLine, string | Buffer> = {
     write(line, emit) {
       const out = { push: emit };
       const raw = line.raw;
       if ('problem' in line) {
         flushOthers(out);
-        out.push(`${mayContainSecret(line.raw, options) ? redactText(line.raw, options) : line.raw}\n`);
+        out.push(mayContainSecret(line.raw, options) ? `${redactText(line.raw, options)}\n` : asRead(line));
         return;
       }
       // A delta always goes through its run's redactor: a clean one may hold the start of a secret the next one ends.
@@ -181,12 +190,12 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
       if (plain) {
         const runId = plain.runId as string;
         flushOthers(out, runId);
-        return runOf(runId).delta(plain, raw, out);
+        return runOf(runId).delta(plain, line as Original, out);
       }
       // A clean line that is no delta is written as it came, unparsed, after what the runs held back.
       if (raw !== undefined && !mayBeDelta(raw) && !mayContainSecret(raw, options)) {
         flushOthers(out);
-        out.push(`${raw}\n`);
+        out.push(asRead(line as Original));
         return;
       }
       const item = 'value' in line ? line : lineItem(line);
@@ -196,23 +205,23 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
         const runId = typeof value.runId === 'string' ? value.runId : '';
         flushOthers(out, runId);
         if (isDelta(value)) {
-          if (plainDelta(value)) return runOf(runId).delta(value, item.raw, out);
+          if (plainDelta(value)) return runOf(runId).delta(value, originalOf(item), out);
           // its other fields (a hand-edited runId, schemaVersion) are redacted on their own; the raw line is then unusable
           const fields: Json = redactEvent({ ...value, delta: '' }, options);
           const changed = Object.keys(value).some((key) => key !== 'delta' && fields[key] !== value[key]);
-          runOf(runId).delta(changed ? { ...fields, delta: value.delta } : value, changed ? undefined : item.raw, out);
+          runOf(runId).delta(changed ? { ...fields, delta: value.delta } : value, changed ? undefined : originalOf(item), out);
           return;
         }
         const run = runs.get(runId);
         const redacted = run ? run.other(value, out) : redactEvent(value, options);
         forget(runId);
-        out.push(redacted === value && item.raw !== undefined ? `${item.raw}\n` : jsonLine(redacted));
+        out.push(redacted === value && item.raw !== undefined ? asRead(item as Original) : jsonLine(redacted));
         return;
       }
       flushOthers(out);
       const redacted = isJsonObject(value) ? redactEvent(value, options) : redactValue(value, options);
       const same = redacted === value || (!isJsonObject(value) && JSON.stringify(redacted) === JSON.stringify(value));
-      out.push(same && item.raw !== undefined ? `${item.raw}\n` : jsonLine(redacted));
+      out.push(same && item.raw !== undefined ? asRead(item as Original) : jsonLine(redacted));
     },
     end(emit) {
       flushOthers({ push: emit });
