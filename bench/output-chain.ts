@@ -22,6 +22,7 @@ import { stamp } from '../transforms/stamp.js';
 import { validate } from '../transforms/validate.js';
 import { syntheticLog } from './synthetic-log.js';
 import { serializeStep } from '../lib/output/serializer.js';
+import { createLineFramer } from '../lib/protocol/lines.js';
 import { parseStep } from '../lib/protocol/parse.js';
 import { validateStep } from '../lib/protocol/schema-version.js';
 import { stampStep } from '../lib/protocol/stamp.js';
@@ -70,10 +71,12 @@ function nullSink(objectMode: boolean, countRedacted = false): Sink {
 type Stages = () => Transform[];
 /** The stages one stream each, as a program that pipes them would. */
 const outputStages: Stages = () => [split({ label: 'bench log' }), parse(), validate('output'), redact(), stamp(), serialize('stream-json')];
-/** The same stages' steps fused after the split stage, as lib/pipeline.ts builds its chains. */
+/** The same stages' steps fused in one stream, as lib/pipeline.ts builds its chains. */
 const outputChain: Stages = () => [
-  split({ label: 'bench log' }),
-  stepStream(composeSteps([parseStep(), validateStep('output'), redactStep(), stampStep(), serializeStep('stream-json', process.stderr)]), { readableObjectMode: false }),
+  stepStream(composeSteps([createLineFramer({ label: 'bench log' }), parseStep(), validateStep('output'), redactStep(), stampStep(), serializeStep('stream-json', process.stderr)]), {
+    writableObjectMode: false,
+    readableObjectMode: false,
+  }),
 ];
 const baseline: Stages = () => [
   split2(JSON.parse),
