@@ -32,7 +32,7 @@ function plainDelta(value: Json): boolean {
   for (const key in value) {
     if (key === 'delta' || key === 'type') continue;
     if (key === 'schemaVersion' && (value.schemaVersion === 1 || value.schemaVersion === 2)) continue;
-    if (key === 'runId' && typeof value.runId === 'string' && RUN_ID_PATTERN.test(value.runId)) continue;
+    if (key === 'runId' && typeof value.runId === 'string' && isRunId(value.runId)) continue;
     return false;
   }
   return true;
@@ -50,6 +50,15 @@ const NOT_PLAIN = /["\\\u0000-\u001f]/;
  * read without JSON.parse: most lines of a log are these, and only their delta is needed. Anything else
  * (other keys, another order, spaces, escapes in the delta) is undefined: the line is parsed as usual.
  */
+/** A run id of the protocol's shape; a log repeats one on every line, so the last one checked is remembered. */
+let lastRunId = '';
+function isRunId(runId: string): boolean {
+  if (runId === lastRunId) return true;
+  if (!RUN_ID_PATTERN.test(runId)) return false;
+  lastRunId = runId;
+  return true;
+}
+
 function plainDeltaLine(raw: string): Json | undefined {
   if (!raw.startsWith('{"schemaVersion":') || !raw.endsWith('"}')) return undefined;
   const schemaVersion = raw.charCodeAt(17) - 48;
@@ -61,7 +70,7 @@ function plainDeltaLine(raw: string): Json | undefined {
   if (idEnd < 0) return undefined;
   const runId = raw.slice(idStart, idEnd);
   const delta = raw.slice(idEnd + DELTA_KEY.length, -2);
-  if (!RUN_ID_PATTERN.test(runId) || NOT_PLAIN.test(delta)) return undefined;
+  if (!isRunId(runId) || NOT_PLAIN.test(delta)) return undefined;
   return { schemaVersion, type: typed === DELTA_TYPES[0] ? 'text' : 'reasoning', runId, delta };
 }
 
@@ -176,9 +185,12 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
       forget(runId);
     }
   };
+  /** The emit as Lines, made once: a stream passes the same emit for every line. */
+  let lines: { emit: (line: string | Buffer) => void; out: Lines } | undefined;
+  const linesOf = (emit: (line: string | Buffer) => void): Lines => (lines?.emit === emit ? lines.out : (lines = { emit, out: { push: emit } }).out);
   const redactor: Step<LogItem | LogLine, string | Buffer> = {
     write(line, emit) {
-      const out = { push: emit };
+      const out = linesOf(emit);
       const raw = line.raw;
       if ('problem' in line) {
         flushOthers(out);

@@ -7,7 +7,7 @@
  * redactText(concatenation of what came in), for every split.
  */
 
-import { holdFrom } from './hold.js';
+import { holdFrom, isSpaceCode, PEM_HEADER_START, SHORT_RUN } from './hold.js';
 import { KEYWORDS, mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
 
 export { holdFrom } from './hold.js';
@@ -101,12 +101,35 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   let released = 0;
   /** Where the last keyword seen starts (-1: none yet). */
   let lastKeyword = -1;
-  const overlap = KEYWORDS.longestKeyword - 1;
+  /** Where the last private-key header seen starts (-1: none yet): a block it opens is held, keyword or not. */
+  let lastPem = -1;
+  const overlap = Math.max(KEYWORDS.longestKeyword, PEM_HEADER_START.length) - 1;
+  const knowsSecrets = prepareSecrets(options.secrets).length > 0;
 
   const scan = (piece: string): void => {
     const before = (context.text + held).slice(-overlap);
-    const at = KEYWORDS.lastKeyword(before + piece);
-    if (at >= 0) lastKeyword = released + held.length - before.length + at;
+    const text = before + piece;
+    const start = released + held.length - before.length;
+    const at = KEYWORDS.lastKeyword(text);
+    if (at >= 0) lastKeyword = start + at;
+    const pem = text.lastIndexOf(PEM_HEADER_START);
+    if (pem >= 0) lastPem = start + pem;
+  };
+
+  /**
+   * What releaseReady gives when nothing in view can be a secret (no keyword, no private-key header, no loaded
+   * credential) and the trailing word is short and all held: all but that word, as it came. Undefined otherwise.
+   * Most deltas of ordinary prose take this way, without the window being built.
+   */
+  const releaseQuiet = (): string | undefined => {
+    const windowStart = released - context.text.length;
+    if (knowsSecrets || lastKeyword >= windowStart || lastPem >= windowStart) return undefined;
+    let run = held.length;
+    while (run > 0 && !isSpaceCode(held.charCodeAt(run - 1))) run--;
+    if (run === 0 || held.length - run > SHORT_RUN) return undefined;
+    const ready = held.slice(0, run);
+    advance(ready);
+    return ready;
   };
 
   /** Whether redactText could change the window: a keyword starts in it, or a loaded credential is in it. */
@@ -152,7 +175,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
       const endsWord = SPACE.test(piece);
       const due = held.length >= 2 * lookedAt || (held.length <= EAGER_HOLD && endsWord);
       if (!due) return '';
-      const out = releaseReady();
+      const out = releaseQuiet() ?? releaseReady();
       lookedAt = held.length;
       return out;
     },
