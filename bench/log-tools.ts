@@ -1,10 +1,10 @@
 /**
- * Throughput of `zero redact` and `zero validate` (their chains, in-process)
- * against the bare split2 → JSON.parse → JSON.stringify chain, on the same
- * synthetic log, measured in one run; then `zero redact` streaming a large log
- * (--gb, default 1) to a slow reader, sampling RSS to show memory stays flat.
+ * Throughput of the log tools' chains (`zero redact`, `zero validate`, `zero stats`, as lib/pipeline.ts builds
+ * them, in-process) against the bare split2 → JSON.parse → JSON.stringify chain, measured in one run on two
+ * synthetic logs of the same size: the benchmark log (few long runs) and one of thousands of short runs (a day
+ * of CI runs concatenated). Memory under a slow reader, render and start-up are in bench/memory.ts.
  *
- *   node dist/bench/log-tools.js [--events 200000] [--reps 5] [--gb 1]
+ *   node dist/bench/log-tools.js [--events 200000] [--reps 5] [--short-runs 3333]
  *
  * A report, never a test: nothing is asserted.
  */
@@ -12,76 +12,50 @@ import { Readable, Transform, Writable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import split2 from 'split2';
-import { redactLogChain, validateLogChain } from '../lib/pipeline.js';
-import { syntheticLog } from './synthetic-log.js';
+import { redactLogChain, statsChain, validateLogChain } from '../lib/pipeline.js';
+import { syntheticLog, type SyntheticLog } from './synthetic-log.js';
 
 const { values: args } = parseArgs({
   options: {
     events: { type: 'string', default: '200000' },
     reps: { type: 'string', default: '5' },
-    gb: { type: 'string', default: '1' },
+    'short-runs': { type: 'string', default: '3333' },
   },
 });
-const log = syntheticLog({ events: Number(args.events), seed: 42 });
-const chunks: Buffer[] = [];
-for (let at = 0; at < log.bytes.length; at += 65536) chunks.push(log.bytes.subarray(at, at + 65536));
+const events = Number(args.events);
+const logs: [string, SyntheticLog][] = [
+  ['the benchmark log', syntheticLog({ events, seed: 42 })],
+  ['thousands of short runs', syntheticLog({ events, seed: 42, runs: Number(args['short-runs']) })],
+];
 
+const chunksOf = (bytes: Buffer) => Array.from({ length: Math.ceil(bytes.length / 65536) }, (_, n) => bytes.subarray(n * 65536, (n + 1) * 65536));
 const sink = () => new Writable({ objectMode: true, write: (_chunk, _encoding, callback) => callback() });
 type Chain = () => (Transform | Duplex)[];
 const chains: [string, Chain][] = [
   ['baseline (split2 → JSON.parse → JSON.stringify)', () => [split2(JSON.parse), new Transform({ writableObjectMode: true, transform: (value, _e, cb) => cb(null, `${JSON.stringify(value)}\n`) })]],
   ['zero redact (frame → redact)', () => [redactLogChain({ framing: 'lines' })]],
   ['zero validate (frame → report)', () => [validateLogChain({ framing: 'lines' }).chain]],
+  ['zero stats (frame → stats)', () => [statsChain({ framing: 'lines' })]],
 ];
 
-async function time(chain: Chain): Promise<number> {
+async function time(chunks: Buffer[], chain: Chain): Promise<number> {
   const start = performance.now();
   await pipeline([Readable.from(chunks, { objectMode: false }), ...chain(), sink()]);
   return performance.now() - start;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
-const times = chains.map(() => [] as number[]);
-for (const [, chain] of chains) await time(chain);
-for (let rep = 0; rep < Number(args.reps); rep++) for (const [i, [, chain]] of chains.entries()) times[i]!.push(await time(chain));
-
-const mb = log.bytes.length / 1e6;
-console.log(`node ${process.version}; ${log.events.toLocaleString('en-US')} events, ${mb.toFixed(1)} MB; median of ${args.reps} interleaved runs after a warm-up\n`);
-const base = median(times[0]!);
-for (const [i, [name]] of chains.entries()) {
-  const ms = median(times[i]!);
-  console.log(`${name.padEnd(50)} ${ms.toFixed(0).padStart(6)} ms  ${(mb / (ms / 1000)).toFixed(1).padStart(6)} MB/s  ${(base / ms).toFixed(2)}× baseline`);
+console.log(`node ${process.version}; median of ${args.reps} interleaved runs after a warm-up; ratio = baseline time / chain time (above 1: faster than the bare chain)`);
+for (const [name, log] of logs) {
+  const chunks = chunksOf(log.bytes);
+  const times = chains.map(() => [] as number[]);
+  for (const [, chain] of chains) await time(chunks, chain);
+  for (let rep = 0; rep < Number(args.reps); rep++) for (const [i, [, chain]] of chains.entries()) times[i]!.push(await time(chunks, chain));
+  const mb = log.bytes.length / 1e6;
+  console.log(`\n${name}: ${log.events.toLocaleString('en-US')} events in ${log.runs.toLocaleString('en-US')} runs, ${mb.toFixed(1)} MB`);
+  const base = median(times[0]!);
+  for (const [i, [chainName]] of chains.entries()) {
+    const ms = median(times[i]!);
+    console.log(`  ${chainName.padEnd(50)} ${ms.toFixed(0).padStart(6)} ms  ${(mb / (ms / 1000)).toFixed(1).padStart(6)} MB/s  ${(base / ms).toFixed(2)}×`);
+  }
 }
-
-// A large log through zero redact's chain to a slow reader: the log is generated as it is read, never held whole.
-const targetBytes = Number(args.gb) * 1e9;
-let produced = 0;
-const endless = new Readable({
-  read() {
-    if (produced >= targetBytes) return void this.push(null);
-    produced += log.bytes.length;
-    this.push(log.bytes);
-  },
-});
-let written = 0;
-const rss: number[] = [];
-const slowReader = new Writable({
-  highWaterMark: 64 * 1024,
-  write(chunk: Buffer, _encoding, callback) {
-    written += chunk.length;
-    // About 1 ms of "reading" per 256 KiB: slower than the chain, so backpressure has to hold.
-    if (written % (256 * 1024) < chunk.length) setTimeout(callback, 1);
-    else callback();
-  },
-});
-const sampler = setInterval(() => rss.push(process.memoryUsage().rss), 250);
-const started = performance.now();
-await pipeline(endless, redactLogChain({ framing: 'lines' }), slowReader);
-clearInterval(sampler);
-const seconds = (performance.now() - started) / 1000;
-const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
-const quarter = Math.floor(rss.length / 4);
-console.log(
-  `\nzero redact, ${(produced / 1e9).toFixed(2)} GB to a slow reader: ${seconds.toFixed(0)} s, ${(produced / 1e6 / seconds).toFixed(1)} MB/s; ` +
-    `RSS ${mib(Math.min(...rss))}–${mib(Math.max(...rss))} MiB (first quarter max ${mib(Math.max(...rss.slice(0, quarter)))}, last quarter max ${mib(Math.max(...rss.slice(-quarter)))})`,
-);

@@ -21,6 +21,13 @@ import { split } from '../transforms/split.js';
 import { stamp } from '../transforms/stamp.js';
 import { validate } from '../transforms/validate.js';
 import { syntheticLog } from './synthetic-log.js';
+import { serializeStep } from '../lib/output/serializer.js';
+import { createLineFramer } from '../lib/protocol/lines.js';
+import { parseStep } from '../lib/protocol/parse.js';
+import { validateStep } from '../lib/protocol/schema-version.js';
+import { stampStep } from '../lib/protocol/stamp.js';
+import { redactStep } from '../lib/redaction/events.js';
+import { composeSteps, stepStream } from '../lib/streams.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -62,7 +69,15 @@ function nullSink(objectMode: boolean, countRedacted = false): Sink {
 }
 
 type Stages = () => Transform[];
-const outputChain: Stages = () => [split({ label: 'bench log' }), parse(), validate('output'), redact(), stamp(), serialize('stream-json')];
+/** The stages one stream each, as a program that pipes them would. */
+const outputStages: Stages = () => [split({ label: 'bench log' }), parse(), validate('output'), redact(), stamp(), serialize('stream-json')];
+/** The same stages' steps fused in one stream, as lib/pipeline.ts builds its chains. */
+const outputChain: Stages = () => [
+  stepStream(composeSteps([createLineFramer({ label: 'bench log' }), parseStep(), validateStep('output'), redactStep(), stampStep(), serializeStep('stream-json', process.stderr)]), {
+    writableObjectMode: false,
+    readableObjectMode: false,
+  }),
+];
 const baseline: Stages = () => [
   split2(JSON.parse),
   new Transform({ writableObjectMode: true, transform: (value: unknown, _encoding, callback) => callback(null, `${JSON.stringify(value)}\n`) }),
@@ -127,17 +142,18 @@ console.log(
     `heap sampled every 1024 output chunks (${mb(process.memoryUsage().heapUsed)} MB at rest after GC)\n`,
 );
 
-const [base, chain] = await measure([
+const [base, chain, stages] = await measure([
   { name: 'baseline (split2 → JSON.parse → JSON.stringify)', stages: baseline },
-  { name: 'output chain (split → … → serialize)', stages: outputChain },
+  { name: 'output chain (split → … → serialize), fused', stages: outputChain },
+  { name: 'the same stages, one stream each', stages: outputStages },
 ]);
-console.log(table([base, chain], base));
+console.log(table([base, chain, stages], base));
 console.log(`\noutput chain / baseline throughput: ${(base.ms / chain.ms).toFixed(2)}`);
 
 if (args.stages) {
   // Cumulative prefixes of the chain, each drained to an object-mode sink: the step between rows is that stage's cost.
   const names = ['split', '+ parse', '+ validate', '+ redact', '+ stamp', '+ serialize'];
-  const prefixes = names.map((name, n) => ({ name, stages: () => outputChain().slice(0, n + 1), objectOut: n < names.length - 1 }));
+  const prefixes = names.map((name, n) => ({ name, stages: () => outputStages().slice(0, n + 1), objectOut: n < names.length - 1 }));
   const rows = await measure(prefixes);
   console.log(`\nper stage (cumulative prefixes of the output chain):\n${table(rows, base)}`);
   const steps = rows.slice(1).map((r, i) => `${names[i + 1].slice(2)} ${(r.ms - rows[i].ms).toFixed(0)} ms`);

@@ -39,13 +39,14 @@ const TOOL_LINES = [
 const TOOLS = ['read_file', 'grep', 'glob', 'list_directory'] as const;
 const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
-export function syntheticLog(options: { events: number; seed?: number }): SyntheticLog {
+/** `runs`: how many runs share the events (default: one per 20,000 events, at least 3); many short runs are a day of CI runs concatenated. */
+export function syntheticLog(options: { events: number; seed?: number; runs?: number }): SyntheticLog {
   const random = prng(options.seed ?? 42);
   const int = (min: number, max: number) => min + Math.floor(random() * (max - min + 1));
   const token = (length: number) => Array.from({ length }, () => ALNUM[int(0, ALNUM.length - 1)]).join('');
 
   const total = Math.max(options.events, 100);
-  const runs = Math.max(3, Math.round(total / 20_000));
+  const runs = options.runs ?? Math.max(3, Math.round(total / 20_000));
   const lines: string[] = [];
   let secrets = 0;
   let callNo = 0;

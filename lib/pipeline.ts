@@ -1,35 +1,33 @@
 import { Duplex, PassThrough, Readable, Writable, pipeline, type Transform } from 'node:stream';
 import pumpify from 'pumpify';
 import { agent, type AgentOptions } from '../transforms/agent.js';
-import { combine } from '../transforms/combine.js';
-import { parse } from '../transforms/parse.js';
 import { record } from '../transforms/record.js';
-import { redact } from '../transforms/redact.js';
-import { serialize, type OutputFormat } from '../transforms/serialize.js';
+import type { OutputFormat } from '../transforms/serialize.js';
 import type { ProgressWriter } from './output/serializer.js';
-import { split } from '../transforms/split.js';
-import { stamp } from '../transforms/stamp.js';
-import { validate } from '../transforms/validate.js';
 import { CancelledError, toZeroError, type CancelSignal, type ZeroError } from './errors.js';
 import { newRunId } from './protocol/ids.js';
 import type { Event, SchemaVersion } from './protocol/types.js';
 import type { VersionChoice } from './protocol/versions.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 import { pace } from '../transforms/pace.js';
-import { logItems, type Framing } from './logs/framing.js';
+import { createLogFramer, createLogLineFramer, type Framing } from './logs/framing.js';
+import { createLineFramer } from './protocol/lines.js';
 import { createLogRedactor } from './logs/redact.js';
 import { createRunPicker, type RunPick } from './logs/replay.js';
 import { createStatsReport } from './logs/stats.js';
 import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
-import { createSerializer } from './output/serializer.js';
+import { createSerializer, serializeStep } from './output/serializer.js';
 import { transcriptTitle, type RenderFormat } from './render/format.js';
 import { createHtmlRenderer } from './render/html.js';
 import { createMarkdownRenderer } from './render/markdown.js';
 import { createTranscript } from './render/transcript.js';
-import { createLineValidator } from './protocol/schema-version.js';
-import { stampEvent } from './protocol/stamp.js';
+import { validateStep } from './protocol/schema-version.js';
+import { combineStep } from './protocol/combine.js';
+import { parseStep } from './protocol/parse.js';
+import { stampEvent, stampStep } from './protocol/stamp.js';
 import type { OutputEvent } from './protocol/types.js';
 import { redactEvent, type RedactOptions } from './redaction/index.js';
+import { redactStep } from './redaction/events.js';
 import { composeSteps, mapStep, stepStream, type Step } from './streams.js';
 
 export type InputChainOptions = {
@@ -40,7 +38,8 @@ export type InputChainOptions = {
 
 /** stream-json input bytes → one `{ prompt, images? }`: split → parse → validate(input) → combine. */
 export function inputChain(options: InputChainOptions = {}): Duplex {
-  return new pumpify.obj(split(options), parse(), validate('input', { onSchemaVersion: options.onSchemaVersion }), combine());
+  const events = [createLineFramer(options), parseStep(), validateStep('input', { onSchemaVersion: options.onSchemaVersion }), combineStep()];
+  return stepStream(composeSteps(events), { writableObjectMode: false });
 }
 
 export type OutputChainOptions = {
@@ -61,11 +60,16 @@ export type OutputChainOptions = {
 /** Reasoning is for a person too: the text format shows it (on a terminal) whatever the schema version. */
 const FOR_PEOPLE: ReadonlySet<Event['type']> = new Set(['reasoning']);
 
-/** events → bytes: redact → stamp → (record) → serialize. Nothing leaves, or is stored, without passing redaction. */
+/**
+ * events → bytes: redact → stamp → (record) → serialize, fused in one stream (the record stage, which waits for
+ * the disk at run_end, stands apart). Nothing leaves, or is stored, without passing redaction.
+ */
 export function outputChain(options: OutputChainOptions = {}): Duplex {
-  const recording = options.recorder ? [record(options.recorder)] : [];
   const keep = options.format === 'text' ? FOR_PEOPLE : undefined;
-  return new pumpify.obj(redact(options), stamp({ ...options, keep }), ...recording, serialize(options.format, options));
+  const head = [redactStep(options), stampStep({ ...options, keep })];
+  const serializer = serializeStep(options.format ?? 'stream-json', options.stderr ?? process.stderr);
+  if (!options.recorder) return stepStream(composeSteps([...head, serializer]), { readableObjectMode: false });
+  return new pumpify.obj(stepStream(composeSteps(head)), record(options.recorder), stepStream(serializer, { readableObjectMode: false }));
 }
 
 /** Called with every failure that ends a run, before it becomes an `error` event (the CLI prints it with --debug). */
@@ -240,12 +244,14 @@ export type LogChainOptions = {
 };
 
 function logChain(framing: Framing | undefined, steps: Step<any, any>[], readableObjectMode = false): Duplex {
-  return new pumpify.obj(logItems(framing), stepStream(composeSteps(steps), { readableObjectMode }));
+  return stepStream(composeSteps([createLogFramer(framing), ...steps]), { writableObjectMode: false, readableObjectMode });
 }
 
 /** `zero redact`: frame → redact → the same log, secrets replaced, clean lines as they came. */
 export function redactLogChain(options: LogChainOptions = {}): Duplex {
-  return logChain(options.framing, [createLogRedactor(options.redaction)]);
+  // the redactor parses only the lines it must: a clean line goes out as it came
+  const steps = [createLogLineFramer(options.framing), createLogRedactor(options.redaction)];
+  return stepStream(composeSteps(steps), { writableObjectMode: false, readableObjectMode: false });
 }
 
 /** `zero validate`: frame → schema of each line's version + order rules → the report; `summary()` once it has ended. */
@@ -279,7 +285,7 @@ export function replayChain(options: ReplayChainOptions = {}): { chain: Duplex; 
     const redacted = redactEvent(event, redaction);
     return runId ? stampEvent<Event>(redacted, runId, redacted.schemaVersion) : redacted;
   });
-  const checked = mapStep(createLineValidator('output', { label: 'recorded event' }));
+  const checked = validateStep('output', { label: 'recorded event' });
   const serializer = mapStep(createSerializer(options.format ?? 'stream-json', options.stderr ?? process.stderr));
   if (!options.delay) return { chain: logChain(options.framing, [picker, checked, replayed, serializer]), pick: picker.pick };
   const chain = new pumpify.obj(logChain(options.framing, [picker, checked, replayed], true), pace(options.delay), stepStream(serializer, { readableObjectMode: false }));

@@ -68,7 +68,7 @@ export function applyStep<In, Out>(step: Step<In, Out>, items: Iterable<In>): Ou
 }
 
 export type StepStreamOptions = {
-  /** Objects out (default); false: the step makes strings, written once per input chunk, joined. */
+  /** Objects out (default); false: the step makes strings (or Buffers), written once per input chunk, joined. */
   readableObjectMode?: boolean;
   /** Objects in (default); false: bytes (or strings) in. */
   writableObjectMode?: boolean;
@@ -81,14 +81,22 @@ export type StepStreamOptions = {
  */
 export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOptions = {}): Transform {
   const { readableObjectMode = true, writableObjectMode = true } = options;
-  let batch: string[] = [];
+  let batch: (string | Buffer)[] = [];
+  let buffers = false;
   let stream: Transform;
-  const emit: Emit<Out> = readableObjectMode ? (item) => void stream.push(item) : (item) => void batch.push(item as unknown as string);
+  const emit: Emit<Out> = readableObjectMode
+    ? (item) => void stream.push(item)
+    : (item) => {
+        if (typeof item !== 'string') buffers = true;
+        batch.push(item as unknown as string | Buffer);
+      };
+  // Strings are joined; bytes (a line that is not valid UTF-8, kept as it came) make the batch one Buffer.
   const pushBatch = () => {
     if (batch.length === 0) return;
-    const text = batch.length === 1 ? batch[0]! : batch.join('');
+    const out = !buffers ? (batch as string[]).join('') : Buffer.concat(batch.map((item) => (typeof item === 'string' ? Buffer.from(item) : item)));
     batch = [];
-    if (text) stream.push(text);
+    buffers = false;
+    if (out.length) stream.push(out);
   };
   /** Waiting to fail until what was pushed has been read: set while a failure waits. */
   let onRead: (() => void) | undefined;

@@ -1,7 +1,6 @@
 import type { Transform } from 'node:stream';
-import type { Event } from '../lib/protocol/types.js';
-import { createEventRedactor } from '../lib/redaction/events.js';
-import { flatMapStream } from '../lib/streams.js';
+import { redactStep } from '../lib/redaction/events.js';
+import { stepStream } from '../lib/streams.js';
 
 export type RedactOptions = {
   /** Exact values of the credentials this process loaded: redacted wherever they appear. */
@@ -10,9 +9,8 @@ export type RedactOptions = {
 
 /**
  * event → the same event with every secret replaced by `[REDACTED]` (docs/protocol.md §4).
- * Text deltas may be held back and re-split, so a secret split across them cannot leak.
+ * Text and reasoning deltas may be held back and re-split, so a secret split across them cannot leak.
  */
 export function redact(options: RedactOptions = {}): Transform {
-  const redactor = createEventRedactor(options);
-  return flatMapStream((event: Event) => redactor.event(event), { flush: () => redactor.end() });
+  return stepStream(redactStep(options));
 }

@@ -1,209 +1,243 @@
-import { Transform, type TransformCallback } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
-import { none, isMany, getManyValues } from 'stream-chain/defs.js';
-import jsonParser, { type Token } from 'stream-json/core/parser.js';
-import streamValues from 'stream-json/core/streamers/stream-values.js';
-import { split } from '../../transforms/split.js';
-import { isTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from '../protocol/depth.js';
+import { none, getManyValues } from 'stream-chain/defs.js';
+import { jsonParser, type Token } from 'stream-json/core/parser.js';
+import streamValues, { type StreamValuesItem } from 'stream-json/core/streamers/stream-values.js';
+import { isTooDeep, mayBeTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from '../protocol/depth.js';
+import { DEFAULT_MAX_LINE_BYTES, createLineAssembler, createLineFramer, createLineScanner, toBytes } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
 import type { Line } from '../protocol/types.js';
-import { DEFAULT_MAX_LINE_BYTES } from '../protocol/lines.js';
+import { composeSteps, mapStep, type Emit, type Step } from '../streams.js';
 
 export const FRAMINGS = ['lines', 'values', 'auto'] as const;
 export type Framing = (typeof FRAMINGS)[number];
 
 /**
  * One item of a log: a JSON value and the physical line where it starts, or a
- * piece of text that is not JSON (kept, so nothing is lost), with its line.
+ * piece of text that is not JSON (kept, so nothing is lost), with its line. The
+ * lines framing gives `bytes` too: the line exactly as read, valid UTF-8 or not.
  */
-export type LogItem = { lineNo: number; value: unknown; raw?: string } | { lineNo: number; raw: string; problem: string };
+export type LogItem = { lineNo: number; value: unknown; raw?: string; bytes?: Buffer } | { lineNo: number; raw: string; problem: string; bytes?: Buffer };
+
+/** A line of the lines framing not parsed yet (`parse: false`): lineItem makes it a LogItem when its value is needed. */
+export type LogLine = { lineNo: number; raw: string; bytes?: Buffer };
+
+export type LogFramer = Step<Buffer | string, LogItem>;
+type AnyLogFramer = Step<Buffer | string, LogItem | LogLine>;
 
 export const NOT_JSON = 'not a JSON object';
 
+/** The problem of a value whose text passes the limit: it is not read further. */
+export const tooLongValue = (maxBytes: number) => `longer than ${maxBytes} bytes`;
+
 /** A framed line as a LogItem: its JSON object (the parse stage's parseLine), or the line kept as text with the problem. */
-export function lineItem(line: Line): LogItem {
+export function lineItem(line: Line | LogLine): LogItem {
+  const raw = 'line' in line ? line.line : line.raw;
+  const kept = line.bytes ? { raw, bytes: line.bytes } : { raw };
   let value: unknown;
   try {
-    value = parseLine(line, undefined, { maxDepth: Infinity }).value;
+    value = parseLine({ line: raw, lineNo: line.lineNo }, undefined, { maxDepth: Infinity }).value;
   } catch {
-    return { lineNo: line.lineNo, raw: line.line, problem: NOT_JSON };
+    return { lineNo: line.lineNo, ...kept, problem: NOT_JSON };
   }
-  if (isTooDeep(value)) return { lineNo: line.lineNo, raw: line.line, problem: TOO_DEEP };
-  return { lineNo: line.lineNo, value, raw: line.line };
+  if (mayBeTooDeep(raw) && isTooDeep(value)) return { lineNo: line.lineNo, ...kept, problem: TOO_DEEP };
+  return { lineNo: line.lineNo, value, ...kept };
 }
+
+/** A line of the lines framing as a LogLine: nothing parsed. */
+const logLine = (line: Line): LogLine => (line.bytes ? { lineNo: line.lineNo, raw: line.line, bytes: line.bytes } : { lineNo: line.lineNo, raw: line.line });
+
+/** The limit on a line (lines framing) or on the text of a value (values framing); default 16 MiB. */
+export type LogFramingOptions = { maxLineBytes?: number };
+
+/** Lines framing: the line framer, each line's bytes kept, then lineItem (or, not parsing, logLine). */
+const linesFramer = (maxLineBytes?: number, parse = true): AnyLogFramer =>
+  composeSteps([createLineFramer({ keepBytes: true, maxLineBytes }), mapStep<Line, LogItem | LogLine>(parse ? lineItem : logLine)]);
 
 /** Thrown by the values framing at the first token past MAX_JSON_DEPTH, before the value is assembled. */
 class TooDeepError extends Error {}
-
-type Sink = (item: LogItem) => void;
-
-/** What a framing does with text: pieces go in, LogItems come out through the sink. */
-interface Framer {
-  write(text: string, sink: Sink): Promise<void>;
-  end(sink: Sink): Promise<void>;
-}
-
-/** Lines framing: the split stage's line numberer and parseLine, driven synchronously. */
-function linesFramer(firstLineNo = 1): Framer {
-  const splitter = split();
-  const items: LogItem[] = [];
-  splitter.on('data', (line: Line) => items.push(lineItem({ line: line.line, lineNo: line.lineNo + firstLineNo - 1 })));
-  const drain = (sink: Sink) => {
-    for (const item of items.splice(0)) sink(item);
-  };
-  let failure: Error | undefined;
-  splitter.on('error', (error: Error) => (failure = error));
-  return {
-    async write(text, sink) {
-      await new Promise<void>((resolve) => splitter.write(text, () => setImmediate(resolve)));
-      if (failure) throw failure;
-      drain(sink);
-    },
-    async end(sink) {
-      await new Promise<void>((resolve) => {
-        splitter.once('end', resolve);
-        splitter.end();
-        splitter.resume();
-      });
-      if (failure) throw failure;
-      drain(sink);
-    },
-  };
-}
-
-async function tokensOf(result: unknown): Promise<Token[]> {
-  if (result === none || result === undefined) return [];
-  if (isMany(result)) return getManyValues(result) as Token[];
-  if (result && typeof (result as AsyncIterable<Token>)[Symbol.asyncIterator] === 'function') {
-    const tokens: Token[] = [];
-    for await (const token of result as AsyncIterable<Token>) if (token as unknown !== none) tokens.push(token);
-    return tokens;
-  }
-  return [result as Token];
-}
+/** Thrown by the values framing at the first token past the limit, before the value is assembled. */
+class TooLongError extends Error {}
 
 const STARTS = new Set(['startObject', 'startArray', 'startString', 'startNumber', 'stringValue', 'numberValue', 'nullValue', 'trueValue', 'falseValue']);
+/** The tokens that give a value's text as it is read; its packed form comes again at the end and is not counted twice. */
+const PIECES = new Set(['stringChunk', 'numberChunk']);
 
 /**
- * Values framing: stream-json's parser (jsonStreaming) and its values streamer;
- * a top-level array is unwrapped into its elements. The text goes in one
- * physical line at a time, so the line a value starts on is the line that was
- * being fed when its first token came out. On a syntax error, the text of the
- * broken value is kept as a problem item and the rest is read as lines.
+ * stream-json's tokenizer and values streamer (plain synchronous functions: the
+ * parser gives `many(tokens)` or `none`, the streamer a value or `none`), a
+ * top-level array unwrapped into its elements. Each value comes out with the
+ * line that was being fed when its first token came out. A value is measured as
+ * its tokens come (its text but the whitespace between tokens, in UTF-16 units),
+ * so it fails at the limit wherever the input was cut.
  */
-function valuesFramer(maxValueChars = DEFAULT_MAX_LINE_BYTES): Framer {
-  const parse = jsonParser({ jsonStreaming: true }) as unknown as (chunk: unknown) => unknown;
-  const values = streamValues() as unknown as (token: unknown) => unknown;
-  let lineNo = 1;
-  let partial = '';
+function createValueReader(maxChars: number) {
+  const parse = jsonParser({ jsonStreaming: true });
+  const values = streamValues();
   let depth = 0;
-  /** >0 while inside a top-level array that is being unwrapped (its depth). */
+  /** Inside a top-level array that is being unwrapped. */
   let unwrapping = false;
   let start: number | undefined;
-  /** The text of the value being read, kept for the error report (bounded). */
-  let pending: string[] = [];
-  let pendingChars = 0;
-  let fallback: Framer | undefined;
+  let size = 0;
+  const level = () => (unwrapping ? depth - 1 : depth);
 
-  /** The text of the value being read, kept as a problem item. */
-  const brokenValue = (error: unknown): LogItem => {
-    const problem = error instanceof TooDeepError ? TOO_DEEP : `not JSON (${error instanceof Error ? error.message : String(error)})`;
-    return { lineNo: start ?? lineNo, raw: pending.join('\n'), problem };
+  const measure = (token: Token) => {
+    size += PIECES.has(token.name) ? (token as { value: string }).value.length : 1;
+    if (size > maxChars) throw new TooLongError(tooLongValue(maxChars));
   };
-
-  const feedTokens = async (tokens: Token[], sink: Sink) => {
-    for (const token of tokens) {
-      if (token.name === 'whitespace') continue;
-      if (depth === 0 && !unwrapping && token.name === 'startArray') {
-        unwrapping = true;
-        depth = 1;
-        continue;
-      }
-      if (unwrapping && depth === 1 && token.name === 'endArray') {
-        unwrapping = false;
-        depth = 0;
-        continue;
-      }
-      const level = unwrapping ? depth - 1 : depth;
-      if (level === 0 && start === undefined && STARTS.has(token.name)) start = lineNo;
-      if (token.name === 'startObject' || token.name === 'startArray') depth += 1;
-      else if (token.name === 'endObject' || token.name === 'endArray') depth -= 1;
-      if ((unwrapping ? depth - 1 : depth) > MAX_JSON_DEPTH) throw new TooDeepError(TOO_DEEP);
-      for (const out of await tokensOf(values(token))) {
-        sink({ lineNo: start ?? lineNo, value: (out as unknown as { value: unknown }).value });
-        start = undefined;
-        pending = [];
-        pendingChars = 0;
-      }
+  const feed = (token: Token, lineNo: number, emit: Emit<LogItem>) => {
+    if (depth === 0 && !unwrapping && token.name === 'startArray') {
+      unwrapping = true;
+      depth = 1;
+      return;
     }
+    if (unwrapping && depth === 1 && token.name === 'endArray') {
+      unwrapping = false;
+      depth = 0;
+      return;
+    }
+    if (level() === 0 && start === undefined && STARTS.has(token.name)) start = lineNo;
+    if (token.name === 'startObject' || token.name === 'startArray') depth += 1;
+    else if (token.name === 'endObject' || token.name === 'endArray') depth -= 1;
+    if (level() > MAX_JSON_DEPTH) throw new TooDeepError(TOO_DEEP);
+    measure(token);
+    // stream-values gives one value or none, never many
+    const out = values(token) as StreamValuesItem | typeof none;
+    if (out === none) return;
+    emit({ lineNo: start ?? lineNo, value: out.value });
+    start = undefined;
+    size = 0;
   };
-
-  const failed = async (error: unknown, sink: Sink) => {
-    sink(brokenValue(error));
-    fallback = linesFramer(lineNo + 1);
-  };
-
-  const feedLine = async (line: string, sink: Sink) => {
-    if (pendingChars < maxValueChars) {
-      pending.push(line.replace(/\r?\n$/, ''));
-      pendingChars += line.length;
-    }
-    try {
-      await feedTokens(await tokensOf(parse(line)), sink);
-    } catch (error) {
-      await failed(error, sink);
-    }
-    if (line.endsWith('\n')) lineNo += 1;
+  const feedAll = (tokens: ReturnType<typeof parse>, lineNo: number, emit: Emit<LogItem>) => {
+    if (tokens !== none) for (const token of getManyValues(tokens)) feed(token, lineNo, emit);
   };
 
   return {
-    async write(text, sink) {
-      if (fallback) return fallback.write(text, sink);
-      let from = 0;
-      for (;;) {
-        const newline = text.indexOf('\n', from);
-        if (newline < 0) break;
-        const line = partial + text.slice(from, newline + 1);
-        partial = '';
-        from = newline + 1;
-        await feedLine(line, sink);
-        const after = fallback as Framer | undefined;
-        if (after) return after.write(text.slice(from), sink);
-      }
-      partial += text.slice(from);
-      if (partial.length > maxValueChars) {
-        const line = partial;
-        partial = '';
-        await feedLine(line, sink);
-      }
+    /** The line the value being read started on; undefined between values. */
+    get start() {
+      return start;
     },
-    async end(sink) {
-      if (fallback) return fallback.end(sink);
-      if (partial) await feedLine(partial, sink);
-      partial = '';
-      const after = fallback as Framer | undefined;
-      if (after) return after.end(sink);
+    write(text: string, lineNo: number, emit: Emit<LogItem>) {
+      feedAll(parse(text), lineNo, emit);
+    },
+    end(lineNo: number, emit: Emit<LogItem>) {
+      feedAll(parse(none as unknown as string), lineNo, emit); // none: the end of the text
+      if (depth !== 0 || start !== undefined) throw new Error('unexpected end of input');
+    },
+  };
+}
+
+/**
+ * The text since the last value, kept (up to about the limit) for the problem
+ * item of a value that breaks: from its first line with content, each line
+ * without its line ending.
+ */
+function createKeptText(maxChars: number) {
+  let pieces: string[] = [];
+  let chars = 0;
+  return {
+    add(text: string) {
+      if (chars >= maxChars) return;
+      pieces.push(text);
+      chars += text.length;
+    },
+    clear() {
+      pieces = [];
+      chars = 0;
+    },
+    get text() {
+      return pieces.join('').replace(/\r\n/g, '\n').replace(/^(?:[ \t\r]*\n)+/, '').replace(/\n$/, '');
+    },
+  };
+}
+
+/**
+ * Values framing: JSON values whatever the line breaks (createValueReader),
+ * numbered by the same newline scanning as the lines framing. The text goes in
+ * a physical line at a time (a line longer than the limit, in pieces of it), so
+ * where the input was cut changes nothing. A value that is not JSON, nests too
+ * deep or passes the limit is kept as a problem item, and the lines after the
+ * one it broke on are read as lines.
+ */
+function valuesFramer(maxBytes: number): LogFramer {
+  const scanner = createLineScanner();
+  const decoder = new StringDecoder('utf8');
+  const reader = createValueReader(maxBytes);
+  const kept = createKeptText(maxBytes);
+  let lineNo = 1;
+  let pieces: Buffer[] = [];
+  let pendingBytes = 0;
+  /** After a broken value: the rest of its line is dropped, then lines are read as lines. */
+  let rest: { lines: ReturnType<typeof createLineAssembler>; skipping: boolean } | undefined;
+
+  const pending = () => {
+    const text = decoder.write(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, pendingBytes));
+    pieces = [];
+    pendingBytes = 0;
+    return text;
+  };
+  const emitting = (emit: Emit<LogItem>): Emit<LogItem> => (item) => {
+    kept.clear();
+    emit(item);
+  };
+  const broken = (error: unknown, emit: Emit<LogItem>, ended: boolean) => {
+    const { message } = error as Error;
+    const problem = error instanceof TooDeepError || error instanceof TooLongError ? message : `not JSON (${message})`;
+    emit({ lineNo: reader.start ?? lineNo, raw: kept.text, problem });
+    kept.clear();
+    rest = { lines: createLineAssembler({ keepBytes: true, maxLineBytes: maxBytes, firstLineNo: lineNo + 1 }), skipping: !ended };
+  };
+  const feed = (text: string, ended: boolean, emit: Emit<LogItem>) => {
+    kept.add(text);
+    try {
+      reader.write(text, lineNo, emitting(emit));
+    } catch (error) {
+      broken(error, emit, ended);
+    }
+  };
+  const afterBroken = (bytes: Buffer, ended: boolean, emit: Emit<LogItem>) => {
+    if (rest!.skipping) rest!.skipping = !ended;
+    else rest!.lines.piece(bytes, ended, (line) => emit(lineItem(line)));
+  };
+  const piece = (bytes: Buffer, ended: boolean, emit: Emit<LogItem>) => {
+    if (rest) return afterBroken(bytes, ended, emit);
+    pieces.push(bytes);
+    pendingBytes += bytes.length;
+    if (ended) {
+      feed(`${pending()}${decoder.end()}\n`, true, emit);
+      lineNo += 1;
+    } else if (pendingBytes > maxBytes) {
+      feed(pending(), false, emit);
+    }
+  };
+
+  return {
+    write(chunk, emit) {
+      scanner.write(chunk, { piece: (bytes, ended) => piece(bytes, ended, emit) });
+    },
+    end(emit) {
+      scanner.end({ piece: (bytes, ended) => piece(bytes, ended, emit) });
+      if (rest) return rest.lines.end((line) => emit(lineItem(line)));
+      if (pendingBytes > 0) feed(`${pending()}${decoder.end()}`, true, emit);
+      if (rest) return;
       try {
-        await feedTokens(await tokensOf(parse(none)), sink);
-        if (depth !== 0 || start !== undefined) throw new Error('unexpected end of input');
-        await tokensOf(values(none));
+        reader.end(lineNo, emitting(emit));
       } catch (error) {
-        sink(brokenValue(error));
+        broken(error, emit, true);
       }
     },
   };
 }
 
 /**
- * Auto: reads up to the first line with content. `[` → values; a first line
- * that is not a whole JSON value but starts one (`{` of a pretty-printed or
- * concatenated log) → values; else lines.
+ * Auto's choice, by the first line with content: `[` → values; `{` that is not
+ * a whole JSON value on its line (pretty-printed, concatenated, or a line not
+ * finished within the limit) → values; else lines.
  */
-function choose(head: string): 'lines' | 'values' {
-  const firstLine = head.replace(/^\uFEFF/, '').split('\n').find((line) => line.trim() !== '') ?? '';
+function choose(firstLine: string, whole: boolean): 'lines' | 'values' {
   const trimmed = firstLine.trim();
   if (trimmed.startsWith('[')) return 'values';
   if (!trimmed.startsWith('{')) return 'lines';
+  if (!whole) return 'values';
   try {
     JSON.parse(trimmed);
     return 'lines';
@@ -212,45 +246,65 @@ function choose(head: string): 'lines' | 'values' {
   }
 }
 
-/**
- * bytes → LogItem objects. `lines`: strict JSONL (the split stage); `values`: a
- * stream of JSON values whatever the line breaks, a top-level array of events
- * included (stream-json); `auto`: picks by the first non-blank character (and,
- * for `{`, by whether the first value ends on its first line).
- */
-export function logItems(framing: Framing = 'auto'): Transform {
-  const decoder = new StringDecoder('utf8');
-  let framer: Framer | undefined = framing === 'lines' ? linesFramer() : framing === 'values' ? valuesFramer() : undefined;
-  let head = '';
-  const stream = new Transform({
-    writableObjectMode: false,
-    readableObjectMode: true,
-    readableHighWaterMark: 16,
-    transform(chunk: Buffer | string, _encoding, callback: TransformCallback) {
-      const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
-      const sink = (item: LogItem) => void stream.push(item);
-      if (!framer) {
-        head += text;
-        const hasLine = head.split('\n').some((line, index, all) => index < all.length - 1 && line.trim() !== '');
-        if (!hasLine && head.length < DEFAULT_MAX_LINE_BYTES) return callback();
-        framer = choose(head) === 'values' ? valuesFramer() : linesFramer();
-        const buffered = head;
-        head = '';
-        return void framer.write(buffered, sink).then(() => callback(), callback);
+/** Auto: holds the bytes up to the first line with content (or the limit), then hands them to the framing chosen by it. */
+function autoFramer(maxBytes: number, parse = true): AnyLogFramer {
+  let head: Buffer[] = [];
+  let headBytes = 0;
+  /** Finds the first line with content; let go once the choice is made, with what it holds. */
+  let firstLines: ReturnType<typeof createLineFramer> | undefined = createLineFramer({ maxLineBytes: Infinity });
+  let first: Line | undefined;
+  const found = (line: Line) => void (first ??= line);
+  let chosen: AnyLogFramer | undefined;
+
+  const choosing = (framing: 'lines' | 'values', emit: Emit<LogItem | LogLine>) => {
+    chosen = framing === 'values' ? valuesFramer(maxBytes) : linesFramer(maxBytes, parse);
+    for (const chunk of head) chosen.write(chunk, emit);
+    head = [];
+    firstLines = undefined;
+  };
+  return {
+    write(chunk, emit) {
+      if (chosen) return chosen.write(chunk, emit);
+      const bytes = toBytes(chunk);
+      head.push(bytes);
+      headBytes += bytes.length;
+      firstLines!.write(bytes, found);
+      if (first) choosing(choose(first.line, true), emit);
+      // All lines so far were blank: what starts the unfinished one decides.
+      else if (headBytes >= maxBytes) choosing(choose(Buffer.concat(head).toString('utf8'), false), emit);
+    },
+    end(emit) {
+      if (!chosen) {
+        firstLines!.end(found);
+        choosing(first ? choose(first.line, true) : 'lines', emit);
       }
-      framer.write(text, sink).then(() => callback(), callback);
+      chosen!.end?.(emit);
     },
-    flush(callback) {
-      const sink = (item: LogItem) => void stream.push(item);
-      const rest = decoder.end();
-      (async () => {
-        if (!framer) {
-          framer = choose(head + rest) === 'values' ? valuesFramer() : linesFramer();
-          await framer.write(head + rest, sink);
-        } else if (rest) await framer.write(rest, sink);
-        await framer.end(sink);
-      })().then(() => callback(), callback);
-    },
-  });
-  return stream;
+  };
+}
+
+/**
+ * bytes → LogItems, as a plain step. `lines`: strict JSONL (the split stage's
+ * line framer); `values`: a stream of JSON values whatever the line breaks, a
+ * top-level array of events included (stream-json); `auto`: picks by the first
+ * non-blank character (and, for `{`, by whether the first value ends on its
+ * first line).
+ */
+export function createLogFramer(framing: Framing = 'auto', options: LogFramingOptions = {}): LogFramer {
+  return framer(framing, options, true) as LogFramer;
+}
+
+/**
+ * createLogFramer for a reader that needs the value of some lines only (zero redact writes a clean line as it
+ * came): the lines framing gives LogLines, unparsed; the values framing parses anyway.
+ */
+export function createLogLineFramer(framing: Framing = 'auto', options: LogFramingOptions = {}): AnyLogFramer {
+  return framer(framing, options, false);
+}
+
+function framer(framing: Framing, options: LogFramingOptions, parse: boolean): AnyLogFramer {
+  const maxBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  if (framing === 'lines') return linesFramer(maxBytes, parse);
+  if (framing === 'values') return valuesFramer(maxBytes);
+  return autoFramer(maxBytes, parse);
 }

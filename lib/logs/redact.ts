@@ -1,33 +1,92 @@
-import { createEventRedactor, isDeltaEvent, type EventRedactor } from '../redaction/events.js';
+import { isDeltaEvent } from '../redaction/events.js';
+import { createStreamRedactor, type StreamRedactor } from '../redaction/stream.js';
 import { mayContainSecret, redactEvent, redactText, redactValue, type RedactOptions } from '../redaction/index.js';
-import type { Event } from '../protocol/types.js';
 import type { Step } from '../streams.js';
-import type { LogItem } from './framing.js';
+import { lineItem, type LogItem, type LogLine } from './framing.js';
+import { RUN_ID_PATTERN } from '../protocol/ids.js';
 import { jsonLine } from '../output/serializer.js';
 import { isJsonObject } from '../protocol/validate.js';
 
 type Json = Record<string, unknown>;
-type DeltaLine = { event: Json; delta: string; raw?: string };
+/** A line as it was read: its text and, from the lines framing, its bytes. */
+type Original = { raw: string; bytes?: Buffer };
+type DeltaLine = { event: Json; delta: string; original?: Original };
 /** Where lines go: an array, or a step's emit. */
-type Lines = { push(line: string): unknown };
+type Lines = { push(line: string | Buffer): unknown };
+
+const NEWLINE = Buffer.from('\n');
+/**
+ * A clean line as it came: its text, or its bytes when they are not valid UTF-8 (the text then holds
+ * U+FFFD where they were), so that clean lines stay byte-identical whatever their encoding.
+ */
+const asRead = ({ raw, bytes }: Original): string | Buffer => (bytes && raw.includes('\uFFFD') ? Buffer.concat([bytes, NEWLINE]) : `${raw}\n`);
+type DeltaKind = 'text' | 'reasoning';
 
 /** The events whose deltas are one text in pieces, redacted as one (docs/protocol.md §4): the answer and the reasoning. */
 const MAYBE_DELTA = /"type"\s*:\s*"(?:text|reasoning)"/;
+/** Whether a raw line may be a delta: its type written plainly, or anything escaped (`"t\u0065xt"` is text too). */
+const mayBeDelta = (raw: string): boolean => raw.includes('\\u') || ((raw.includes('"text"') || raw.includes('"reasoning"')) && MAYBE_DELTA.test(raw));
+
+/** A delta whose other fields have their protocol shape (nothing there to redact): the common case, checked cheaply. */
+function plainDelta(value: Json): boolean {
+  for (const key in value) {
+    if (key === 'delta' || key === 'type') continue;
+    if (key === 'schemaVersion' && (value.schemaVersion === 1 || value.schemaVersion === 2)) continue;
+    if (key === 'runId' && typeof value.runId === 'string' && isRunId(value.runId)) continue;
+    return false;
+  }
+  return true;
+}
+const originalOf = (item: LogItem): Original | undefined => (item.raw === undefined ? undefined : (item as Original));
 const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 
+const DELTA_TYPES = [',"type":"text","runId":"', ',"type":"reasoning","runId":"'] as const;
+const DELTA_KEY = '","delta":"';
+/** Characters a JSON string cannot hold unescaped; a backslash means escapes to decode. */
+const NOT_PLAIN = /["\\\u0000-\u001f]/;
+
 /**
- * One run's text and reasoning deltas through its own event redactor (createEventRedactor),
+ * A delta line exactly as zero writes it (`{"schemaVersion":1,"type":"text","runId":"run_…","delta":"…"}`),
+ * read without JSON.parse: most lines of a log are these, and only their delta is needed. Anything else
+ * (other keys, another order, spaces, escapes in the delta) is undefined: the line is parsed as usual.
+ */
+/** A run id of the protocol's shape; a log repeats one on every line, so the last one checked is remembered. */
+let lastRunId = '';
+function isRunId(runId: string): boolean {
+  if (runId === lastRunId) return true;
+  if (!RUN_ID_PATTERN.test(runId)) return false;
+  lastRunId = runId;
+  return true;
+}
+
+function plainDeltaLine(raw: string): Json | undefined {
+  if (!raw.startsWith('{"schemaVersion":') || !raw.endsWith('"}')) return undefined;
+  const schemaVersion = raw.charCodeAt(17) - 48;
+  if (schemaVersion !== 1 && schemaVersion !== 2) return undefined;
+  const typed = DELTA_TYPES.find((prefix) => raw.startsWith(prefix, 18));
+  if (!typed) return undefined;
+  const idStart = 18 + typed.length;
+  const idEnd = raw.indexOf(DELTA_KEY, idStart);
+  if (idEnd < 0) return undefined;
+  const runId = raw.slice(idStart, idEnd);
+  const delta = raw.slice(idEnd + DELTA_KEY.length, -2);
+  if (!isRunId(runId) || NOT_PLAIN.test(delta)) return undefined;
+  return { schemaVersion, type: typed === DELTA_TYPES[0] ? 'text' : 'reasoning', runId, delta };
+}
+
+/**
+ * One run's text and reasoning deltas through a stream redactor per kind (createStreamRedactor),
  * which may hold back a tail and re-split deltas, one kind at a time. While what it releases
  * is exactly the text that came in, the original lines are written as they were
  * (byte-identical); once a redaction changes the text, what it releases is written as
  * events shaped like the run's own (same keys, same order, same schemaVersion and runId)
- * until the next flush point realigns them. A delta of the other kind is such a point: the
- * redactor releases the held kind first.
+ * until the next flush point realigns them. A delta of the other kind is such a point: what
+ * the held kind holds goes out first.
  */
 function createRunDeltas(options: RedactOptions) {
-  const redactor: EventRedactor = createEventRedactor(options);
-  /** The type of the deltas being matched. */
-  let kind: unknown;
+  const streams: Record<DeltaKind, StreamRedactor> = { text: createStreamRedactor(options), reasoning: createStreamRedactor(options) };
+  /** The kind of the deltas being matched. */
+  let kind: DeltaKind | undefined;
   let queue: DeltaLine[] = [];
   let released = '';
   let resplit = false;
@@ -40,7 +99,7 @@ function createRunDeltas(options: RedactOptions) {
     while (queue.length > 0) {
       const first = queue[0]!;
       if (released.startsWith(first.delta)) {
-        out.push(first.raw !== undefined ? `${first.raw}\n` : jsonLine(first.event));
+        out.push(first.original ? asRead(first.original) : jsonLine(first.event));
         released = released.slice(first.delta.length);
         queue.shift();
       } else if (first.delta.startsWith(released)) {
@@ -56,48 +115,41 @@ function createRunDeltas(options: RedactOptions) {
     }
   };
 
-  /** The deltas of the current kind the redactor let go of, in order. */
-  const take = (events: Event[], out: Lines) => {
-    for (const event of events) {
-      if (event.type !== kind) continue;
-      if (resplit) out.push(shaped((event as { delta: string }).delta));
-      else released += (event as { delta: string }).delta;
+  /** Text of the current kind the redactor let go of. */
+  const take = (text: string, out: Lines) => {
+    if (resplit) {
+      if (text) out.push(shaped(text));
+      return;
     }
-    if (!resplit) match(out);
+    released += text;
+    match(out);
   };
 
-  /** At a flush point everything has been released: the run starts afresh. */
-  const realign = (out: Lines) => {
+  /** A flush point: everything held is released, and the run starts afresh. */
+  const settle = (out: Lines) => {
+    if (kind) take(streams[kind].flush(), out);
     if (released) out.push(shaped(released));
     released = '';
     queue = [];
     resplit = false;
+    kind = undefined;
   };
 
   return {
-    delta(event: Json, raw: string | undefined, out: Lines) {
-      const results = redactor.event(event as unknown as Event);
-      if (event.type !== kind) {
-        // what was held of the other kind comes first in the results
-        take(results, out);
-        realign(out);
-        kind = event.type;
-      }
+    delta(event: Json, original: Original | undefined, out: Lines) {
+      const type = event.type as DeltaKind;
+      if (type !== kind) settle(out);
+      kind = type;
       template = event;
-      if (!resplit) queue.push({ event, delta: event.delta as string, raw });
-      take(results, out);
+      if (!resplit) queue.push({ event, delta: event.delta as string, original });
+      take(streams[type].push(event.delta as string), out);
     },
     /** Any other event of this run: the held-back deltas first, then the event, redacted. */
     other(event: Json, out: Lines): Json {
-      const results = redactor.event(event as unknown as Event);
-      take(results.slice(0, -1), out);
-      realign(out);
-      return results.at(-1) as unknown as Json;
+      settle(out);
+      return redactEvent(event, options);
     },
-    end(out: Lines) {
-      take(redactor.end(), out);
-      realign(out);
-    },
+    end: settle,
   };
 }
 
@@ -107,63 +159,85 @@ function createRunDeltas(options: RedactOptions) {
  * serialise, unless a run's deltas are held back (then it keeps its place after
  * them); a line that is not JSON is redacted as text and kept.
  */
-export function createLogRedactor(options: RedactOptions = {}): Step<LogItem, string> {
+export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | LogLine, string | Buffer> {
   // Only runs with deltas held back: a run that flushed holds nothing (its next delta starts it afresh), and
   // forgetting it keeps each line's cost flat in a log of thousands of runs.
   const runs = new Map<string, ReturnType<typeof createRunDeltas>>();
+  /** The run the last delta was of (almost every line's run): looked up without the map. */
+  let last: { runId: string; run: ReturnType<typeof createRunDeltas> } | undefined;
   const runOf = (runId: string) => {
+    if (last?.runId === runId) return last.run;
     let run = runs.get(runId);
     if (!run) runs.set(runId, (run = createRunDeltas(options)));
+    last = { runId, run };
     return run;
+  };
+  const forget = (runId: string) => {
+    runs.delete(runId);
+    if (last?.runId === runId) last = undefined;
   };
   /** Held-back deltas of every run but `except` go out first: output keeps the order of the input. */
   const flushOthers = (out: Lines, except?: string) => {
+    if (runs.size === 0 || (runs.size === 1 && except !== undefined && last?.runId === except)) return;
     for (const [runId, run] of runs) {
       if (runId === except) continue;
       run.end(out);
-      runs.delete(runId);
+      forget(runId);
     }
   };
-  const anyPending = () => runs.size > 0;
-
-  return {
-    write(item, emit) {
-      const out = { push: emit };
-      const clean = item.raw !== undefined && !mayContainSecret(item.raw, options);
-      if ('problem' in item) {
+  /** The emit as Lines, made once: a stream passes the same emit for every line. */
+  let lines: { emit: (line: string | Buffer) => void; out: Lines } | undefined;
+  const linesOf = (emit: (line: string | Buffer) => void): Lines => (lines?.emit === emit ? lines.out : (lines = { emit, out: { push: emit } }).out);
+  const redactor: Step<LogItem | LogLine, string | Buffer> = {
+    write(line, emit) {
+      const out = linesOf(emit);
+      const raw = line.raw;
+      if ('problem' in line) {
         flushOthers(out);
-        out.push(`${clean ? item.raw : redactText(item.raw, options)}\n`);
+        out.push(mayContainSecret(line.raw, options) ? `${redactText(line.raw, options)}\n` : asRead(line));
         return;
       }
       // A delta always goes through its run's redactor: a clean one may hold the start of a secret the next one ends.
-      if (clean && !anyPending() && !MAYBE_DELTA.test(item.raw!)) {
-        out.push(`${item.raw}\n`);
+      const plain = 'value' in line || raw === undefined ? undefined : plainDeltaLine(raw);
+      if (plain) {
+        const runId = plain.runId as string;
+        flushOthers(out, runId);
+        return runOf(runId).delta(plain, line as Original, out);
+      }
+      // A clean line that is no delta is written as it came, unparsed, after what the runs held back.
+      if (raw !== undefined && !mayBeDelta(raw) && !mayContainSecret(raw, options)) {
+        flushOthers(out);
+        out.push(asRead(line as Original));
         return;
       }
+      const item = 'value' in line ? line : lineItem(line);
+      if ('problem' in item) return redactor.write(item, emit);
       const { value } = item;
       if (isJsonObject(value) && typeof value.type === 'string') {
         const runId = typeof value.runId === 'string' ? value.runId : '';
         flushOthers(out, runId);
         if (isDelta(value)) {
+          if (plainDelta(value)) return runOf(runId).delta(value, originalOf(item), out);
           // its other fields (a hand-edited runId, schemaVersion) are redacted on their own; the raw line is then unusable
           const fields: Json = redactEvent({ ...value, delta: '' }, options);
           const changed = Object.keys(value).some((key) => key !== 'delta' && fields[key] !== value[key]);
-          runOf(runId).delta(changed ? { ...fields, delta: value.delta } : value, changed ? undefined : item.raw, out);
+          runOf(runId).delta(changed ? { ...fields, delta: value.delta } : value, changed ? undefined : originalOf(item), out);
           return;
         }
         const run = runs.get(runId);
         const redacted = run ? run.other(value, out) : redactEvent(value, options);
-        runs.delete(runId);
-        out.push(redacted === value && item.raw !== undefined ? `${item.raw}\n` : jsonLine(redacted));
+        forget(runId);
+        out.push(redacted === value && item.raw !== undefined ? asRead(item as Original) : jsonLine(redacted));
         return;
       }
       flushOthers(out);
       const redacted = isJsonObject(value) ? redactEvent(value, options) : redactValue(value, options);
       const same = redacted === value || (!isJsonObject(value) && JSON.stringify(redacted) === JSON.stringify(value));
-      out.push(same && item.raw !== undefined ? `${item.raw}\n` : jsonLine(redacted));
+      out.push(same && item.raw !== undefined ? asRead(item as Original) : jsonLine(redacted));
     },
     end(emit) {
       flushOthers({ push: emit });
     },
   };
+  return redactor;
 }

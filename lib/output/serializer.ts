@@ -1,6 +1,7 @@
 import type { OutputEvent } from '../protocol/types.js';
 import { hasLegacyLine, toLegacyJson } from './json.js';
 import { createTextRenderer } from './text.js';
+import type { Step } from '../streams.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
@@ -27,5 +28,16 @@ export function createSerializer(format: OutputFormat, stderr: ProgressWriter): 
     const { stdout, stderr: progress } = render(event);
     if (progress) stderr.write(progress);
     return stdout ?? '';
+  };
+}
+
+/** The serialize stage's step: each event as the format writes it on stdout (nothing for an event it does not show). */
+export function serializeStep(format: OutputFormat, stderr: ProgressWriter): Step<OutputEvent, string> {
+  const write = createSerializer(format, stderr);
+  return {
+    write(event, emit) {
+      const text = write(event);
+      if (text) emit(text);
+    },
   };
 }

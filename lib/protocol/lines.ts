@@ -1,40 +1,197 @@
 import { UsageError } from '../errors.js';
+import type { Emit, Step } from '../streams.js';
 import type { Line } from './types.js';
 
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 export type LineOptions = { maxLineBytes?: number; label?: string };
 
-/** Too long for the limit? Counts UTF-8 bytes, but only when the character count leaves doubt. */
-function exceeds(line: string, maxBytes: number): boolean {
-  if (line.length > maxBytes) return true;
-  if (line.length * 3 <= maxBytes) return false;
-  return Buffer.byteLength(line, 'utf8') > maxBytes;
-}
+export type LineFramerOptions = LineOptions & {
+  /** Give each line's exact bytes too (`Line.bytes`), for a byte-identical copy of a line that is not valid UTF-8. */
+  keepBytes?: boolean;
+  /** The number of the first line (default 1). Past 1 the bytes continue an input, so a BOM at their start is content. */
+  firstLineNo?: number;
+  /** Instead of failing at a line over the limit: told of it, and the line is skipped (never held whole) and counted. */
+  onLineTooLong?: (error: UsageError) => void;
+};
 
 export function lineTooLong(lineNo: number, maxBytes: number, label = 'stream-json input'): UsageError {
   return new UsageError(`Invalid ${label} at line ${lineNo}: the line is longer than ${maxBytes} bytes (--max-line-bytes).`);
 }
 
+const NEWLINE = 0x0a;
+const CR = 0x0d;
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const NO_BYTES = Buffer.alloc(0);
+
+export const toBytes = (chunk: Buffer | string): Buffer => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+
 /**
- * Numbers physical lines from 1 and keeps the ones with content (docs/protocol.md §1):
- * a BOM at the very start is dropped, a trailing `\r` too, blank lines are
- * counted but not returned. Throws when a line passes the byte limit.
+ * Where a scanner hands on what it found. `piece`: a run of one line's bytes,
+ * `ended` when the line's `\n` (not included) follows them. `lines`, if given,
+ * takes the whole lines after a chunk's first `\n` at once: `bytes[from, to)`,
+ * separated by `\n` (the one at `to` not included); else they come as pieces.
  */
-export function createLineNumberer(options: LineOptions = {}) {
-  const maxBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  let lineNo = 0;
+export type LineSink = {
+  piece(bytes: Buffer, ended: boolean): void;
+  lines?(bytes: Buffer, from: number, to: number): void;
+};
+
+/** The lines of `bytes[from, to)`, separated by `\n`, each as an ended piece. */
+function piecesOf(bytes: Buffer, from: number, to: number, piece: LineSink['piece']): void {
+  for (let at = bytes.indexOf(NEWLINE, from); at !== -1 && at < to; at = bytes.indexOf(NEWLINE, from)) {
+    piece(bytes.subarray(from, at), true);
+    from = at + 1;
+  }
+  piece(bytes.subarray(from, to), true);
+}
+
+/**
+ * The line ends of a byte stream, each byte searched once: a chunk goes out as
+ * the end of the unfinished line, its whole lines, and the start of the next
+ * one, as views of the chunk (no copy). A UTF-8 BOM at the very start is
+ * dropped, even one split across chunks.
+ */
+export function createLineScanner({ dropBom = true } = {}) {
+  /** The first bytes while they may still be a BOM; undefined once past it. */
+  let start: Buffer | undefined = dropBom ? NO_BYTES : undefined;
+  const pastBom = (chunk: Buffer): Buffer => {
+    const bytes = start!.length ? Buffer.concat([start!, chunk]) : chunk;
+    const prefix = Math.min(bytes.length, BOM.length);
+    const maybeBom = bytes.subarray(0, prefix).equals(BOM.subarray(0, prefix));
+    start = maybeBom && bytes.length < BOM.length ? bytes : undefined;
+    if (start) return NO_BYTES;
+    return maybeBom ? bytes.subarray(BOM.length) : bytes;
+  };
   return {
-    /** The number the next line will get: the one being read when the tail overflows. */
-    get nextLineNo() {
-      return lineNo + 1;
+    write(chunk: Buffer | string, sink: LineSink): void {
+      const bytes = start ? pastBom(toBytes(chunk)) : toBytes(chunk);
+      const first = bytes.indexOf(NEWLINE);
+      if (first === -1) {
+        if (bytes.length) sink.piece(bytes, false);
+        return;
+      }
+      sink.piece(bytes.subarray(0, first), true);
+      const last = bytes.lastIndexOf(NEWLINE);
+      if (last > first) {
+        if (sink.lines) sink.lines(bytes, first + 1, last);
+        else piecesOf(bytes, first + 1, last, sink.piece);
+      }
+      if (last + 1 < bytes.length) sink.piece(bytes.subarray(last + 1), false);
     },
-    number(raw: string): Line | undefined {
+    end(sink: LineSink): void {
+      if (start?.length) sink.piece(start, false);
+      start = undefined;
+    },
+  };
+}
+
+/**
+ * Pieces → lines, by the rules of docs/protocol.md §1: physical lines numbered
+ * from 1, blank ones counted but not given, a trailing `\r` dropped, each line
+ * decoded from UTF-8 whole. The pieces of an unfinished line are kept as they
+ * came and joined once, when it ends; one passing the limit fails at once.
+ */
+export function createLineAssembler(options: LineFramerOptions = {}) {
+  const { keepBytes = false, label, onLineTooLong } = options;
+  const maxBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  let lineNo = (options.firstLineNo ?? 1) - 1;
+  let pieces: Buffer[] = [];
+  let pendingBytes = 0;
+  /** The rest of a line over the limit, already reported, is being dropped. */
+  let skipping = false;
+
+  const reject = (number: number) => {
+    const error = lineTooLong(number, maxBytes, label);
+    if (!onLineTooLong) throw error;
+    onLineTooLong(error);
+  };
+  /** The next line, without its line ending: `size` is its length in bytes, `bytes` given only if asked for. */
+  const accept = (line: string, size: number, bytes: Buffer | undefined, emit: Emit<Line>) => {
+    lineNo += 1;
+    if (size > maxBytes) return reject(lineNo);
+    if (line.trim() === '') return;
+    emit(bytes ? { line, lineNo, bytes } : { line, lineNo });
+  };
+  const finish = (bytes: Buffer, emit: Emit<Line>) => {
+    const content = bytes[bytes.length - 1] === CR ? bytes.subarray(0, -1) : bytes;
+    accept(content.toString('utf8'), content.length, keepBytes ? content : undefined, emit);
+  };
+  const joined = (last: Buffer) => {
+    const bytes = pieces.length === 0 ? last : Buffer.concat([...pieces, last], pendingBytes + last.length);
+    pieces = [];
+    pendingBytes = 0;
+    return bytes;
+  };
+  const overflow = () => {
+    pieces = [];
+    pendingBytes = 0;
+    skipping = true;
+    reject(lineNo + 1);
+  };
+  const piece = (bytes: Buffer, ended: boolean, emit: Emit<Line>) => {
+    if (skipping) {
+      if (!ended) return;
+      skipping = false;
       lineNo += 1;
-      let line = lineNo === 1 && raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      if (exceeds(line, maxBytes)) throw lineTooLong(lineNo, maxBytes, options.label);
-      return line.trim() === '' ? undefined : { line, lineNo };
+    } else if (ended) {
+      finish(joined(bytes), emit);
+    } else if (pendingBytes + bytes.length > maxBytes + 1) {
+      // +1: a CR before the newline does not count against the limit.
+      overflow();
+    } else {
+      pieces.push(bytes);
+      pendingBytes += bytes.length;
+    }
+  };
+
+  return {
+    piece,
+    /**
+     * Whole lines decoded at once and split, not one by one (a third of the
+     * time on short lines): the same text, since no UTF-8 sequence spans a `\n`.
+     * Sizes are counted only when needed, from the text if decoding was exact.
+     * The scanner calls it right after an ended piece: no line is unfinished.
+     */
+    lines(bytes: Buffer, from: number, to: number, emit: Emit<Line>) {
+      const text = bytes.toString('utf8', from, to);
+      const bytePerChar = text.length === to - from;
+      const sized = keepBytes || to - from > maxBytes;
+      if (sized && !bytePerChar && text.includes('\uFFFD')) return piecesOf(bytes, from, to, (line) => finish(line, emit));
+      let at = from;
+      for (const raw of text.split('\n')) {
+        const line = raw.charCodeAt(raw.length - 1) === CR ? raw.slice(0, -1) : raw;
+        const size = !sized ? 0 : bytePerChar ? line.length : Buffer.byteLength(line);
+        accept(line, size, keepBytes ? bytes.subarray(at, at + size) : undefined, emit);
+        at += size + raw.length - line.length + 1;
+      }
+    },
+    /** The last line, if it had no `\n`. */
+    end(emit: Emit<Line>): void {
+      if (pendingBytes > 0) finish(joined(NO_BYTES), emit);
+      skipping = false;
+    },
+  };
+}
+
+/**
+ * bytes → `{ line, lineNo }` (docs/protocol.md §1), linear in the input: each
+ * byte is searched for `\n` once, and an unfinished line is joined once.
+ */
+export function createLineFramer(options: LineFramerOptions = {}): Required<Step<Buffer | string, Line>> {
+  const scanner = createLineScanner({ dropBom: (options.firstLineNo ?? 1) === 1 });
+  const lines = createLineAssembler(options);
+  const sinkOf = (emit: Emit<Line>): LineSink => ({
+    piece: (bytes, ended) => lines.piece(bytes, ended, emit),
+    lines: (bytes, from, to) => lines.lines(bytes, from, to, emit),
+  });
+  return {
+    write(chunk, emit) {
+      scanner.write(chunk, sinkOf(emit));
+    },
+    end(emit) {
+      scanner.end(sinkOf(emit));
+      lines.end(emit);
     },
   };
 }

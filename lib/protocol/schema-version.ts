@@ -1,5 +1,6 @@
 import type { SchemaKind } from './schemas.js';
 import type { Parsed, SchemaVersion } from './types.js';
+import { mapStep, type Step } from '../streams.js';
 import { acceptLine, checkAgainstSchema, isJsonObject, validateParsed, type Verdict } from './validate.js';
 
 /** The kinds shipped in both versions (docs/protocol.md §9): a value is checked against the schema of its own schemaVersion. */
@@ -80,3 +81,6 @@ export function createLineValidator<T>(kind: SchemaKind, options: LineValidatorO
     return acceptLine(kind, mixed ? { ok: false, ...mixed } : checkVersioned<T>(kind, value), lineNo, options.label);
   };
 }
+
+/** The validate stage's step (see createLineValidator). */
+export const validateStep = <T>(kind: SchemaKind, options: LineValidatorOptions = {}): Step<Parsed, T> => mapStep(createLineValidator<T>(kind, options));

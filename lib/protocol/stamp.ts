@@ -1,10 +1,46 @@
 import { SCHEMA_VERSION, type Event, type SchemaVersion, type Stamped } from './types.js';
+import { newRunId } from './ids.js';
+import { createVersioner, resolveVersion, type VersionChoice } from './versions.js';
+import type { Step } from '../streams.js';
 
 /**
  * Adds `schemaVersion` and `runId`, in the order clients read them: schemaVersion,
  * type, runId, then the rest. An event stamped before is stamped anew.
  */
 export function stampEvent<E extends Event>(event: E | Stamped<E>, runId: string, version: SchemaVersion = SCHEMA_VERSION): Stamped<E> {
-  const { type, schemaVersion: _schemaVersion, runId: _runId, ...rest } = event as Stamped<E>;
-  return { schemaVersion: version, type, runId, ...rest } as unknown as Stamped<E>;
+  // one object, filled in order (a rest-and-spread pair would build two): every event of a run passes here
+  const stamped: Record<string, unknown> = { schemaVersion: version, type: event.type, runId };
+  for (const key in event) {
+    if (key !== 'type' && key !== 'schemaVersion' && key !== 'runId' && Object.hasOwn(event, key)) stamped[key] = (event as Record<string, unknown>)[key];
+  }
+  return stamped as unknown as Stamped<E>;
+}
+
+export type StampOptions = {
+  runId?: string;
+  schemaVersion?: VersionChoice;
+  /** Told the exit code of the run_end it writes (a version can change it: v2's interrupted is 130). */
+  onRunEnd?: (exitCode: number) => void;
+  /** Event types written even when the version lacks them (the text format shows reasoning to a person in version 1 too). */
+  keep?: ReadonlySet<Event['type']>;
+};
+
+/**
+ * The stamp stage's step: each event in the run's schema version, with `schemaVersion` and `runId`
+ * (one run id per step: one step per run). The version (default 1) is settled at the first event
+ * (a function is asked then); events the version lacks are dropped (see createVersioner).
+ */
+export function stampStep(options: StampOptions = {}): Step<Event, Stamped> {
+  const runId = options.runId ?? newRunId();
+  let version: SchemaVersion | undefined;
+  let inVersion: ((event: Event) => Event | undefined) | undefined;
+  return {
+    write(event, emit) {
+      version ??= resolveVersion(options.schemaVersion);
+      const versioned = (inVersion ??= createVersioner(version, { keep: options.keep }))(event);
+      if (!versioned) return;
+      if (versioned.type === 'run_end') options.onRunEnd?.(versioned.exitCode);
+      emit(stampEvent(versioned, runId, version));
+    },
+  };
 }

@@ -102,8 +102,8 @@ export type OutputEvent = Stamped;
 /** What the combine stage hands to the agent: the prompt the model receives. */
 export type PromptRequest = { prompt: string; images?: ImageInput[] };
 
-/** A line of text framed by the split stage; lineNo counts physical lines from 1. */
-export type Line = { line: string; lineNo: number };
+/** A line of text framed by the split stage; lineNo counts physical lines from 1; `bytes`, when asked for, are its exact bytes without `\n` and a trailing `\r`. */
+export type Line = { line: string; lineNo: number; bytes?: Buffer };
 /** A parsed JSON value and the line it came from. */
 export type Parsed = { value: unknown; lineNo: number };
 

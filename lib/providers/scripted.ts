@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ProviderError, UsageError } from '../errors.js';
-import { createLineNumberer } from '../protocol/lines.js';
+import { createLineFramer } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
 import { validateParsed } from '../protocol/validate.js';
+import { applyStep, composeSteps, mapStep } from '../streams.js';
+import type { Line } from '../protocol/types.js';
 import type { ChatMessage, Provider, ProviderChunk, TurnRequest } from './types.js';
 
 /** One line of a script: one model turn (lib/protocol/schemas/script.schema.json). */
@@ -21,21 +23,17 @@ export type ScriptTurn = {
 
 /** Reads and validates a JSONL script; any problem is a usage error naming the file and line. */
 export async function loadScript(path: string): Promise<ScriptTurn[]> {
-  let source: string;
+  let source: Buffer;
   try {
-    source = await readFile(path, 'utf8');
+    source = await readFile(path);
   } catch (error) {
     throw new UsageError(`Cannot read the script ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   const label = `script ${path}`;
-  const numberer = createLineNumberer({ label });
-  const turns: ScriptTurn[] = [];
-  for (const raw of source.split('\n')) {
-    const line = numberer.number(raw);
-    // No depth limit here: a script stands in for a model, and too-deep tool arguments are the agent loop's to answer.
-    if (line) turns.push(validateParsed<ScriptTurn>('script', parseLine(line, label, { maxDepth: Infinity }), label));
-  }
-  return turns;
+  // No depth limit here: a script stands in for a model, and too-deep tool arguments are the agent loop's to answer.
+  const turn = mapStep((line: Line) => validateParsed<ScriptTurn>('script', parseLine(line, label, { maxDepth: Infinity }), label));
+  // Composed, each line is checked as it is framed: the first bad line is the one reported.
+  return applyStep(composeSteps<Buffer, ScriptTurn>([createLineFramer({ label }), turn]), [source]);
 }
 
 /** Everything the model can see at this turn, as one searchable text. */

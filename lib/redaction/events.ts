@@ -2,6 +2,7 @@ import type { Event, ReasoningEvent, TextEvent } from '../protocol/types.js';
 import { createStreamRedactor, type StreamRedactor } from './stream.js';
 import type { RedactOptions } from './text.js';
 import { redactEvent } from './value.js';
+import type { Step } from '../streams.js';
 
 export type EventRedactor = {
   /** One event in; the events to write now (a delta may be held back, or released before another event). */
@@ -25,6 +26,20 @@ export const isDeltaEvent = (event: { type?: unknown }): event is DeltaEvent => 
  * kind (`schemaVersion`, `runId`, …): only `delta` changes.
  */
 export function createEventRedactor(options: RedactOptions = {}): EventRedactor {
+  const step = redactStep(options);
+  const collect = (run: (emit: (event: Event) => void) => void): Event[] => {
+    const out: Event[] = [];
+    run((event) => void out.push(event));
+    return out;
+  };
+  return {
+    event: (event) => collect((emit) => step.write(event, emit)),
+    end: () => collect((emit) => step.end!(emit)),
+  };
+}
+
+/** The redact stage's step: a run's events, redacted, as createEventRedactor tells; each goes to `emit` as it is released. */
+export function redactStep(options: RedactOptions = {}): Step<Event, Event> {
   let held: { redactor: StreamRedactor; template: DeltaEvent } | undefined;
   const redactors = new Map<DeltaEvent['type'], StreamRedactor>();
   const redactorFor = (type: DeltaEvent['type']) => {
@@ -32,21 +47,24 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
     if (!redactor) redactors.set(type, (redactor = createStreamRedactor(options)));
     return redactor;
   };
-  const released = (template: DeltaEvent, delta: string): Event[] => (delta ? [{ ...template, delta }] : []);
-  const release = (): Event[] => {
-    if (!held) return [];
+  const release = (emit: (event: Event) => void) => {
+    if (!held) return;
     const { redactor, template } = held;
     held = undefined;
-    return released(template, redactor.flush());
+    const delta = redactor.flush();
+    if (delta) emit({ ...template, delta });
   };
   return {
-    event(event) {
-      if (!isDeltaEvent(event)) return [...release(), redactEvent(event, options)];
-      const before = held && held.template.type !== event.type ? release() : undefined;
+    write(event, emit) {
+      if (!isDeltaEvent(event)) {
+        release(emit);
+        return emit(redactEvent(event, options));
+      }
+      if (held && held.template.type !== event.type) release(emit);
       const redactor = held?.redactor ?? redactorFor(event.type);
       held = { redactor, template: event };
-      const now = released(event, redactor.push(event.delta));
-      return before?.length ? [...before, ...now] : now;
+      const delta = redactor.push(event.delta);
+      if (delta) emit(delta === event.delta ? event : { ...event, delta });
     },
     end: release,
   };

@@ -153,7 +153,7 @@ export function openMatchStart(text: string): number {
   return Math.max(0, best);
 }
 
-const PEM_HEADER_START = '-----BEGIN';
+export const PEM_HEADER_START = '-----BEGIN';
 const PEM_FOOTER = /-----END[ A-Z0-9]{0,40}PRIVATE KEY[ A-Z]{0,10}-----/;
 /** A private-key header, or the start of one still arriving word by word (`-----BEGIN RSA `). */
 const PEM_HEADER = /^-----BEGIN[ A-Z0-9]*$|^-----BEGIN[ A-Z0-9]{0,40}PRIVATE/;
@@ -166,7 +166,7 @@ export function pemStart(text: string): number {
   return text.length;
 }
 
-const isSpaceCode = (code: number): boolean => code === 32 || (code >= 9 && code <= 13) || code === 160 || code === 0x2028 || code === 0x2029;
+export const isSpaceCode = (code: number): boolean => code === 32 || (code >= 9 && code <= 13) || code === 160 || code === 0x2028 || code === 0x2029;
 const isQuoteOrSpace = (code: number): boolean => isSpaceCode(code) || code === 34 || code === 39 || code === 96;
 
 /** Where the trailing run of non-space characters starts. */

@@ -7,8 +7,8 @@
  * redactText(concatenation of what came in), for every split.
  */
 
-import { holdFrom } from './hold.js';
-import { mayContainSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
+import { holdFrom, isSpaceCode, PEM_HEADER_START, SHORT_RUN } from './hold.js';
+import { KEYWORDS, mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
 
 export { holdFrom } from './hold.js';
 
@@ -53,21 +53,38 @@ function redactorAfter(options: RedactOptions): (context: string, raw: string) =
  * Released raw text kept as the left context of what is still held. It
  * starts at an earlier cut, never inside a match: a long token released
  * whole stays whole in it, so rules that run after the token rule see its
- * `[REDACTED]` there, as they do in the whole text.
+ * `[REDACTED]` there, as they do in the whole text. `cuts` are the ends of
+ * releases, relative to the text's start; the first is 0.
  */
-type Context = { readonly text: string; readonly cuts: readonly number[] };
+type Context = { text: string; cuts: number[] };
 
-const NO_CONTEXT: Context = { text: '', cuts: [0] };
-
-/** The context once `raw` (up to a cut) is released: from the latest cut that leaves CONTEXT_CHARS or more. */
-function extend(context: Context, raw: string): Context {
-  const text = context.text + raw;
-  const cuts = [...context.cuts, text.length];
+/** The latest cut of `text` (with `cuts`) that leaves CONTEXT_CHARS or more after it. */
+function keptCut(text: string, cuts: readonly number[]): number {
   let keep = 0;
   while (keep + 1 < cuts.length && text.length - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
-  const start = cuts[keep]!;
-  return { text: text.slice(start), cuts: cuts.slice(keep).map((cut) => cut - start) };
+  return keep;
 }
+
+/** What the context's text would be once `raw` is released (without releasing it). */
+function textAfter(context: Context, raw: string): string {
+  const text = context.text + raw;
+  const keep = keptCut(text, [...context.cuts, text.length]);
+  return keep === 0 ? text : text.slice(context.cuts[keep] ?? text.length);
+}
+
+/** Releases `raw` into the context, in place: the text from the latest cut that leaves CONTEXT_CHARS or more. */
+function extend(context: Context, raw: string): void {
+  context.text += raw;
+  context.cuts.push(context.text.length);
+  const keep = keptCut(context.text, context.cuts);
+  if (keep === 0) return;
+  const start = context.cuts[keep]!;
+  context.text = context.text.slice(start);
+  context.cuts.splice(0, keep);
+  for (let i = 0; i < context.cuts.length; i++) context.cuts[i] = context.cuts[i]! - start;
+}
+
+const noContext = (): Context => ({ text: '', cuts: [0] });
 
 const ESCAPED_CHAR_LENGTH = 6;
 
@@ -76,12 +93,52 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   const longestSecret = ESCAPED_CHAR_LENGTH * Math.max(0, ...prepareSecrets(options.secrets).map((secret) => secret.length));
   const redactAfter = redactorAfter(options);
   let held = '';
-  let context = NO_CONTEXT;
+  let context = noContext();
   let lookedAt = 0;
+  // Keywords are found as text arrives, each piece scanned once (with the few characters before it a keyword
+  // may span), not with the whole window at every look: positions count characters since the stream began.
+  /** Characters released so far: where `held` starts. */
+  let released = 0;
+  /** Where the last keyword seen starts (-1: none yet). */
+  let lastKeyword = -1;
+  /** Where the last private-key header seen starts (-1: none yet): a block it opens is held, keyword or not. */
+  let lastPem = -1;
+  const overlap = Math.max(KEYWORDS.longestKeyword, PEM_HEADER_START.length) - 1;
+  const knowsSecrets = prepareSecrets(options.secrets).length > 0;
+
+  const scan = (piece: string): void => {
+    const before = (context.text + held).slice(-overlap);
+    const text = before + piece;
+    const start = released + held.length - before.length;
+    const at = KEYWORDS.lastKeyword(text);
+    if (at >= 0) lastKeyword = start + at;
+    const pem = text.lastIndexOf(PEM_HEADER_START);
+    if (pem >= 0) lastPem = start + pem;
+  };
+
+  /**
+   * What releaseReady gives when nothing in view can be a secret (no keyword, no private-key header, no loaded
+   * credential) and the trailing word is short and all held: all but that word, as it came. Undefined otherwise.
+   * Most deltas of ordinary prose take this way, without the window being built.
+   */
+  const releaseQuiet = (): string | undefined => {
+    const windowStart = released - context.text.length;
+    if (knowsSecrets || lastKeyword >= windowStart || lastPem >= windowStart) return undefined;
+    let run = held.length;
+    while (run > 0 && !isSpaceCode(held.charCodeAt(run - 1))) run--;
+    if (run === 0 || held.length - run > SHORT_RUN) return undefined;
+    const ready = held.slice(0, run);
+    advance(ready);
+    return ready;
+  };
+
+  /** Whether redactText could change the window: a keyword starts in it, or a loaded credential is in it. */
+  const suspiciousWindow = (window: string): boolean => lastKeyword >= released - context.text.length || mayContainKnownSecret(window, options);
 
   const advance = (raw: string): void => {
     held = held.slice(raw.length);
-    context = extend(context, raw);
+    extend(context, raw);
+    released += raw.length;
   };
 
   /**
@@ -93,14 +150,14 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     const ready = held.slice(0, cut);
     const out = redactAfter(context.text, ready);
     if (cut === held.length) return out;
-    const rest = redactAfter(extend(context, ready).text, held.slice(cut));
+    const rest = redactAfter(textAfter(context, ready), held.slice(cut));
     return redactAfter(context.text, held) === out + rest ? out : undefined;
   };
 
   /** What is held, up to where a match could still begin, redacted. */
   const releaseReady = (): string => {
     const window = context.text + held;
-    const suspicious = mayContainSecret(window, options);
+    const suspicious = suspiciousWindow(window);
     const cut = holdFrom(window, suspicious, longestSecret) - context.text.length;
     if (cut <= 0) return '';
     const ready = held.slice(0, cut);
@@ -113,18 +170,20 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
 
   return {
     push(piece) {
+      scan(piece);
       held += piece;
       const endsWord = SPACE.test(piece);
       const due = held.length >= 2 * lookedAt || (held.length <= EAGER_HOLD && endsWord);
       if (!due) return '';
-      const out = releaseReady();
+      const out = releaseQuiet() ?? releaseReady();
       lookedAt = held.length;
       return out;
     },
     flush() {
       const out = held ? redactAfter(context.text, held) : '';
+      released += held.length;
       held = '';
-      context = NO_CONTEXT;
+      context = noContext();
       lookedAt = 0;
       return out;
     },

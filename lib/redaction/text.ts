@@ -74,7 +74,14 @@ const containsAny = (text: string, forms: readonly string[]): boolean => forms.s
  * base64, escaped or in pieces). When false, redactText returns the text unchanged.
  */
 export function mayContainSecret(text: string, options?: RedactOptions): boolean {
-  if (prefilter.test(text)) return true;
+  return prefilter.test(text) || mayContainKnownSecret(text, options);
+}
+
+/** The keyword half of mayContainSecret, for text that grows: see Prefilter.lastKeyword. */
+export const KEYWORDS: Pick<typeof prefilter, 'lastKeyword' | 'longestKeyword'> = prefilter;
+
+/** The other half: a loaded credential occurs in `text`, whole, in base64, escaped or in pieces. */
+export function mayContainKnownSecret(text: string, options?: RedactOptions): boolean {
   const known = prepareKnown(options?.secrets);
   return known.secrets.length > 0 && (containsAny(text, known.forms) || redactFragments(text, known.secrets) !== text);
 }

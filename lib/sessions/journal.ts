@@ -1,7 +1,9 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { DEFAULT_MAX_LINE_BYTES, createLineNumberer, lineTooLong } from '../protocol/lines.js';
+import { DEFAULT_MAX_LINE_BYTES, createLineFramer } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
+import type { Line } from '../protocol/types.js';
+import { applyStep } from '../streams.js';
 import { PRIVATE_FILE_MODE } from './folders.js';
 
 /** An event as stored: any JSON object. */
@@ -40,13 +42,10 @@ export async function syncJournal(file: string): Promise<void> {
   }
 }
 
-type Numberer = ReturnType<typeof createLineNumberer>;
-
 /** A last line without its newline: the event if it is a whole JSON object, else undefined (torn). */
-function parseTail(raw: string, label: string, numberer: Numberer): StoredEvent | undefined {
+function parseTail(line: Line, label: string): StoredEvent | undefined {
   try {
-    const line = numberer.number(raw);
-    return line ? (parseLine(line, label).value as StoredEvent) : undefined;
+    return parseLine(line, label).value as StoredEvent;
   } catch {
     return undefined;
   }
@@ -69,19 +68,17 @@ export type ReadOptions = {
  */
 export async function* readLines(file: string, options: ReadOptions): AsyncGenerator<StoredEvent> {
   const { label } = options;
-  const maxBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  const numberer = createLineNumberer({ label, maxLineBytes: maxBytes });
   const damaged = (error: unknown) => {
     if (!(error instanceof UsageError)) throw error;
     options.onDamaged?.(error.message);
   };
-  const parse = (raw: string): StoredEvent | undefined => {
+  const framer = createLineFramer({ label, maxLineBytes: options.maxLineBytes, onLineTooLong: damaged });
+  const events: StoredEvent[] = [];
+  const parse = (line: Line) => {
     try {
-      const line = numberer.number(raw);
-      return line ? (parseLine(line, label).value as StoredEvent) : undefined;
+      events.push(parseLine(line, label).value as StoredEvent);
     } catch (error) {
       damaged(error);
-      return undefined;
     }
   };
   let handle: FileHandle;
@@ -91,46 +88,19 @@ export async function* readLines(file: string, options: ReadOptions): AsyncGener
     if (isMissing(error)) return;
     throw error;
   }
-  const pending: Buffer[] = [];
-  let pendingBytes = 0;
-  // Past the limit, the rest of the line is dropped up to its newline, never held in memory.
-  let overlong = false;
   try {
     for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 64 * 1024 }) as AsyncIterable<Buffer>) {
-      let start = 0;
-      for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
-        const piece = chunk.subarray(start, end);
-        const raw = pendingBytes ? Buffer.concat([...pending, piece]) : piece;
-        pending.length = 0;
-        pendingBytes = 0;
-        start = end + 1;
-        if (overlong) {
-          overlong = false;
-          numberer.number('');
-          continue;
-        }
-        const event = parse(raw.toString('utf8'));
-        if (event) yield event;
-      }
-      if (start < chunk.length && !overlong) {
-        pending.push(chunk.subarray(start));
-        pendingBytes += chunk.length - start;
-        // +1: a CR before the newline does not count against the limit.
-        if (pendingBytes > maxBytes + 1) {
-          damaged(lineTooLong(numberer.nextLineNo, maxBytes, label));
-          pending.length = 0;
-          pendingBytes = 0;
-          overlong = true;
-        }
-      }
+      framer.write(chunk, parse);
+      yield* events.splice(0);
     }
   } finally {
     await handle.close();
   }
-  if (pendingBytes) {
-    const event = parseTail(Buffer.concat(pending).toString('utf8'), label, numberer);
-    if (event) yield event;
-  }
+  framer.end((line) => {
+    const event = parseTail(line, label);
+    if (event) events.push(event);
+  });
+  yield* events;
 }
 
 /**
@@ -159,9 +129,9 @@ export async function repairJournal(file: string, label: string): Promise<number
     if (tailBytes <= DEFAULT_MAX_LINE_BYTES + 1) {
       const tail = Buffer.alloc(tailBytes);
       await handle.read(tail, 0, tailBytes, tailStart);
-      const numberer = createLineNumberer({ label });
-      if (tailStart > 0) numberer.number(''); // not the first line: a BOM here is not one to drop
-      whole = parseTail(tail.toString('utf8'), label, numberer) !== undefined;
+      // Past the first line, a BOM is not one to drop; a tail too long is torn.
+      const framer = createLineFramer({ label, firstLineNo: tailStart > 0 ? 2 : 1, onLineTooLong: () => {} });
+      whole = applyStep(framer, [tail]).some((line) => parseTail(line, label) !== undefined);
     }
     if (whole) {
       await handle.write('\n');

@@ -15,3 +15,13 @@ export function oneLongLine(): Buffer {
   }
   return line;
 }
+
+/** The chunks of one line of `bytes` bytes of `x`, each freshly made, as input read from a pipe would be; no newline. */
+export function* lineInChunks(bytes: number, chunkBytes = 64 * 1024): Generator<Buffer> {
+  for (let left = bytes; left > 0; left -= chunkBytes) yield Buffer.alloc(Math.min(chunkBytes, left), 'x');
+}
+
+/** The chunks of each source in turn, each taken only when it is wanted. */
+export function* chained(...sources: Iterable<Buffer>[]): Generator<Buffer> {
+  for (const source of sources) yield* source;
+}

@@ -116,3 +116,14 @@ t.test('what a step made before it threw reaches the reader before the error, in
     t.equal(out.map(String).join(''), 'ab', `${readableObjectMode ? 'objects' : 'bytes'}: nothing made before the failure is lost`);
   }
 });
+
+t.test('byte mode: a step may give Buffers (bytes kept as they came); a chunk with any is written as one Buffer', async (t) => {
+  const latin1 = Buffer.from([0x63, 0x61, 0x66, 0xe9]);
+  const step = stepStream({ write: (_chunk: Buffer, emit: (out: string | Buffer) => void) => (emit('a\n'), emit(latin1), emit('\n')) }, { writableObjectMode: false, readableObjectMode: false });
+  const writes: Buffer[] = [];
+  step.on('data', (chunk: Buffer) => writes.push(chunk));
+  step.end('x');
+  await new Promise((resolve) => step.on('end', resolve));
+  t.equal(writes.length, 1);
+  t.ok(writes[0]!.equals(Buffer.concat([Buffer.from('a\n'), latin1, Buffer.from('\n')])));
+});

@@ -1,7 +1,13 @@
+import { once } from 'node:events';
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import t from 'tap';
 import fc from 'fast-check';
+import split2 from 'split2';
 import { split } from '../../transforms/split.js';
-import { through, throughUntilError } from '../helpers/streams.js';
+import { chained, lineInChunks } from '../helpers/long_line.js';
+import { searchedWhile } from '../helpers/searched.js';
+import { cutAt, through, throughUntilError, writeUntilFailure } from '../helpers/streams.js';
 import type { Line } from '../../lib/protocol/types.js';
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
@@ -46,15 +52,9 @@ t.test('any chunking gives the same lines (property)', async (t) => {
     fc.asyncProperty(fc.array(lineArb, { maxLength: 12 }), fc.boolean(), fc.array(fc.nat(), { maxLength: 8 }), async (lines, crlf, cuts) => {
       const text = lines.map((l) => l.replace(/[\r\n]/g, '')).join(crlf ? '\r\n' : '\n');
       const whole = bytes(text);
-      const points = [...new Set(cuts.map((c) => c % (whole.length + 1)))].sort((a, b) => a - b);
-      const chunks: Buffer[] = [];
-      let from = 0;
-      for (const point of [...points, whole.length]) {
-        chunks.push(whole.subarray(from, point));
-        from = point;
-      }
+      const chunks = cutAt(whole, cuts);
       const once = await through<Line>(split(), [whole]);
-      const chunked = await through<Line>(split(), chunks.filter((c) => c.length > 0));
+      const chunked = await through<Line>(split(), chunks);
       return JSON.stringify(once) === JSON.stringify(chunked);
     }),
     { numRuns: 200 },
@@ -81,4 +81,55 @@ t.test('an unfinished line growing past the limit fails before the input ends', 
   for (let i = 0; i < 5; i++) stage.write(bytes('y'.repeat(400)));
   const error = await failed;
   t.match(error.message, /^Invalid stream-json input at line 3: the line is longer than 1000 bytes/);
+});
+
+const MiB = 1024 * 1024;
+
+t.test('one long line in many chunks: each byte is searched about once, so 4× the line is 4× the work', async (t) => {
+  // split2 re-split the unfinished tail on every chunk: 16× the work for 4× the line.
+  const searchedFor = async (bytes: number) => {
+    let lines: Line[] = [];
+    const searched = await searchedWhile(async () => (lines = await through<Line>(split(), chained(lineInChunks(bytes), [Buffer.from('\n')]))));
+    t.equal(lines[0]?.line.length, bytes);
+    return searched;
+  };
+  const [small, large] = [await searchedFor(2 * MiB), await searchedFor(8 * MiB)];
+  t.ok(large <= 2 * 8 * MiB, `${large} bytes searched for an 8 MiB line`);
+  t.ok(large / small < 5, `the ratio is ${(large / small).toFixed(2)}`);
+});
+
+t.test('a 100 MB line is refused once the limit plus one chunk was taken in, naming the line', async (t) => {
+  const stage = split();
+  const failed = once(stage, 'error');
+  stage.resume();
+  const chunk = 64 * 1024;
+  let taken = 0;
+  const searched = await searchedWhile(async () => (taken = await writeUntilFailure(stage, chained([Buffer.from('ok\n\n')], lineInChunks(100e6, chunk)))));
+  const [error] = (await failed) as [Error];
+  t.match(error.message, /^Invalid stream-json input at line 3: the line is longer than 16777216 bytes \(--max-line-bytes\)\.$/);
+  t.ok(taken <= 4 + 16 * MiB + chunk, `${taken} bytes taken in`);
+  t.ok(searched <= 2 * taken, `${searched} bytes searched`);
+});
+
+t.test('a line that is not valid UTF-8 is decoded with replacement characters, and measured in its bytes', async (t) => {
+  const latin1 = Buffer.from('caf\xe9\n', 'latin1');
+  t.same(await through<Line>(split({ maxLineBytes: 4 }), [latin1]), [{ line: 'caf\uFFFD', lineNo: 1 }]);
+});
+
+t.test('millions of tiny lines: no slower than split2, which split each chunk as one string', async (t) => {
+  const input = Buffer.from('{"type":"text","delta":"a"}\n'.repeat(1_000_000));
+  const chunks = Array.from({ length: Math.ceil(input.length / (64 * 1024)) }, (_, i) => input.subarray(i * 64 * 1024, (i + 1) * 64 * 1024));
+  const drain = () => new Writable({ objectMode: true, highWaterMark: 16, write: (_line, _encoding, callback) => callback() });
+  const timeOf = async (stage: () => NodeJS.ReadWriteStream) => {
+    const times: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      const started = performance.now();
+      await pipeline(Readable.from(chunks), stage(), drain());
+      times.push(performance.now() - started);
+    }
+    return Math.min(...times);
+  };
+  const baseline = await timeOf(() => split2(/\n/, (line: string) => (line.trim() === '' ? undefined : { line })));
+  const ours = await timeOf(() => split());
+  t.ok(ours < 2 * baseline, `split ${ours.toFixed(0)} ms, split2 ${baseline.toFixed(0)} ms`);
 });

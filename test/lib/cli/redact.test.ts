@@ -1,11 +1,12 @@
 import t, { type Test } from 'tap';
+import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { redactText } from '../../../lib/redaction/index.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 import { V2_RUN } from '../../helpers/protocol-examples.js';
 import { recordSession } from '../../helpers/sessions.js';
-import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
+import { ZERO, cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: recorded runs (`zero exec -o stream-json`, scripted provider) with secrets put back in, through bin/zero redact.
 
@@ -169,4 +170,23 @@ t.test('a version 2 log with secrets split across reasoning deltas: no fragment 
   for (const line of lines) t.ok(out.includes(line), `clean line kept byte-identical: ${line.slice(0, 70)}`);
   t.equal((await zero(['redact'], { stdin: V2_RUN })).stdout, V2_RUN, 'the clean v2 run: byte-identical');
   t.match(await zero(['validate', '-'], { stdin: result.stdout }), { code: 0, stdout: /^valid: / }, 'the redacted log is a valid v2 log');
+});
+
+t.test('clean lines stay byte-identical whatever their encoding: a Latin-1 byte on a line without a secret comes out as it went in', async (t) => {
+  const runId = 'run_20261201000000_latin1';
+  const start = Buffer.from(JSON.stringify({ schemaVersion: 1, type: 'run_start', runId, cwd: '/', provider: 'p', model: 'm' }));
+  // a text delta and a tool result, each with é written as the single byte 0xE9 (Latin-1): not valid UTF-8
+  const delta = Buffer.concat([Buffer.from(`{"schemaVersion":1,"type":"text","runId":"${runId}","delta":"caf`), Buffer.from([0xe9]), Buffer.from('"}')]);
+  const note = Buffer.concat([Buffer.from(`{"schemaVersion":1,"type":"warning","runId":"${runId}","message":"r`), Buffer.from([0xe9]), Buffer.from('sum"}')]);
+  const end = Buffer.from(JSON.stringify({ schemaVersion: 1, type: 'run_end', runId, status: 'success', exitCode: 0 }));
+  const log = Buffer.concat([start, delta, note, end].flatMap((line) => [line, Buffer.from('\n')]));
+  const dir = t.testdir({});
+  const file = join(dir, 'latin1.jsonl');
+  writeFileSync(file, log);
+  const child = spawn(process.execPath, [ZERO, 'redact', file], { env: cleanEnv() });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const code = await new Promise((resolve) => child.on('close', resolve));
+  t.equal(code, 0);
+  t.ok(Buffer.concat(chunks).equals(log), 'every byte as it was');
 });

@@ -93,3 +93,10 @@ t.test('the combiner keeps what goes into the request, taking events one at a ti
   combiner.add(prompt('text'));
   t.same(combiner.request().prompt, 'text');
 });
+
+t.test('many events: the same prompt as one join, whatever the count (contents are joined in batches as they come)', async (t) => {
+  for (const count of [1023, 1024, 1025, 5000]) {
+    const events = Array.from({ length: count }, (_, n) => prompt(n % 7 === 0 ? ' ' : `e${n}`));
+    t.equal(combineRequest(events).prompt, events.map((e) => e.content.trim()).filter(Boolean).join('\n\n'), `${count} events`);
+  }
+});

@@ -120,6 +120,17 @@ t.test('lines spanning read chunks, multi-byte characters split between chunks, 
   t.same(await readAll(file), events);
 });
 
+t.test('a line of megabytes over many read chunks, CRLF-ended, is read whole; a torn last line over the limit is reported, not only skipped', async (t) => {
+  const file = join(t.testdir({}), 'events.jsonl');
+  const big = 'é'.repeat(3 * 1024 * 1024);
+  await writeFile(file, `{"big":"${big}"}\r\n{"b":2}\r\n{"torn":"${'x'.repeat(2000)}`);
+  const { events, damaged } = await readReporting(file, 8 * 1024 * 1024);
+  t.equal(events.length, 2);
+  t.ok(events[0]!.big === big, 'the line is read whole');
+  t.same(damaged, []);
+  t.match((await readReporting(file, 1000)).damaged, [/at line 1: the line is longer than 1000 bytes/, /at line 3: the line is longer than 1000 bytes/]);
+});
+
 t.test('a reader that stops early closes the file', async (t) => {
   const file = join(t.testdir({}), 'events.jsonl');
   await appendLines(file, [{ a: 1 }, { a: 2 }, { a: 3 }]);

@@ -1,0 +1,179 @@
+/**
+ * Memory and start-up of whole `zero` processes (bin/zero, as a user runs it), each in a child process whose
+ * RSS is read from /proc: `zero redact` of a large log to a slow reader (RSS over time, by quarter),
+ * `zero render` of a 100 MB log (peak RSS), 10^6 tiny input events through `zero exec` (peak RSS against the
+ * input's size), and `zero --version` against `node -e ''` (paired, alternating runs).
+ *
+ *   node dist/bench/memory.js [--gb 1] [--reader-mbps 16] [--render-mb 100] [--tiny 1000000] [--starts 20]
+ *
+ * A report, never a test: nothing is asserted.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { finished } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { syntheticLog } from './synthetic-log.js';
+
+const { values: args } = parseArgs({
+  options: {
+    gb: { type: 'string', default: '1' },
+    'reader-mbps': { type: 'string', default: '16' },
+    'render-mb': { type: 'string', default: '100' },
+    tiny: { type: 'string', default: '1000000' },
+    starts: { type: 'string', default: '20' },
+  },
+});
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ZERO = resolve(here, here.split(/[\\/]/).includes('dist') ? '../..' : '..', 'bin', 'zero');
+const work = mkdtempSync(join(tmpdir(), 'zero-bench-'));
+const env = { ...process.env, ZERO_HOME: join(work, 'home'), XDG_CONFIG_HOME: join(work, 'config') };
+const MiB = 2 ** 20;
+const mib = (bytes: number) => `${(bytes / MiB).toFixed(0)} MiB`;
+
+/** A field of /proc/PID/status in bytes (VmRSS, VmHWM), or 0 once the process is gone. */
+function status(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a child's RSS every `everyMs` until it exits; its peak (VmHWM) as last seen, and its exit code. */
+function watch(child: ChildProcess, everyMs = 100): Promise<{ samples: number[]; peak: number; code: number | null; ms: number }> {
+  const samples: number[] = [];
+  let peak = 0;
+  const started = performance.now();
+  const timer = setInterval(() => {
+    const rss = status(child.pid!, 'VmRSS');
+    if (rss) samples.push(rss);
+    peak = Math.max(peak, status(child.pid!, 'VmHWM'));
+  }, everyMs);
+  return new Promise((done) =>
+    child.on('close', (code) => {
+      clearInterval(timer);
+      done({ samples, peak, code, ms: performance.now() - started });
+    }),
+  );
+}
+
+const zero = (zeroArgs: string[]) => spawn(process.execPath, [ZERO, ...zeroArgs], { env, stdio: ['pipe', 'pipe', 'inherit'] });
+
+/** Peak RSS of Node doing nothing: the floor every process here starts from. */
+async function nodeBaseline(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 300)'], { stdio: 'ignore' });
+  return (await watch(child, 20)).peak;
+}
+
+/** `zero redact` of `bytes` of log (the benchmark log, repeated) to a reader taking `mbps` MB/s. */
+async function redactToSlowReader(bytes: number, mbps: number): Promise<void> {
+  const log = syntheticLog({ events: 20_000, seed: 7 }).bytes;
+  const child = zero(['redact']);
+  const watching = watch(child, 250);
+  // the reader: takes what the bucket allows, pauses otherwise, so backpressure goes all the way to the writer
+  let allowance = 0;
+  const refill = setInterval(() => {
+    allowance += (mbps * 1e6) / 20;
+    if (allowance > 0 && child.stdout!.isPaused()) child.stdout!.resume();
+  }, 50);
+  let read = 0;
+  child.stdout!.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    allowance -= chunk.length;
+    if (allowance <= 0) child.stdout!.pause();
+  });
+  let written = 0;
+  while (written < bytes) {
+    for (let at = 0; at < log.length && written < bytes; at += 65536) {
+      const chunk = log.subarray(at, at + 65536);
+      written += chunk.length;
+      if (!child.stdin!.write(chunk)) await new Promise<void>((drain) => child.stdin!.once("drain", () => drain()));
+    }
+  }
+  child.stdin!.end();
+  const { samples, peak, ms } = await watching;
+  clearInterval(refill);
+  const quarter = Math.max(1, Math.floor(samples.length / 4));
+  const range = (part: number[]) => `${mib(Math.min(...part))}–${mib(Math.max(...part))}`;
+  console.log(
+    `zero redact, ${(written / 1e9).toFixed(2)} GB to a reader at ${mbps} MB/s: ${(ms / 1000).toFixed(0)} s, ${(read / 1e9).toFixed(2)} GB out; ` +
+      `peak RSS ${mib(peak)}; RSS first quarter ${range(samples.slice(0, quarter))}, last quarter ${range(samples.slice(-quarter))}`,
+  );
+}
+
+/** A synthetic log of about `mb` MB in a file. */
+function logFile(mb: number): string {
+  const file = join(work, `log-${mb}.jsonl`);
+  const out: Buffer[] = [];
+  let size = 0;
+  for (let seed = 1; size < mb * 1e6; seed++) {
+    const part = syntheticLog({ events: 50_000, seed }).bytes;
+    out.push(part);
+    size += part.length;
+  }
+  writeFileSync(file, Buffer.concat(out));
+  return file;
+}
+
+async function renderLarge(mb: number): Promise<void> {
+  const file = logFile(mb);
+  const child = zero(['render', file]);
+  child.stdout!.resume();
+  const { peak, ms, code } = await watch(child, 50);
+  console.log(`zero render of a ${(statSync(file).size / 1e6).toFixed(0)} MB log: ${(ms / 1000).toFixed(1)} s, exit ${code}, peak RSS ${mib(peak)}`);
+}
+
+async function tinyEvents(count: number, baseline: number): Promise<void> {
+  const input = join(work, 'tiny.jsonl');
+  const out = createWriteStream(input);
+  const line = `${JSON.stringify({ schemaVersion: 1, type: 'prompt', content: 'a' })}\n`;
+  for (let n = 0; n < count; n++) if (!out.write(line)) await new Promise<void>((drain) => out.once("drain", () => drain()));
+  out.end();
+  await finished(out);
+  const script = join(work, 'tiny-script.jsonl');
+  writeFileSync(script, `${JSON.stringify({ text: 'ok' })}\n`);
+  const child = zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '--no-session', '--provider', 'scripted', '--script', script, '-f', input]);
+  child.stdin!.end();
+  child.stdout!.resume();
+  const { peak, ms, code } = await watch(child, 20);
+  const size = statSync(input).size;
+  console.log(
+    `${count.toLocaleString('en-US')} tiny input events (${mib(size)}) through zero exec: ${(ms / 1000).toFixed(1)} s, exit ${code}, ` +
+      `peak RSS ${mib(peak)} = ${((peak - baseline) / size).toFixed(2)}× the input above Node's baseline (goal ≤ 1.5×)`,
+  );
+}
+
+/** Wall time of one process, start to exit. */
+function wall(command: string, commandArgs: string[]): Promise<number> {
+  const started = performance.now();
+  const child = spawn(command, commandArgs, { env, stdio: 'ignore' });
+  return new Promise((done) => child.on('close', () => done(performance.now() - started)));
+}
+
+async function startUp(runs: number): Promise<void> {
+  const ratios: number[] = [];
+  for (let n = 0; n < runs + 1; n++) {
+    const a = await wall(process.execPath, [ZERO, '--version']);
+    const b = await wall(process.execPath, ['-e', '']);
+    if (n > 0) ratios.push(a / b);
+  }
+  ratios.sort((x, y) => x - y);
+  const at = (q: number) => ratios[Math.floor(q * (ratios.length - 1))]!.toFixed(2);
+  console.log(`zero --version / node -e '' (${runs} pairs, alternating): median ${at(0.5)}×, min ${at(0)}×, max ${at(1)}× (goal < 1.5×)`);
+}
+
+try {
+  const baseline = await nodeBaseline();
+  console.log(`node ${process.version}; Node's own peak RSS doing nothing: ${mib(baseline)}\n`);
+  await startUp(Number(args.starts));
+  await tinyEvents(Number(args.tiny), baseline);
+  await renderLarge(Number(args['render-mb']));
+  await redactToSlowReader(Number(args.gb) * 1e9, Number(args['reader-mbps']));
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
