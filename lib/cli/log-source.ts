@@ -5,9 +5,9 @@ import { FRAMINGS, type Framing } from '../logs/framing.js';
 import { choice } from './options.js';
 
 /**
- * A file is read in pieces of this size: the framing turns a whole piece into items at once, and what it holds
- * then (the piece's text, its items) is what makes V8 grow its heap. In 64 KiB pieces, the default, a log tool
- * on a 100 MB log took about 15 MB more RSS, for no speed.
+ * A file is read in pieces of this size, not the default 64 KiB: each piece goes through the whole log chain
+ * at once, and what that holds is what makes V8 grow its heap. Measured on a 100 MB log: zero redact peaks
+ * ~7 MB lower, the others the same, none slower.
  */
 export const READ_CHUNK_BYTES = 32 * 1024;
 
