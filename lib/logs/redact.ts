@@ -75,6 +75,12 @@ function plainDeltaLine(raw: string): Json | undefined {
 }
 
 /**
+ * Delta text held unscanned before a run's deltas go through the stream redactor anyway: what a log redactor
+ * keeps of a segment (its lines) is bounded by this, whatever the log.
+ */
+const DEFERRED_CHARS = 64 * 1024;
+
+/**
  * One run's text and reasoning deltas through a stream redactor per kind (createStreamRedactor),
  * which may hold back a tail and re-split deltas, one kind at a time. While what it releases
  * is exactly the text that came in, the original lines are written as they were
@@ -82,6 +88,12 @@ function plainDeltaLine(raw: string): Json | undefined {
  * events shaped like the run's own (same keys, same order, same schemaVersion and runId)
  * until the next flush point realigns them. A delta of the other kind is such a point: what
  * the held kind holds goes out first.
+ *
+ * The deltas of a segment (from one flush point to the next) are first only kept: nothing else goes out
+ * before the segment ends (every other line is a flush point), so when redactText leaves the segment's whole
+ * text as it is (so would the stream redactor, whose output is redactText of its input), its lines go out as
+ * they came, and no delta is pushed through the stream redactor. A segment with a secret, or one that grows
+ * past DEFERRED_CHARS, goes through it delta by delta, as it came: the same output either way.
  */
 function createRunDeltas(options: RedactOptions) {
   const streams: Record<DeltaKind, StreamRedactor> = { text: createStreamRedactor(options), reasoning: createStreamRedactor(options) };
@@ -91,15 +103,20 @@ function createRunDeltas(options: RedactOptions) {
   let released = '';
   let resplit = false;
   let template: Json = {};
+  /** The segment's deltas not pushed yet, while `live` is false. */
+  let deferred: DeltaLine[] = [];
+  let deferredChars = 0;
+  let live = false;
 
   const shaped = (delta: string) => jsonLine({ ...template, delta });
+  const asCame = (line: DeltaLine) => (line.original ? asRead(line.original) : jsonLine(line.event));
 
   /** Original deltas fully covered by the released text go out as they were; a difference switches to re-split mode. */
   const match = (out: Lines) => {
     while (queue.length > 0) {
       const first = queue[0]!;
       if (released.startsWith(first.delta)) {
-        out.push(first.original ? asRead(first.original) : jsonLine(first.event));
+        out.push(asCame(first));
         released = released.slice(first.delta.length);
         queue.shift();
       } else if (first.delta.startsWith(released)) {
@@ -125,14 +142,38 @@ function createRunDeltas(options: RedactOptions) {
     match(out);
   };
 
+  /** One delta of the current kind through its stream redactor. */
+  const push = (line: DeltaLine, out: Lines) => {
+    template = line.event;
+    if (!resplit) queue.push(line);
+    take(streams[kind!].push(line.delta), out);
+  };
+
+  /** The segment's kept deltas through the stream redactor, and the rest of it as it comes. */
+  const goLive = (out: Lines) => {
+    live = true;
+    const lines = deferred;
+    deferred = [];
+    deferredChars = 0;
+    for (const line of lines) push(line, out);
+  };
+
   /** A flush point: everything held is released, and the run starts afresh. */
   const settle = (out: Lines) => {
-    if (kind) take(streams[kind].flush(), out);
+    if (!live && deferred.length > 0) {
+      const text = deferred.map((line) => line.delta).join('');
+      if (redactText(text, options) !== text) goLive(out);
+      else for (const line of deferred) out.push(asCame(line));
+      deferred = [];
+      deferredChars = 0;
+    }
+    if (kind && live) take(streams[kind].flush(), out);
     if (released) out.push(shaped(released));
     released = '';
     queue = [];
     resplit = false;
     kind = undefined;
+    live = false;
   };
 
   return {
@@ -140,9 +181,11 @@ function createRunDeltas(options: RedactOptions) {
       const type = event.type as DeltaKind;
       if (type !== kind) settle(out);
       kind = type;
-      template = event;
-      if (!resplit) queue.push({ event, delta: event.delta as string, original });
-      take(streams[type].push(event.delta as string), out);
+      const line: DeltaLine = { event, delta: event.delta as string, original };
+      if (live) return push(line, out);
+      deferred.push(line);
+      deferredChars += line.delta.length;
+      if (deferredChars > DEFERRED_CHARS) goLive(out);
     },
     /** Any other event of this run: the held-back deltas first, then the event, redacted. */
     other(event: Json, out: Lines): Json {

@@ -96,3 +96,24 @@ t.test('reasoning then text: each kind redacted as its own text, in order, the o
   t.same(lines.slice(-2), [items[3]!.raw, items[4]!.raw], 'the text lines after, byte-identical');
   t.equal(lines.slice(0, -2).map((line) => JSON.parse(line).delta).join(''), 'Plan: use [REDACTED]');
 });
+
+const deltasOf = (out: string) => out.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.type === 'text').map((e) => e.delta).join('');
+
+t.test('a run of deltas whose text has keywords but no secret: every line as it came', async (t) => {
+  const items = ['The api', 'Key and the to', 'ken count: ', 'pass', 'word ', 'fields are ', 'empty.'].map((delta, n) => item(n + 1, text(delta)));
+  items.push(item(items.length + 1, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' }));
+  t.equal(run(items), items.map((i) => `${i.raw}\n`).join(''));
+});
+
+t.test('a run of deltas longer than what is kept before stream redaction: secrets split anywhere in it redacted, clean lines as they came', async (t) => {
+  const words = Array.from({ length: 9000 }, (_, n) => `word${n} `); // ~85,000 characters
+  const whole = `${words.slice(0, 2000).join('')}key ${KEY} ${words.slice(2000).join('')}then ${KEY}.`;
+  const pieces: string[] = [];
+  for (let at = 0; at < whole.length; at += 7) pieces.push(whole.slice(at, at + 7));
+  const items = pieces.map((delta, n) => item(n + 1, text(delta)));
+  items.push(item(items.length + 1, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' }));
+  const out = run(items);
+  t.notMatch(out, KEY.slice(8, 16));
+  t.equal(deltasOf(out), whole.replaceAll(KEY, '[REDACTED]'));
+  t.equal(out.split('\n')[0], items[0]!.raw, 'the first line, byte-identical');
+});
