@@ -49,9 +49,9 @@ const logLine = (line: Line): LogLine => (line.bytes ? { lineNo: line.lineNo, ra
 /** The limit on a line (lines framing) or on the text of a value (values framing); default 16 MiB. */
 export type LogFramingOptions = { maxLineBytes?: number };
 
-/** Lines framing: the line framer, each line's bytes kept, then lineItem (or, not parsing, logLine). */
+/** Lines framing: the line framer, each line's bytes kept (not parsing: those of lines holding U+FFFD), then lineItem or logLine. */
 const linesFramer = (maxLineBytes?: number, parse = true): AnyLogFramer =>
-  composeSteps([createLineFramer({ keepBytes: true, maxLineBytes }), mapStep<Line, LogItem | LogLine>(parse ? lineItem : logLine)]);
+  composeSteps([createLineFramer({ keepBytes: parse ? true : 'lossy', maxLineBytes }), mapStep<Line, LogItem | LogLine>(parse ? lineItem : logLine)]);
 
 /** Thrown by the values framing at the first token past MAX_JSON_DEPTH, before the value is assembled. */
 class TooDeepError extends Error {}

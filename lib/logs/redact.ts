@@ -52,10 +52,13 @@ const NOT_PLAIN = /["\\\u0000-\u001f]/;
  */
 /** A run id of the protocol's shape; a log repeats one on every line, so the last one checked is remembered. */
 let lastRunId = '';
+/** lastRunId and the key after it on a delta line. */
+let lastRunKey = '';
 function isRunId(runId: string): boolean {
   if (runId === lastRunId) return true;
   if (!RUN_ID_PATTERN.test(runId)) return false;
   lastRunId = runId;
+  lastRunKey = runId + DELTA_KEY;
   return true;
 }
 
@@ -66,11 +69,13 @@ function plainDeltaLine(raw: string): Json | undefined {
   const typed = DELTA_TYPES.find((prefix) => raw.startsWith(prefix, 18));
   if (!typed) return undefined;
   const idStart = 18 + typed.length;
-  const idEnd = raw.indexOf(DELTA_KEY, idStart);
+  // most often the run of the line before: then its id (the same string) without a search or a copy
+  const sameRun = lastRunId !== '' && raw.startsWith(lastRunKey, idStart);
+  const idEnd = sameRun ? idStart + lastRunId.length : raw.indexOf(DELTA_KEY, idStart);
   if (idEnd < 0) return undefined;
-  const runId = raw.slice(idStart, idEnd);
+  const runId = sameRun ? lastRunId : raw.slice(idStart, idEnd);
   const delta = raw.slice(idEnd + DELTA_KEY.length, -2);
-  if (!isRunId(runId) || NOT_PLAIN.test(delta)) return undefined;
+  if (!(sameRun || isRunId(runId)) || NOT_PLAIN.test(delta)) return undefined;
   return { schemaVersion, type: typed === DELTA_TYPES[0] ? 'text' : 'reasoning', runId, delta };
 }
 

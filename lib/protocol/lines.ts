@@ -7,8 +7,11 @@ export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 export type LineOptions = { maxLineBytes?: number; label?: string };
 
 export type LineFramerOptions = LineOptions & {
-  /** Give each line's exact bytes too (`Line.bytes`), for a byte-identical copy of a line that is not valid UTF-8. */
-  keepBytes?: boolean;
+  /**
+   * Give each line's exact bytes too (`Line.bytes`), for a byte-identical copy of a line that is not valid UTF-8;
+   * `'lossy'`: only for a line whose text holds U+FFFD (any other line's text encodes back to its bytes exactly).
+   */
+  keepBytes?: boolean | 'lossy';
   /** The number of the first line (default 1). Past 1 the bytes continue an input, so a BOM at their start is content. */
   firstLineNo?: number;
   /** Instead of failing at a line over the limit: told of it, and the line is skipped (never held whole) and counted. */
@@ -93,7 +96,8 @@ export function createLineScanner({ dropBom = true } = {}) {
  * came and joined once, when it ends; one passing the limit fails at once.
  */
 export function createLineAssembler(options: LineFramerOptions = {}) {
-  const { keepBytes = false, label, onLineTooLong } = options;
+  const { label, onLineTooLong } = options;
+  const keepBytes = options.keepBytes ?? false;
   const maxBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let lineNo = (options.firstLineNo ?? 1) - 1;
   let pieces: Buffer[] = [];
@@ -115,7 +119,8 @@ export function createLineAssembler(options: LineFramerOptions = {}) {
   };
   const finish = (bytes: Buffer, emit: Emit<Line>) => {
     const content = bytes[bytes.length - 1] === CR ? bytes.subarray(0, -1) : bytes;
-    accept(content.toString('utf8'), content.length, keepBytes ? content : undefined, emit);
+    const line = content.toString('utf8');
+    accept(line, content.length, keepBytes === true || (keepBytes && line.includes('\uFFFD')) ? content : undefined, emit);
   };
   const joined = (last: Buffer) => {
     const bytes = pieces.length === 0 ? last : Buffer.concat([...pieces, last], pendingBytes + last.length);
@@ -156,14 +161,17 @@ export function createLineAssembler(options: LineFramerOptions = {}) {
     lines(bytes: Buffer, from: number, to: number, emit: Emit<Line>) {
       const text = bytes.toString('utf8', from, to);
       const bytePerChar = text.length === to - from;
-      const sized = keepBytes || to - from > maxBytes;
-      if (sized && !bytePerChar && text.includes('\uFFFD')) return piecesOf(bytes, from, to, (line) => finish(line, emit));
+      const lossy = (keepBytes !== false || to - from > maxBytes) && text.includes('\uFFFD');
+      if (lossy && !bytePerChar) return piecesOf(bytes, from, to, (line) => finish(line, emit));
+      // keepBytes 'lossy' and no U+FFFD here: no line needs its bytes
+      const sliced = keepBytes === true || (keepBytes === 'lossy' && lossy);
+      const sized = sliced || to - from > maxBytes;
       let at = from;
       for (const raw of text.split('\n')) {
         const line = raw.charCodeAt(raw.length - 1) === CR ? raw.slice(0, -1) : raw;
         const size = !sized ? 0 : bytePerChar ? line.length : Buffer.byteLength(line);
-        accept(line, size, keepBytes ? bytes.subarray(at, at + size) : undefined, emit);
-        at += size + raw.length - line.length + 1;
+        accept(line, size, sliced ? bytes.subarray(at, at + size) : undefined, emit);
+        if (sliced) at += size + raw.length - line.length + 1;
       }
     },
     /** The last line, if it had no `\n`. */

@@ -107,7 +107,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   const knowsSecrets = prepareSecrets(options.secrets).length > 0;
 
   const scan = (piece: string): void => {
-    const before = (context.text + held).slice(-overlap);
+    // the last `overlap` characters of context.text + held, without joining them
+    const before = held.length >= overlap ? held.slice(held.length - overlap) : context.text.slice(Math.max(0, context.text.length - (overlap - held.length))) + held;
     const text = before + piece;
     const start = released + held.length - before.length;
     const at = KEYWORDS.lastKeyword(text);

@@ -108,6 +108,24 @@ t.test('keepBytes: each line exactly as read, without its line ending, a Latin-1
   t.same(frame(['a\n'])[0], { line: 'a', lineNo: 1 }, 'no bytes unless asked for');
 });
 
+t.test("keepBytes 'lossy': the bytes of every line whose text holds U+FFFD (an é that is not UTF-8, or a real U+FFFD); valid text, no bytes", async (t) => {
+  const latin1 = Buffer.from('caf\xe9', 'latin1');
+  const ascii = Buffer.concat([bytes('a\n'), latin1, bytes('\nb\n'), latin1, bytes('\r\n')]);
+  const multiByte = Buffer.concat([bytes('é€\n'), latin1, bytes('\nx\n\uFFFD\n')]);
+  for (const input of [ascii, multiByte]) {
+    for (const chunks of [[input], [...input].map((byte) => Buffer.from([byte]))]) {
+      const lines = frame(chunks, { keepBytes: 'lossy' });
+      const all = frame(chunks, { keepBytes: true });
+      t.same(lines.map((line) => line.line), all.map((line) => line.line), 'the same lines');
+      // bytes may come with other lines of the same chunk too, but always the right ones
+      lines.forEach((line, n) => {
+        if (line.line.includes('\uFFFD') || line.bytes) t.same(line.bytes, all[n]!.bytes, line.line);
+      });
+    }
+  }
+  t.same(frame(['a\né\n'], { keepBytes: 'lossy' }), [{ line: 'a', lineNo: 1 }, { line: 'é', lineNo: 2 }]);
+});
+
 t.test('strings in are UTF-8 text', async (t) => {
   t.same(frame(['é\n', 'x'], { keepBytes: true }), [
     { line: 'é', lineNo: 1, bytes: bytes('é') },
