@@ -234,8 +234,8 @@ function joinDuplex(writable: Writable, readable: Readable): Duplex {
   return joined;
 }
 
-// The log tools' chains (DESIGN: every program is a chain of the same stages): bytes of a log in, bytes out.
-// The framing and the steps after it run fused in one stream; only a stage that waits (pace) stands apart.
+// The log tools' chains (DESIGN: every program is a chain of the same stages): bytes of a log in, bytes out, the framing
+// and the steps after it fused in one stream (pace, which waits, apart); only redact writes lines as they came (bytes).
 
 export type LogChainOptions = {
   framing?: Framing;
@@ -244,7 +244,7 @@ export type LogChainOptions = {
 };
 
 function logChain(framing: Framing | undefined, steps: Step<any, any>[], readableObjectMode = false): Duplex {
-  return stepStream(composeSteps([createLogFramer(framing), ...steps]), { writableObjectMode: false, readableObjectMode });
+  return stepStream(composeSteps([createLogFramer(framing, { keepBytes: false }), ...steps]), { writableObjectMode: false, readableObjectMode });
 }
 
 /** `zero redact`: frame → redact → the same log, secrets replaced, clean lines as they came. */

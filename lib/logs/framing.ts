@@ -47,11 +47,11 @@ export function lineItem(line: Line | LogLine): LogItem {
 const logLine = (line: Line): LogLine => (line.bytes ? { lineNo: line.lineNo, raw: line.line, bytes: line.bytes } : { lineNo: line.lineNo, raw: line.line });
 
 /** The limit on a line (lines framing) or on the text of a value (values framing); default 16 MiB. */
-export type LogFramingOptions = { maxLineBytes?: number };
+export type LogFramingOptions = { maxLineBytes?: number; /** The lines framing's `bytes` (default true); false: for a reader that never writes a line as it came. */ keepBytes?: boolean };
 
-/** Lines framing: the line framer, each line's bytes kept (not parsing: those of lines holding U+FFFD), then lineItem or logLine. */
-const linesFramer = (maxLineBytes?: number, parse = true): AnyLogFramer =>
-  composeSteps([createLineFramer({ keepBytes: parse ? true : 'lossy', maxLineBytes }), mapStep<Line, LogItem | LogLine>(parse ? lineItem : logLine)]);
+/** Lines framing: the line framer, the lines' bytes kept as asked (not parsing: those of lines holding U+FFFD), then lineItem or logLine. */
+const linesFramer = (maxLineBytes: number, keepBytes = true, parse = true): AnyLogFramer =>
+  composeSteps([createLineFramer({ keepBytes: parse ? keepBytes : 'lossy', maxLineBytes }), mapStep<Line, LogItem | LogLine>(parse ? lineItem : logLine)]);
 
 /** Thrown by the values framing at the first token past MAX_JSON_DEPTH, before the value is assembled. */
 class TooDeepError extends Error {}
@@ -247,7 +247,7 @@ function choose(firstLine: string, whole: boolean): 'lines' | 'values' {
 }
 
 /** Auto: holds the bytes up to the first line with content (or the limit), then hands them to the framing chosen by it. */
-function autoFramer(maxBytes: number, parse = true): AnyLogFramer {
+function autoFramer(maxBytes: number, keepBytes?: boolean, parse = true): AnyLogFramer {
   let head: Buffer[] = [];
   let headBytes = 0;
   /** Finds the first line with content; let go once the choice is made, with what it holds. */
@@ -257,7 +257,7 @@ function autoFramer(maxBytes: number, parse = true): AnyLogFramer {
   let chosen: AnyLogFramer | undefined;
 
   const choosing = (framing: 'lines' | 'values', emit: Emit<LogItem | LogLine>) => {
-    chosen = framing === 'values' ? valuesFramer(maxBytes) : linesFramer(maxBytes, parse);
+    chosen = framing === 'values' ? valuesFramer(maxBytes) : linesFramer(maxBytes, keepBytes, parse);
     for (const chunk of head) chosen.write(chunk, emit);
     head = [];
     firstLines = undefined;
@@ -304,7 +304,7 @@ export function createLogLineFramer(framing: Framing = 'auto', options: LogFrami
 
 function framer(framing: Framing, options: LogFramingOptions, parse: boolean): AnyLogFramer {
   const maxBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  if (framing === 'lines') return linesFramer(maxBytes, parse);
+  if (framing === 'lines') return linesFramer(maxBytes, options.keepBytes, parse);
   if (framing === 'values') return valuesFramer(maxBytes);
-  return autoFramer(maxBytes, parse);
+  return autoFramer(maxBytes, options.keepBytes, parse);
 }

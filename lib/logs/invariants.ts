@@ -58,9 +58,10 @@ export function createInvariantChecker(): InvariantChecker {
   const versions = createVersionScopes((runId) => `run ${runId}`);
   /** The run that is going on: started, not ended. */
   let current: Run | undefined;
-  const open = createEarliest<Run>((run) => (run.ended ? undefined : (run.open.values().next().value ?? run.lastLine)));
+  const open = createEarliest<Run>((run) => (run.ended ? undefined : run.open.size === 0 ? run.lastLine : (run.open.values().next().value ?? run.lastLine)));
 
   const unanswered = (run: Run, what: string): Problem[] => {
+    if (run.open.size === 0) return [];
     const problems = [...run.open].map(([id, line]) => ({ lineNo: line, problem: `run ${run.runId}: tool_call ${JSON.stringify(id)} has no tool_result before ${what}` }));
     run.open.clear();
     return problems;
@@ -98,7 +99,7 @@ export function createInvariantChecker(): InvariantChecker {
       } else if (type === 'tool_result') {
         const id = String(event.id);
         if (!run.open.delete(id)) problems.push({ lineNo, problem: `run ${runId}: tool_result ${JSON.stringify(id)} answers no tool_call` });
-      } else if (!MAY_WAIT.has(type)) {
+      } else if (run.open.size > 0 && !MAY_WAIT.has(type)) {
         problems.push(...unanswered(run, type));
       }
       if (type === 'run_end') {

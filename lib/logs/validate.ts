@@ -48,8 +48,8 @@ export function createLogChecker(kind: VersionedKind = 'output') {
       events += 1;
       const { value, lineNo } = item;
       const verdict = checkVersioned(kind === 'output' && isStoredPrompt(value) ? 'input' : kind, value);
-      const found: Problem[] = verdict.ok ? [] : [{ lineNo, problem: `${verdict.field}: ${verdict.problem}` }];
-      return count([...found, ...orderProblems(value, lineNo)]);
+      const order = orderProblems(value, lineNo);
+      return count(verdict.ok ? order : [{ lineNo, problem: `${verdict.field}: ${verdict.problem}` }, ...order]);
     },
     end(): Problem[] {
       return count(kind === 'output' ? invariants.end() : []);

@@ -20,8 +20,10 @@ export function checkVersioned<T>(kind: VersionedKind, value: unknown): Verdict<
   if (isJsonObject(value) && 'schemaVersion' in value && schemaVersionOf(value) === undefined) {
     return { ok: false, field: 'schemaVersion', problem: `Expected 1 or 2, received ${JSON.stringify(value.schemaVersion)}` };
   }
-  return checkAgainstSchema<T>(schemaVersionOf(value) === 2 ? `${kind}.v2` : kind, value);
+  return checkAgainstSchema<T>(schemaVersionOf(value) === 2 ? V2[kind] : kind, value);
 }
+
+const V2 = { input: 'input.v2', output: 'output.v2' } as const;
 
 export type VersionProblem = { field: 'schemaVersion'; problem: string };
 

@@ -32,6 +32,15 @@ t.test('lines: each item has its line exactly as read, a Latin-1 é and all, wit
   t.same(got[1]?.bytes, Buffer.from('x'));
 });
 
+t.test('lines, keepBytes false: the same items without their bytes', async (t) => {
+  const latin1 = Buffer.from('{"type":"text","delta":"caf\xe9"}', 'latin1');
+  const chunks = [latin1, Buffer.from(`\r\n${line(a)}\nnot json\n`)];
+  const got = applyStep(createLogFramer('lines', { keepBytes: false }), chunks);
+  t.same(got, withoutBytes(items(chunks, 'lines')));
+  t.ok(got.every((item) => item.bytes === undefined));
+  t.same(applyStep(createLogFramer('auto', { keepBytes: false }), chunks), got, 'auto choosing lines too');
+});
+
 t.test('lines: chunks split anywhere, torn last line', async (t) => {
   const text = `${line(a)}\n${line(b)}\n{"type":"te`;
   const got = items(text.match(/[\s\S]{1,5}/g)!, 'lines');
