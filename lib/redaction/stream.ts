@@ -72,19 +72,47 @@ function textAfter(context: Context, raw: string): string {
   return keep === 0 ? text : text.slice(context.cuts[keep] ?? text.length);
 }
 
-/** Releases `raw` into the context, in place: the text from the latest cut that leaves CONTEXT_CHARS or more. */
-function extend(context: Context, raw: string): void {
-  context.text += raw;
-  context.cuts.push(context.text.length);
-  const keep = keptCut(context.text, context.cuts);
-  if (keep === 0) return;
-  const start = context.cuts[keep]!;
-  context.text = context.text.slice(start);
-  context.cuts.splice(0, keep);
-  for (let i = 0; i < context.cuts.length; i++) context.cuts[i] = context.cuts[i]! - start;
-}
+/** Released text before the context's start kept at most (a few old cuts' worth) before it is let go of. */
+const STALE_CHARS = 4096;
+const STALE_CUTS = 64;
 
-const noContext = (): Context => ({ text: '', cuts: [0] });
+/**
+ * The context, kept as it grows: the text released since an older cut, and the cuts as positions since the
+ * context began. Releasing costs no copy and no walk of the cuts (the latest cut that leaves CONTEXT_CHARS or
+ * more only moves on); the text is made when a release that needs it looks (a quiet one needs only its length).
+ */
+function createContext() {
+  let released = '';
+  let cuts = [0];
+  /** The context starts at cuts[keep]; released starts at cuts[0]. */
+  let keep = 0;
+  let end = 0;
+  return {
+    get length(): number {
+      return end - cuts[keep]!;
+    },
+    get text(): string {
+      const from = cuts[keep]! - cuts[0]!;
+      return from === 0 ? released : released.slice(from);
+    },
+    /** As a Context: its text, and its cuts from 0. */
+    view(): Context {
+      const start = cuts[keep]!;
+      return { text: this.text, cuts: cuts.slice(keep).map((cut) => cut - start) };
+    },
+    /** Releases `raw` into it: the text from the latest cut that leaves CONTEXT_CHARS or more. */
+    extend(raw: string): void {
+      released += raw;
+      end += raw.length;
+      cuts.push(end);
+      while (keep + 1 < cuts.length && end - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
+      if (keep < STALE_CUTS && cuts[keep]! - cuts[0]! < STALE_CHARS) return;
+      released = this.text;
+      cuts = cuts.slice(keep);
+      keep = 0;
+    },
+  };
+}
 
 const ESCAPED_CHAR_LENGTH = 6;
 
@@ -93,7 +121,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   const longestSecret = ESCAPED_CHAR_LENGTH * Math.max(0, ...prepareSecrets(options.secrets).map((secret) => secret.length));
   const redactAfter = redactorAfter(options);
   let held = '';
-  let context = noContext();
+  let context = createContext();
   let lookedAt = 0;
   // Keywords are found as text arrives, each piece scanned once (with the few characters before it a keyword
   // may span), not with the whole window at every look: positions count characters since the stream began.
@@ -106,11 +134,12 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   const overlap = Math.max(KEYWORDS.longestKeyword, PEM_HEADER_START.length) - 1;
   const knowsSecrets = prepareSecrets(options.secrets).length > 0;
 
+  /** The last `overlap` characters since the last flush (the context's, then held): a keyword ending in the next piece may start there. */
+  let tail = '';
   const scan = (piece: string): void => {
-    // the last `overlap` characters of context.text + held, without joining them
-    const before = held.length >= overlap ? held.slice(held.length - overlap) : context.text.slice(Math.max(0, context.text.length - (overlap - held.length))) + held;
-    const text = before + piece;
-    const start = released + held.length - before.length;
+    const text = tail + piece;
+    const start = released + held.length - tail.length;
+    tail = text.length > overlap ? text.slice(text.length - overlap) : text;
     const at = KEYWORDS.lastKeyword(text);
     if (at >= 0) lastKeyword = start + at;
     const pem = text.lastIndexOf(PEM_HEADER_START);
@@ -123,7 +152,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
    * Most deltas of ordinary prose take this way, without the window being built.
    */
   const releaseQuiet = (): string | undefined => {
-    const windowStart = released - context.text.length;
+    const windowStart = released - context.length;
     if (knowsSecrets || lastKeyword >= windowStart || lastPem >= windowStart) return undefined;
     let run = held.length;
     while (run > 0 && !isSpaceCode(held.charCodeAt(run - 1))) run--;
@@ -134,11 +163,11 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   };
 
   /** Whether redactText could change the window: a keyword starts in it, or a loaded credential is in it. */
-  const suspiciousWindow = (window: string): boolean => lastKeyword >= released - context.text.length || mayContainKnownSecret(window, options);
+  const suspiciousWindow = (window: string): boolean => lastKeyword >= released - context.length || mayContainKnownSecret(window, options);
 
   const advance = (raw: string): void => {
     held = held.slice(raw.length);
-    extend(context, raw);
+    context.extend(raw);
     released += raw.length;
   };
 
@@ -151,7 +180,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     const ready = held.slice(0, cut);
     const out = redactAfter(context.text, ready);
     if (cut === held.length) return out;
-    const rest = redactAfter(textAfter(context, ready), held.slice(cut));
+    const rest = redactAfter(textAfter(context.view(), ready), held.slice(cut));
     return redactAfter(context.text, held) === out + rest ? out : undefined;
   };
 
@@ -159,7 +188,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   const releaseReady = (): string => {
     const window = context.text + held;
     const suspicious = suspiciousWindow(window);
-    const cut = holdFrom(window, suspicious, longestSecret) - context.text.length;
+    const cut = holdFrom(window, suspicious, longestSecret) - context.length;
     if (cut <= 0) return '';
     const ready = held.slice(0, cut);
     // Nothing in view can be a secret: what is ready goes out as it came.
@@ -184,7 +213,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
       const out = held ? redactAfter(context.text, held) : '';
       released += held.length;
       held = '';
-      context = noContext();
+      context = createContext();
+      tail = '';
       lookedAt = 0;
       return out;
     },
