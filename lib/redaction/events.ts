@@ -40,7 +40,9 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
 
 /** The redact stage's step: a run's events, redacted, as createEventRedactor tells; each goes to `emit` as it is released. */
 export function redactStep(options: RedactOptions = {}): Step<Event, Event> {
-  let held: { redactor: StreamRedactor; template: DeltaEvent } | undefined;
+  // what is held: the redactor of its kind, and the latest delta event of that kind (two variables, not an object per delta)
+  let heldBy: StreamRedactor | undefined;
+  let template: DeltaEvent | undefined;
   const redactors = new Map<DeltaEvent['type'], StreamRedactor>();
   const redactorFor = (type: DeltaEvent['type']) => {
     let redactor = redactors.get(type);
@@ -48,11 +50,11 @@ export function redactStep(options: RedactOptions = {}): Step<Event, Event> {
     return redactor;
   };
   const release = (emit: (event: Event) => void) => {
-    if (!held) return;
-    const { redactor, template } = held;
-    held = undefined;
+    if (!heldBy) return;
+    const redactor = heldBy;
+    heldBy = undefined;
     const delta = redactor.flush();
-    if (delta) emit({ ...template, delta });
+    if (delta) emit({ ...template!, delta });
   };
   return {
     write(event, emit) {
@@ -60,9 +62,9 @@ export function redactStep(options: RedactOptions = {}): Step<Event, Event> {
         release(emit);
         return emit(redactEvent(event, options));
       }
-      if (held && held.template.type !== event.type) release(emit);
-      const redactor = held?.redactor ?? redactorFor(event.type);
-      held = { redactor, template: event };
+      if (heldBy && template!.type !== event.type) release(emit);
+      const redactor = (heldBy ??= redactorFor(event.type));
+      template = event;
       const delta = redactor.push(event.delta);
       if (delta) emit(delta === event.delta ? event : { ...event, delta });
     },

@@ -131,6 +131,17 @@ t.test('output: wrong values are rejected, naming the field', async (t) => {
   }
 });
 
+t.test('output: a pattern remembers only what it accepted itself (each pattern apart)', async (t) => {
+  const sessionId = 'zero_20261130053326_ab12cd';
+  t.equal(checkAgainstSchema('output', { ...outputEvents.run_start!.minimal, sessionId }).ok, true, 'a session id, accepted as one');
+  t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId: sessionId }).ok, false, 'the same string right after, as a run id');
+  const runId = 'run_20261130053326_ab12cd';
+  t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId }).ok, true);
+  t.equal(checkAgainstSchema('output', { ...outputEvents.run_start!.minimal, sessionId: runId }).ok, false, 'an accepted run id, as a session id');
+  t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId: `${runId}x` }).ok, false, 'a longer one');
+  t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId }).ok, true, 'and the run id again');
+});
+
 t.test('output: ids may be up to 128 characters', async (t) => {
   t.equal(checkAgainstSchema('output', { ...outputEvents.tool_call!.minimal, id: 'a'.repeat(128) }).ok, true);
   const verdict = checkAgainstSchema('output', { ...outputEvents.tool_call!.minimal, id: 'a'.repeat(129) });
