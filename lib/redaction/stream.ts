@@ -156,7 +156,9 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     if (knowsSecrets || lastKeyword >= windowStart || lastPem >= windowStart) return undefined;
     let run = held.length;
     while (run > 0 && !isSpaceCode(held.charCodeAt(run - 1))) run--;
-    if (run === 0 || held.length - run > SHORT_RUN) return undefined;
+    // a word still arriving, short with what was released of it: releaseReady would hold it all
+    if (run === 0) return releasedRun + held.length <= SHORT_RUN ? '' : undefined;
+    if (held.length - run > SHORT_RUN) return undefined;
     const ready = held.slice(0, run);
     advance(ready);
     return ready;
@@ -165,10 +167,15 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   /** Whether redactText could change the window: a keyword starts in it, or a loaded credential is in it. */
   const suspiciousWindow = (window: string): boolean => lastKeyword >= released - context.length || mayContainKnownSecret(window, options);
 
+  /** How many characters the released text ends with that are not space (since the last flush). */
+  let releasedRun = 0;
   const advance = (raw: string): void => {
     held = held.slice(raw.length);
     context.extend(raw);
     released += raw.length;
+    let space = raw.length;
+    while (space > 0 && !isSpaceCode(raw.charCodeAt(space - 1))) space--;
+    releasedRun = space === 0 ? releasedRun + raw.length : raw.length - space;
   };
 
   /**
@@ -215,6 +222,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
       held = '';
       context = createContext();
       tail = '';
+      releasedRun = 0;
       lookedAt = 0;
       return out;
     },

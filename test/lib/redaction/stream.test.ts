@@ -64,6 +64,17 @@ t.test('ordinary text goes out at once, but for its last word', async (t) => {
   t.same(each, ['The tokenizer counts ', 'promptTokens in the ', 'task-list.']);
 });
 
+t.test('a word arriving in pieces is held whole, the part of it released before counted: a run past 256 characters is cut inside', async (t) => {
+  const redactor = createStreamRedactor();
+  t.same(['quiet wor', 'dy', 'ness ', 'ok'].map((piece) => redactor.push(piece)), ['quiet ', '', 'wordyness ', '']);
+  t.equal(redactor.flush(), 'ok');
+  // 400 characters of one word, 10 at a time: released in part once it has passed the short-run bound
+  const pieces = Array.from({ length: 40 }, () => redactor.push('abcdefghij'));
+  t.ok(pieces.slice(0, 25).every((out) => out === ''), 'held while it may still be a short word');
+  t.ok(pieces.slice(26).some((out) => out !== ''), 'then cut inside');
+  t.equal(pieces.join('') + redactor.flush(), 'abcdefghij'.repeat(40));
+});
+
 t.test('flush releases everything, and a new run starts clean', async (t) => {
   const redactor = createStreamRedactor();
   t.equal(redactor.push('ghp_'), '');
