@@ -13,7 +13,8 @@ import { formatToolListing, toolListingRun } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
 import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot } from '../sessions/index.js';
 import type { CliIO } from './io.js';
-import { captureConsole, debugReporter, deliver, silenceable } from './process.js';
+import { captureConsole, debugReporter, deliver } from './process.js';
+import { screenFor } from './screen.js';
 import { execSettings, outputFormatFromArgv, schemaVersionFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
 import type { ToolPlan } from '../tools/permissions.js';
 import type { ProviderChoice } from '../providers/index.js';
@@ -104,7 +105,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const provider = await createProvider(choice);
     const { input, source } = await execInput(settings, io);
     const recorder = await sessionRecorder(settings, io.env, provider, secrets);
-    const progress = silenceable(io.stderr);
+    const screen = screenFor(io, settings.outputFormat, { spinner: true });
     const chain = execChain({
       provider,
       cwd: settings.cwd,
@@ -114,13 +115,13 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       extraRoots: settings.extraRoots,
       input,
       session: recorder,
-      output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: progress, recorder },
+      output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: screen.progress, recorder, text: { sessionHint: io.stderr.isTTY === true } },
       onFailure: debug.failure,
     });
     source?.pipe(chain);
     const from = input.format === 'text' ? 'the command line' : settings.file ?? 'stdin';
-    const run = { cancel: chain.cancel, silence: progress.silence };
-    await deliver(io, chain, chain.exitCode, run, () => debug.log(`run started with provider ${provider.name}, model ${provider.model}; prompt from ${from}`));
+    const run = { cancel: chain.cancel, silence: screen.progress.silence };
+    await deliver(screen.io, chain, chain.exitCode, run, () => debug.log(`run started with provider ${provider.name}, model ${provider.model}; prompt from ${from}`));
   } catch (error) {
     const schemaVersion = schemaVersionFromArgv(raw.schemaVersion === undefined ? [] : ['--schema-version', raw.schemaVersion], io.env);
     const { readable, exitCode } = reportFailure(error, { format, schemaVersion, secrets, stderr: io.stderr }, debug.failure);

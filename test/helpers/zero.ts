@@ -15,6 +15,8 @@ export const TEST_ZERO_HOME = join(tmpdir(), `zero-test-home-${process.pid}`);
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of Object.keys(env)) if (/^(ZERO_|OPENAI_|ANTHROPIC_)/.test(name)) delete env[name];
+  // tap sets FORCE_COLOR=0, which turns colour off even on a terminal: a test that wants colour sets it itself
+  delete env.FORCE_COLOR;
   return { ...env, XDG_CONFIG_HOME: '/nonexistent/zero-test-config', ZERO_HOME: TEST_ZERO_HOME, ...extra };
 }
 

@@ -140,7 +140,7 @@ t.test('the three output formats of one run', async (t) => {
   const text = await run('text');
   t.equal(text.code, 0);
   t.equal(text.stdout, 'Reading.\nIt says alpha.\n');
-  t.equal(text.stderr, '[tool] read_file\n[result] 1 alpha\n');
+  t.equal(text.stderr, '[tool] read_file a.txt\n[ok] 1 line\n');
 
   const json = await run('json');
   const lines = jsonLines(json.stdout);
