@@ -3,7 +3,7 @@ import pumpify from 'pumpify';
 import { agent, type AgentOptions } from '../transforms/agent.js';
 import { record } from '../transforms/record.js';
 import type { OutputFormat } from '../transforms/serialize.js';
-import type { ProgressWriter, TextOptions } from './output/serializer.js';
+import type { ProgressWriter } from './output/serializer.js';
 import { CancelledError, toZeroError, type CancelSignal, type ZeroError } from './errors.js';
 import { newRunId } from './protocol/ids.js';
 import type { Event, SchemaVersion } from './protocol/types.js';
@@ -49,8 +49,6 @@ export type OutputChainOptions = {
   secrets?: string[];
   /** Where the `text` format writes progress lines. */
   stderr?: ProgressWriter;
-  /** What the `text` format adds (zero exec: the session hint at the end). */
-  text?: TextOptions;
   /** The run's session: every stamped event is stored in it. */
   recorder?: SessionRecorder;
   /** The schema version of the output (default 1), settled when the first event is written. */
@@ -69,7 +67,7 @@ const FOR_PEOPLE: ReadonlySet<Event['type']> = new Set(['reasoning']);
 export function outputChain(options: OutputChainOptions = {}): Duplex {
   const keep = options.format === 'text' ? FOR_PEOPLE : undefined;
   const head = [redactStep(options), stampStep({ ...options, keep })];
-  const serializer = serializeStep(options.format ?? 'stream-json', options.stderr ?? process.stderr, options.text);
+  const serializer = serializeStep(options.format ?? 'stream-json', options.stderr ?? process.stderr);
   if (!options.recorder) return stepStream(composeSteps([...head, serializer]), { readableObjectMode: false });
   return new pumpify.obj(stepStream(composeSteps(head)), record(options.recorder), stepStream(serializer, { readableObjectMode: false }));
 }

@@ -105,7 +105,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const provider = await createProvider(choice);
     const { input, source } = await execInput(settings, io);
     const recorder = await sessionRecorder(settings, io.env, provider, secrets);
-    const screen = screenFor(io, settings.outputFormat, { spinner: true });
+    const screen = screenFor(io, settings.outputFormat, { spinner: true, sessionHint: true });
     const chain = execChain({
       provider,
       cwd: settings.cwd,
@@ -115,7 +115,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       extraRoots: settings.extraRoots,
       input,
       session: recorder,
-      output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: screen.progress, recorder, text: { sessionHint: io.stderr.isTTY === true } },
+      output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: screen.progress, recorder },
       onFailure: debug.failure,
     });
     source?.pipe(chain);

@@ -17,6 +17,9 @@ const FRAME_MS = 100;
 const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
 const ERASE_LINE = '\r\x1b[K';
 
+/** spinner and sessionHint: what a live run (zero exec) adds on a terminal. */
+export type ScreenOptions = { spinner?: boolean; sessionHint?: boolean };
+
 export type Screen = {
   /** The CliIO to deliver through: its stdout counts what was written, and its exit erases the spinner first. */
   io: CliIO;
@@ -24,7 +27,7 @@ export type Screen = {
   progress: ProgressWriter & { silence(): void };
 };
 
-export function createScreen(io: CliIO, options: { spinner?: boolean } = {}): Screen {
+export function createScreen(io: CliIO, options: ScreenOptions = {}): Screen {
   const spinning = options.spinner === true && io.stderr.isTTY === true;
   const style = palette(Boolean(io.stderr.color));
   const held: { after: number; text: string }[] = [];
@@ -85,7 +88,10 @@ export function createScreen(io: CliIO, options: { spinner?: boolean } = {}): Sc
   const progress = {
     isTTY: io.stderr.isTTY,
     color: io.stderr.color,
-    columns: io.stderr.columns,
+    get columns() {
+      return io.stderr.columns;
+    },
+    sessionHint: options.sessionHint === true && io.stderr.isTTY === true,
     write: (text: string) => writeProgress(text),
     writeAfter(text: string, stdoutBytes: number) {
       if (held.length === 0 && stdoutBytes <= written) return writeProgress(text);
@@ -114,6 +120,6 @@ export function createScreen(io: CliIO, options: { spinner?: boolean } = {}): Sc
 }
 
 /** The text format shares the screen (and a live run spins); the JSON formats write stdout as it comes, progress-free. */
-export function screenFor(io: CliIO, format: OutputFormat, options: { spinner?: boolean } = {}): Screen {
+export function screenFor(io: CliIO, format: OutputFormat, options: ScreenOptions = {}): Screen {
   return format === 'text' ? createScreen(io, options) : { io, progress: silenceable(io.stderr) };
 }

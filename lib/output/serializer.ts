@@ -24,17 +24,16 @@ export type ProgressWriter = {
   writeAfter?(text: string, stdoutBytes: number): unknown;
   /** What the run now waits for (a model reply, a tool), for a writer that shows a spinner. */
   busy?(what: string): void;
+  /** At the end, the run's session and how to continue it (zero exec, on a terminal). */
+  sessionHint?: boolean;
 };
-
-/** What the `text` format adds for zero exec: the session hint at the end. */
-export type TextOptions = { sessionHint?: boolean };
 
 /** NO_COLOR (no-color.org): set and not empty, no escape codes. */
 const noColor = () => Boolean(process.env.NO_COLOR);
 
-function textSerializer(stderr: ProgressWriter, options: TextOptions): (event: OutputEvent) => string {
+function textSerializer(stderr: ProgressWriter): (event: OutputEvent) => string {
   const color = stderr.color ?? (stderr.isTTY === true && !noColor());
-  const render = createTextRenderer({ reasoning: stderr.isTTY ? (color ? 'dim' : 'plain') : undefined, color, columns: stderr.columns, sessionHint: options.sessionHint });
+  const render = createTextRenderer({ reasoning: stderr.isTTY ? (color ? 'dim' : 'plain') : undefined, color, columns: stderr.columns, sessionHint: stderr.sessionHint });
   let stdoutBytes = 0;
   return (event) => {
     const { stdout = '', stderr: progress, busy } = render(event);
@@ -50,15 +49,15 @@ function textSerializer(stderr: ProgressWriter, options: TextOptions): (event: O
  * `stream-json` and `json`, the assistant's text for `text` (whose progress
  * lines go to `stderr`). The serialize stage and `zero sessions show` use it.
  */
-export function createSerializer(format: OutputFormat, stderr: ProgressWriter, text: TextOptions = {}): (event: OutputEvent) => string {
+export function createSerializer(format: OutputFormat, stderr: ProgressWriter): (event: OutputEvent) => string {
   if (format === 'stream-json') return jsonLine;
   if (format === 'json') return (event) => (hasLegacyLine(event) ? jsonLine(toLegacyJson(event)) : '');
-  return textSerializer(stderr, text);
+  return textSerializer(stderr);
 }
 
 /** The serialize stage's step: each event as the format writes it on stdout (nothing for an event it does not show). */
-export function serializeStep(format: OutputFormat, stderr: ProgressWriter, text: TextOptions = {}): Step<OutputEvent, string> {
-  const write = createSerializer(format, stderr, text);
+export function serializeStep(format: OutputFormat, stderr: ProgressWriter): Step<OutputEvent, string> {
+  const write = createSerializer(format, stderr);
   return {
     write(event, emit) {
       const text = write(event);
