@@ -15,30 +15,31 @@ import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot 
 import type { CliIO } from './io.js';
 import { captureConsole, debugReporter, deliver } from './process.js';
 import { screenFor } from './screen.js';
-import { execSettings, outputFormatFromArgv, schemaVersionFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
+import { STDIN, execSettings, outputFormatFromArgv, readText, schemaVersionFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
 import type { ToolPlan } from '../tools/permissions.js';
 import type { ProviderChoice } from '../providers/index.js';
 
-export const NO_PROMPT_TEXT = 'No prompt given. Pass it as arguments or with --file (stdin is read only with --input-format stream-json).';
+export const NO_PROMPT_TEXT = 'No prompt given. Pass it as arguments, with --file PATH, or on stdin (echo "…" | zero exec).';
 export const POSITIONAL_WITH_STREAM_JSON = 'Stream-json input does not accept positional prompt text. Pipe JSONL or use --file.';
 
 function unreadable(path: string, error: unknown): UsageError {
   return new UsageError(`Cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
 }
 
-/** Where the prompt comes from: argv and --file for text; --file or stdin, streamed, for stream-json. */
+/** Where the prompt comes from: argv, --file, and stdin (`-f -`, or no words with stdin piped) for text; --file or stdin, streamed, for stream-json. */
 async function execInput(settings: ExecSettings, io: CliIO): Promise<{ input: ExecInput; source?: Readable }> {
   const { file, words } = settings;
   if (settings.inputFormat === 'text') {
     let fileText = '';
-    if (file !== undefined) fileText = await readFile(file, 'utf8').catch((error) => Promise.reject(unreadable(file, error)));
+    if (file === STDIN || (file === undefined && words.length === 0 && !io.stdin.isTTY)) fileText = await readText(io.stdin);
+    else if (file !== undefined) fileText = await readFile(file, 'utf8').catch((error) => Promise.reject(unreadable(file, error)));
     const prompt = [words.join(' '), fileText].map((part) => part.trim()).filter(Boolean).join('\n\n');
     if (!prompt) throw new UsageError(NO_PROMPT_TEXT);
     return { input: { format: 'text', prompt } };
   }
   if (words.length > 0) throw new UsageError(POSITIONAL_WITH_STREAM_JSON);
   const input: ExecInput = { format: 'stream-json', maxLineBytes: settings.maxLineBytes };
-  if (file !== undefined) {
+  if (file !== undefined && file !== STDIN) {
     try {
       if (!statSync(file).isFile()) throw new Error('not a file');
     } catch (error) {
@@ -46,7 +47,7 @@ async function execInput(settings: ExecSettings, io: CliIO): Promise<{ input: Ex
     }
     return { input, source: createReadStream(file) };
   }
-  if (io.stdin.isTTY) throw new UsageError(NO_INPUT);
+  if (io.stdin.isTTY && file !== STDIN) throw new UsageError(NO_INPUT);
   return { input, source: io.stdin };
 }
 

@@ -8,6 +8,16 @@ import { SCHEMA_VERSIONS, type SchemaVersion } from '../protocol/types.js';
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
+/** `-f -`: the prompt (or the JSONL input) is read from stdin, as `-` means for cat and rg. */
+export const STDIN = '-';
+
+/** All of a stream, as UTF-8 text. */
+export async function readText(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** The exec flags as commander hands them over: strings, unchecked. */
 export type RawExecOptions = {
   inputFormat?: string;
@@ -45,7 +55,7 @@ export type ExecSettings = {
   inputFormat: InputFormat;
   outputFormat: OutputFormat;
   words: string[];
-  /** Absolute; --file resolved against cwd. */
+  /** Absolute (--file resolved against cwd), or `-` for stdin. */
   file?: string;
   cwd: string;
   model?: string;
@@ -217,7 +227,7 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
     outputFormat,
     words,
     cwd,
-    file: raw.file === undefined ? undefined : resolve(cwd, raw.file),
+    file: raw.file === undefined || raw.file === STDIN ? raw.file : resolve(cwd, raw.file),
     model: raw.model,
     provider: raw.provider,
     script: raw.script,

@@ -37,7 +37,9 @@ export function zero(args: string[], options: ZeroOptions = {}): Promise<Result>
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   child.stdin!.on('error', () => {});
+  // zero exec with no prompt words reads stdin: it ends at once unless the test feeds it (stdin, or onSpawn)
   if (options.stdin !== undefined) child.stdin!.end(options.stdin);
+  else if (!options.onSpawn) child.stdin!.end();
   options.onSpawn?.(child);
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ stdout, stderr, code, signal })));
 }
