@@ -11,7 +11,8 @@ import { planTools } from '../tools/permissions.js';
 import { allTools, toolboxFor } from '../tools/registry.js';
 import { formatToolListing, toolListingRun } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
-import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot } from '../sessions/index.js';
+import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot, type Launch } from '../sessions/index.js';
+import { launchOf, providerFlags } from './resume.js';
 import type { CliIO } from './io.js';
 import { captureConsole, debugReporter, deliver } from './process.js';
 import { screenFor } from './screen.js';
@@ -65,11 +66,11 @@ async function sessionPlan(settings: ExecSettings, root: string): Promise<Sessio
 }
 
 /** The run's recorder, the store checked first (a bad location is a usage error before run_start); none with --no-session. */
-async function sessionRecorder(settings: ExecSettings, env: NodeJS.ProcessEnv, provider: { name: string; model: string }, secrets: string[]): Promise<SessionRecorder | undefined> {
+async function sessionRecorder(settings: ExecSettings, env: NodeJS.ProcessEnv, provider: { name: string; model: string } & Launch, secrets: string[]): Promise<SessionRecorder | undefined> {
   if (settings.noSession) return undefined;
   const root = sessionsRoot(env);
   await prepareStore(root);
-  return createRecorder({ root, plan: await sessionPlan(settings, root), cwd: settings.cwd, provider: provider.name, model: provider.model, maxContextChars: settings.maxContextChars, secrets });
+  return createRecorder({ root, plan: await sessionPlan(settings, root), cwd: settings.cwd, ...provider, provider: provider.name, maxContextChars: settings.maxContextChars, secrets });
 }
 
 /** --list-tools: the table, or a tool per line (json), or in stream-json a run of its own; needs no provider. */
@@ -100,12 +101,13 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const config = await loadConfig(settings.cwd, io.env);
     const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget } = settings;
     const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget };
-    const choice = chooseProvider({ name: settings.provider, model: settings.model, script: settings.script, cwd: settings.cwd, env: io.env, config, limits });
+    const flags = await providerFlags(settings, io.env);
+    const choice = chooseProvider({ name: flags.provider, model: flags.model, script: flags.script, cwd: settings.cwd, env: io.env, config, limits });
     // Keys the config files hold are credentials in use too: redacted from here on.
     secrets.splice(0, secrets.length, ...credentialsInUse(io.env, choice, config));
     const provider = await createProvider(choice);
     const { input, source } = await execInput(settings, io);
-    const recorder = await sessionRecorder(settings, io.env, provider, secrets);
+    const recorder = await sessionRecorder(settings, io.env, { name: provider.name, model: provider.model, ...launchOf(choice, flags.provider, io.env, config) }, secrets);
     const screen = screenFor(io, settings.outputFormat, { spinner: true, sessionHint: true });
     const chain = execChain({
       provider,

@@ -22,5 +22,6 @@ export {
   type Session,
   type NewSession,
   type ForkOptions,
+  type Launch,
 } from './store.js';
 export { conversationFromEvents, trimHistory, messageChars, historyChars } from './history.js';
