@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { UsageError, describeErrno } from '../errors.js';
 import { execChain, reportEvents, reportFailure, type ExecInput } from '../pipeline.js';
 import { NO_INPUT } from '../protocol/combine.js';
 import { loadConfig } from '../providers/config.js';
@@ -9,7 +9,7 @@ import { chooseProvider, createProvider, credentialsInUse } from '../providers/i
 import { DEFAULT_MAX_TURNS } from '../../transforms/agent.js';
 import { planTools } from '../tools/permissions.js';
 import { allTools, toolboxFor } from '../tools/registry.js';
-import { formatToolListing, toolListingRun } from './list-tools.js';
+import { formatToolListing, listingWarnings, toolListingRun } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
 import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot, type Launch } from '../sessions/index.js';
 import { launchOf, providerFlags } from './resume.js';
@@ -24,7 +24,7 @@ export const NO_PROMPT_TEXT = 'No prompt given. Pass it as arguments, with --fil
 export const POSITIONAL_WITH_STREAM_JSON = 'Stream-json input does not accept positional prompt text. Pipe JSONL or use --file.';
 
 function unreadable(path: string, error: unknown): UsageError {
-  return new UsageError(`Cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  return new UsageError(`Cannot read --file ${path}: ${describeErrno(error as NodeJS.ErrnoException)}`);
 }
 
 /** Where the prompt comes from: argv, --file, and stdin (`-f -`, or no words with stdin piped) for text; --file or stdin, streamed, for stream-json. */
@@ -76,7 +76,7 @@ async function sessionRecorder(settings: ExecSettings, env: NodeJS.ProcessEnv, p
 /** --list-tools: the table, or a tool per line (json), or in stream-json a run of its own; needs no provider. */
 async function listTools(settings: ExecSettings, tools: ToolPlan, io: CliIO, secrets: string[]): Promise<void> {
   const { outputFormat: format, schemaVersion } = settings;
-  if (format !== 'stream-json') return deliver(io, Readable.from([formatToolListing(tools.listing, format)]), Promise.resolve(0));
+  if (format !== 'stream-json') return deliver(io, Readable.from([...listingWarnings(tools.warnings, format, io), formatToolListing(tools.listing, format)]), Promise.resolve(0));
   const run = { cwd: settings.cwd, provider: settings.provider ?? io.env.ZERO_PROVIDER?.trim() ?? 'none', model: settings.model ?? 'none', warnings: tools.warnings };
   const { readable, exitCode } = reportEvents(toolListingRun(tools.listing, run), { format, schemaVersion, secrets, stderr: io.stderr });
   return deliver(io, readable, exitCode);

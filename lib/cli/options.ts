@@ -215,6 +215,20 @@ function noSessionSource(raw: RawExecOptions, env: NodeJS.ProcessEnv): string | 
   return TRUTHY.test(value) ? `ZERO_NO_SESSION=${value}` : undefined;
 }
 
+/** --auto, checked against --skip-permissions-unsafe: asking for less than it gives is a contradiction, not a silent `high`. */
+function autoLevel(raw: RawExecOptions): PermissionSettings['auto'] {
+  if (raw.auto === undefined) return undefined;
+  const level = choice('--auto', raw.auto, AUTO_LEVELS);
+  if (raw.skipPermissionsUnsafe && level !== 'high') throw new UsageError(`--skip-permissions-unsafe cannot be used with --auto ${level}: it allows what --auto high does. Choose one.`);
+  return level;
+}
+
+/** An empty value (`--add-dir ''`) would mean the working directory: refused, it is a mistake in a script. */
+function nonEmpty(flag: string, value: string): string {
+  if (value.trim() === '') throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a directory.`);
+  return value;
+}
+
 /** Checks every exec flag; the first bad one is a UsageError (exit 2). */
 export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env: NodeJS.ProcessEnv = {}): ExecSettings {
   const [words, raw] = reclaimPrompt(givenWords, givenRaw);
@@ -237,12 +251,12 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
     timeoutMs: seconds('--timeout', raw.timeout),
     idleTimeoutMs: seconds('--idle-timeout', raw.idleTimeout),
     permissions: {
-      auto: raw.auto === undefined ? undefined : choice('--auto', raw.auto, AUTO_LEVELS),
+      auto: autoLevel(raw),
       skipPermissionsUnsafe: Boolean(raw.skipPermissionsUnsafe),
       enabled: parseToolNames('--enabled-tools', raw.enabledTools),
       disabled: parseToolNames('--disabled-tools', raw.disabledTools),
     },
-    extraRoots: (raw.addDir ?? []).map((dir) => directory(dir, '--add-dir directory', cwd)),
+    extraRoots: (raw.addDir ?? []).map((dir) => directory(nonEmpty('--add-dir', dir), '--add-dir directory', cwd)),
     listTools: Boolean(raw.listTools),
     session: sessionChoice(raw, noSession),
     noSession: noSession !== undefined,
