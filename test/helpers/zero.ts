@@ -10,6 +10,8 @@ export type Result = { stdout: string; stderr: string; code: number | null; sign
 
 /** Sessions of test runs go here, never into the home directory of the machine running the tests. */
 export const TEST_ZERO_HOME = join(tmpdir(), `zero-test-home-${process.pid}`);
+// removed when the test process ends, however it ends its tests
+process.once('exit', () => rmSync(TEST_ZERO_HOME, { recursive: true, force: true }));
 
 /** An environment with no provider settings leaking in from the machine running the tests (variables or a user config file). */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
