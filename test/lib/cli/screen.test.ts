@@ -2,6 +2,8 @@ import t from 'tap';
 import { PassThrough, Writable } from 'node:stream';
 import type { CliIO } from '../../../lib/cli/io.js';
 import { createScreen, screenFor } from '../../../lib/cli/screen.js';
+import { onTerminal, screenLines } from '../../helpers/terminal.js';
+import { ZERO, cleanEnv, tempDir, writeScript, zero } from '../../helpers/zero.js';
 
 /** A screen both streams write to, stdout through a pipe that takes each chunk a moment later (as a terminal may). */
 function sharedScreen(options: { stderrIsTTY?: boolean } = {}) {
@@ -53,4 +55,21 @@ t.test('the JSON formats write stdout as it is: no screen in between', async (t)
   const { io } = sharedScreen();
   t.equal(screenFor(io, 'stream-json').io, io);
   t.not(screenFor(io, 'text').io, io);
+});
+
+t.test('on a terminal: a spinner while the model is silent, erased before the answer; tool lines cut to the width', async (t) => {
+  const dir = tempDir(t);
+  const script = writeScript(dir, [
+    { delayMs: 1500, chunks: ['Thinking done.'], toolCalls: [{ id: 'c1', name: 'glob', args: { pattern: `${'very/long/'.repeat(10)}*.ts` } }] },
+    { text: 'Nothing found.' },
+  ]);
+  const { NO_COLOR: _tapSetsIt, ...env } = cleanEnv({ ZERO_HOME: tempDir(t) });
+  const raw = await onTerminal([process.execPath, ZERO, 'exec', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], { env, columns: 50 });
+  t.match(raw, /\r\x1b\[K\x1b\[2m. waiting for the model…/, 'the spinner was shown');
+  const lines = screenLines(raw).filter(Boolean);
+  t.notOk(lines.some((line) => line.includes('waiting for')), 'and erased: it is on no line of the screen');
+  t.same(lines.slice(0, 4), ['Thinking done.', '[tool] glob very/long/very/long/very/long/very/l…', '[ok] No files match "very/long/very/long/very/lo…', 'Nothing found.']);
+  t.equal(lines[1]!.length, 49, 'the width less one column');
+  const piped = await zero(['exec', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], { env });
+  t.notMatch(piped.stderr, /waiting|\x1b/, 'piped: no spinner, no escape codes');
 });

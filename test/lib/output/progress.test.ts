@@ -16,6 +16,7 @@ t.test('a result says how it went, never the raw output', async (t) => {
   t.same(describeResult(ok('1 a\n2\n3 c\n'), 'read_file'), { ok: true, summary: '3 lines' });
   t.same(describeResult(ok('only line'), 'read_file'), { ok: true, summary: '1 line' }, 'data is counted even when it is one line');
   t.same(describeResult(ok('x\ny', true), 'grep'), { ok: true, summary: '2 lines, cut' });
+  t.same(describeResult(ok('No matches for /x/ in "."'), 'grep'), { ok: true, summary: 'No matches for /x/ in "."' }, 'nothing found is a message');
   t.same(describeResult(ok('Wrote 3 lines to a.ts'), 'write_file'), { ok: true, summary: 'Wrote 3 lines to a.ts' }, 'a one-line message is shown');
   t.same(describeResult({ status: 'error', output: 'File not found: x\nmore', truncated: false }, 'read_file'), { ok: false, summary: 'File not found: x' });
   t.same(describeResult({ ...ok('x'), display: { summary: 'Edited  a.ts', kind: 'diff' } }), { ok: true, summary: 'Edited a.ts' }, "a v2 result's own summary");
