@@ -106,12 +106,26 @@ function execCommand(zero: Command, io: CliIO): void {
 }
 
 function sessionsCommand(zero: Command, io: CliIO): void {
-  const sessions = zero.command('sessions').description('List and show recorded sessions (see zero exec --resume / --fork).');
+  const sessions = zero.command('sessions').description('List, show and delete recorded sessions (see zero exec --resume / --fork).');
   command(sessions, 'list', io)
-    .description('Every session, newest first: id, updated time, events, cwd, title.')
+    .description('Every session, newest first: id, updated time, events, cwd, title, and for a fork its parent.')
+    .option('-n, --limit <n>', 'the newest N only')
+    .option('--cwd <dir>', 'only the sessions recorded in this working directory')
     .addOption(formatOption())
     .addOption(formatAlias())
     .action(async (options) => (await import('./sessions.js')).runSessionsList(options, io));
+  command(sessions, 'rm', io)
+    .description('Delete sessions (their folders); a session a run is using is refused.')
+    .argument('<id...>', 'the session ids (zero_…)')
+    .addOption(formatOption())
+    .addOption(formatAlias())
+    .action(async (ids, options) => (await import('./sessions-remove.js')).runSessionsRemove(ids, options, io));
+  command(sessions, 'prune', io)
+    .description('Delete the sessions not updated for DAYS days (fractions allowed); those in use are left.')
+    .requiredOption('--older-than <days>', 'age in days since the last update')
+    .addOption(formatOption())
+    .addOption(formatAlias())
+    .action(async (options) => (await import('./sessions-remove.js')).runSessionsPrune(options, io));
   command(sessions, 'show', io)
     .description("A session's events, as zero exec printed them, in any output format.")
     .argument('<id>', 'the session id (zero_…)')
@@ -176,5 +190,10 @@ export function program(io: CliIO): Command {
   execCommand(zero, io);
   sessionsCommand(zero, io);
   logCommands(zero, io);
+  command(zero, 'completion', io)
+    .description('Print a completion script for bash, zsh or fish.')
+    .argument('<shell>', 'bash | zsh | fish')
+    .addHelpText('after', '\nExamples:\n  $ eval "$(zero completion bash)"        # in ~/.bashrc\n  $ zero completion fish > ~/.config/fish/completions/zero.fish')
+    .action(async (shell) => (await import('./completion.js')).runCompletion(shell, zero, io));
   return zero;
 }

@@ -24,4 +24,5 @@ export {
   type ForkOptions,
   type Launch,
 } from './store.js';
+export { removeSession, pruneSessions, type PruneReport } from './remove.js';
 export { conversationFromEvents, trimHistory, messageChars, historyChars } from './history.js';
