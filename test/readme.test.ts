@@ -43,6 +43,7 @@ for (const block of blocks.filter((block) => !needsMore(block))) {
       t.equal(readFileSync(join(result.dir, 'shared.jsonl'), 'utf8'), readFileSync(join(result.dir, 'run.jsonl'), 'utf8'), 'a clean log comes out of redact byte-identical');
       t.ok(existsSync(join(result.dir, 'run.html')));
     }
+    if (block.includes('--resume')) t.match(result.stdout, /This repository is[^]*This repository is[^]*\nzero_\w+ .* What is this repo\?\n$/, 'answered twice, one session');
     if (block.includes('check-output.mjs')) t.match(result.stdout, /^valid: .*run exit code 0\n$/);
   });
 }
