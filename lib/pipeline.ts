@@ -38,7 +38,7 @@ export type InputChainOptions = {
 
 /** stream-json input bytes → one `{ prompt, images? }`: split → parse → validate(input) → combine. */
 export function inputChain(options: InputChainOptions = {}): Duplex {
-  const events = [createLineFramer(options), parseStep(), validateStep('input', { onSchemaVersion: options.onSchemaVersion }), combineStep()];
+  const events = [createLineFramer(options), parseStep(undefined, { explainSyntax: true }), validateStep('input', { onSchemaVersion: options.onSchemaVersion }), combineStep()];
   return stepStream(composeSteps(events), { writableObjectMode: false });
 }
 

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { ZERO, cleanEnv } from './helpers/zero.js';
+import { ZERO, cleanEnv, tempDir } from './helpers/zero.js';
+import { PROGRESS_LINE, onTerminal, screenLines } from './helpers/terminal.js';
 
 // The README points at these examples; they must keep running.
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -10,7 +11,31 @@ t.test('examples/readme-demo.jsonl: the offline demo reads the README and answer
   const result = spawnSync(process.execPath, [ZERO, 'exec', '--provider', 'scripted', '--script', 'examples/readme-demo.jsonl', 'What is this repo?'], { cwd: repo, env: cleanEnv(), encoding: 'utf8' });
   t.equal(result.status, 0, result.stderr);
   t.match(result.stdout, /This repository is \*\*zero-stream\*\*/);
-  t.match(result.stderr, /^\[tool\] read_file\n\[result\] 1 # zero-stream .*\n$/);
+  t.match(result.stderr, /^\[tool\] read_file README\.md\n\[ok\] \d+ lines\n$/);
+  t.notMatch(result.stdout + result.stderr, /\x1b/, 'piped: no escape codes');
+});
+
+t.test('the README demo in a terminal: every line on the screen is the answer or a whole progress line, in colour', async (t) => {
+  const { NO_COLOR: _tapSetsIt, ...env } = cleanEnv({ ZERO_HOME: tempDir(t) });
+  const raw = await onTerminal([process.execPath, ZERO, 'exec', '--provider', 'scripted', '--script', 'examples/readme-demo.jsonl', 'What is this repo?'], { cwd: repo, env, columns: 80 });
+  const answer = ['Let me read the README.', 'This repository is **zero-stream**: `zero exec`, a headless coding agent whose every step is reported as redacted, schema-versioned JSON events.'];
+  const lines = screenLines(raw).filter((line) => line !== '');
+  t.same(lines.filter((line) => !PROGRESS_LINE.test(line)), answer, 'the answer, whole lines of it, in order');
+  t.match(lines, ['Let me read the README.', '[tool] read_file README.md', /^\[ok\] \d+ lines$/, answer[1], /^\[zero\] session zero_\w+; continue it with: zero exec --resume zero_\w+ "…"$/]);
+  t.match(raw, '\x1b[36m[tool]\x1b[39m', 'colour on a terminal');
+  const plain = await onTerminal([process.execPath, ZERO, 'exec', '--provider', 'scripted', '--script', 'examples/readme-demo.jsonl', 'What is this repo?'], { cwd: repo, env: { ...env, NO_COLOR: '1' } });
+  t.notMatch(plain, /\x1b\[3\dm/, 'NO_COLOR: no colour');
+});
+
+t.test("the README's session tour: the demo, sessions list, then --resume with no provider flags", async (t) => {
+  const env = cleanEnv({ ZERO_HOME: tempDir(t) });
+  const run = (args: string[]) => spawnSync(process.execPath, [ZERO, ...args], { cwd: repo, env, encoding: 'utf8' });
+  t.equal(run(['exec', '--provider', 'scripted', '--script', 'examples/readme-demo.jsonl', 'What is this repo?']).status, 0);
+  const list = run(['sessions', 'list']);
+  t.match(list.stdout, /^zero_\w+ .* What is this repo\?\n$/);
+  const resumed = run(['exec', '--resume', 'And how is it tested?']);
+  t.equal(resumed.status, 0, resumed.stderr);
+  t.match(resumed.stdout, /This repository is/);
 });
 
 t.test('examples/embed-exec.mjs runs the exec chain in-process', async (t) => {

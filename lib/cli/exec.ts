@@ -1,7 +1,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { UsageError, describeErrno } from '../errors.js';
 import { execChain, reportEvents, reportFailure, type ExecInput } from '../pipeline.js';
 import { NO_INPUT } from '../protocol/combine.js';
 import { loadConfig } from '../providers/config.js';
@@ -9,35 +9,38 @@ import { chooseProvider, createProvider, credentialsInUse } from '../providers/i
 import { DEFAULT_MAX_TURNS } from '../../transforms/agent.js';
 import { planTools } from '../tools/permissions.js';
 import { allTools, toolboxFor } from '../tools/registry.js';
-import { formatToolListing, toolListingRun } from './list-tools.js';
+import { formatToolListing, listingWarnings, toolListingRun } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
-import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot } from '../sessions/index.js';
+import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot, type Launch } from '../sessions/index.js';
+import { launchOf, providerFlags } from './resume.js';
 import type { CliIO } from './io.js';
-import { captureConsole, debugReporter, deliver, silenceable } from './process.js';
-import { execSettings, outputFormatFromArgv, schemaVersionFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
+import { captureConsole, debugReporter, deliver } from './process.js';
+import { screenFor } from './screen.js';
+import { STDIN, execSettings, outputFormatFromArgv, readText, schemaVersionFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
 import type { ToolPlan } from '../tools/permissions.js';
 import type { ProviderChoice } from '../providers/index.js';
 
-export const NO_PROMPT_TEXT = 'No prompt given. Pass it as arguments or with --file (stdin is read only with --input-format stream-json).';
+export const NO_PROMPT_TEXT = 'No prompt given. Pass it as arguments, with --file PATH, or on stdin (echo "…" | zero exec).';
 export const POSITIONAL_WITH_STREAM_JSON = 'Stream-json input does not accept positional prompt text. Pipe JSONL or use --file.';
 
 function unreadable(path: string, error: unknown): UsageError {
-  return new UsageError(`Cannot read --file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  return new UsageError(`Cannot read --file ${path}: ${describeErrno(error as NodeJS.ErrnoException)}`);
 }
 
-/** Where the prompt comes from: argv and --file for text; --file or stdin, streamed, for stream-json. */
+/** Where the prompt comes from: argv, --file, and stdin (`-f -`, or no words with stdin piped) for text; --file or stdin, streamed, for stream-json. */
 async function execInput(settings: ExecSettings, io: CliIO): Promise<{ input: ExecInput; source?: Readable }> {
   const { file, words } = settings;
   if (settings.inputFormat === 'text') {
     let fileText = '';
-    if (file !== undefined) fileText = await readFile(file, 'utf8').catch((error) => Promise.reject(unreadable(file, error)));
+    if (file === STDIN || (file === undefined && words.length === 0 && !io.stdin.isTTY)) fileText = await readText(io.stdin);
+    else if (file !== undefined) fileText = await readFile(file, 'utf8').catch((error) => Promise.reject(unreadable(file, error)));
     const prompt = [words.join(' '), fileText].map((part) => part.trim()).filter(Boolean).join('\n\n');
     if (!prompt) throw new UsageError(NO_PROMPT_TEXT);
     return { input: { format: 'text', prompt } };
   }
   if (words.length > 0) throw new UsageError(POSITIONAL_WITH_STREAM_JSON);
   const input: ExecInput = { format: 'stream-json', maxLineBytes: settings.maxLineBytes };
-  if (file !== undefined) {
+  if (file !== undefined && file !== STDIN) {
     try {
       if (!statSync(file).isFile()) throw new Error('not a file');
     } catch (error) {
@@ -45,7 +48,7 @@ async function execInput(settings: ExecSettings, io: CliIO): Promise<{ input: Ex
     }
     return { input, source: createReadStream(file) };
   }
-  if (io.stdin.isTTY) throw new UsageError(NO_INPUT);
+  if (io.stdin.isTTY && file !== STDIN) throw new UsageError(NO_INPUT);
   return { input, source: io.stdin };
 }
 
@@ -63,17 +66,17 @@ async function sessionPlan(settings: ExecSettings, root: string): Promise<Sessio
 }
 
 /** The run's recorder, the store checked first (a bad location is a usage error before run_start); none with --no-session. */
-async function sessionRecorder(settings: ExecSettings, env: NodeJS.ProcessEnv, provider: { name: string; model: string }, secrets: string[]): Promise<SessionRecorder | undefined> {
+async function sessionRecorder(settings: ExecSettings, env: NodeJS.ProcessEnv, provider: { name: string; model: string } & Launch, secrets: string[]): Promise<SessionRecorder | undefined> {
   if (settings.noSession) return undefined;
   const root = sessionsRoot(env);
   await prepareStore(root);
-  return createRecorder({ root, plan: await sessionPlan(settings, root), cwd: settings.cwd, provider: provider.name, model: provider.model, maxContextChars: settings.maxContextChars, secrets });
+  return createRecorder({ root, plan: await sessionPlan(settings, root), cwd: settings.cwd, ...provider, provider: provider.name, maxContextChars: settings.maxContextChars, secrets });
 }
 
 /** --list-tools: the table, or a tool per line (json), or in stream-json a run of its own; needs no provider. */
 async function listTools(settings: ExecSettings, tools: ToolPlan, io: CliIO, secrets: string[]): Promise<void> {
   const { outputFormat: format, schemaVersion } = settings;
-  if (format !== 'stream-json') return deliver(io, Readable.from([formatToolListing(tools.listing, format)]), Promise.resolve(0));
+  if (format !== 'stream-json') return deliver(io, Readable.from([...listingWarnings(tools.warnings, format, io), formatToolListing(tools.listing, format)]), Promise.resolve(0));
   const run = { cwd: settings.cwd, provider: settings.provider ?? io.env.ZERO_PROVIDER?.trim() ?? 'none', model: settings.model ?? 'none', warnings: tools.warnings };
   const { readable, exitCode } = reportEvents(toolListingRun(tools.listing, run), { format, schemaVersion, secrets, stderr: io.stderr });
   return deliver(io, readable, exitCode);
@@ -98,13 +101,14 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const config = await loadConfig(settings.cwd, io.env);
     const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget } = settings;
     const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget };
-    const choice = chooseProvider({ name: settings.provider, model: settings.model, script: settings.script, cwd: settings.cwd, env: io.env, config, limits });
+    const flags = await providerFlags(settings, io.env);
+    const choice = chooseProvider({ name: flags.provider, model: flags.model, script: flags.script, cwd: settings.cwd, env: io.env, config, limits });
     // Keys the config files hold are credentials in use too: redacted from here on.
     secrets.splice(0, secrets.length, ...credentialsInUse(io.env, choice, config));
     const provider = await createProvider(choice);
     const { input, source } = await execInput(settings, io);
-    const recorder = await sessionRecorder(settings, io.env, provider, secrets);
-    const progress = silenceable(io.stderr);
+    const recorder = await sessionRecorder(settings, io.env, { name: provider.name, model: provider.model, ...launchOf(choice, flags.provider, io.env, config) }, secrets);
+    const screen = screenFor(io, settings.outputFormat, { spinner: true, sessionHint: true });
     const chain = execChain({
       provider,
       cwd: settings.cwd,
@@ -114,13 +118,13 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       extraRoots: settings.extraRoots,
       input,
       session: recorder,
-      output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: progress, recorder },
+      output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: screen.progress, recorder },
       onFailure: debug.failure,
     });
     source?.pipe(chain);
     const from = input.format === 'text' ? 'the command line' : settings.file ?? 'stdin';
-    const run = { cancel: chain.cancel, silence: progress.silence };
-    await deliver(io, chain, chain.exitCode, run, () => debug.log(`run started with provider ${provider.name}, model ${provider.model}; prompt from ${from}`));
+    const run = { cancel: chain.cancel, silence: screen.progress.silence };
+    await deliver(screen.io, chain, chain.exitCode, run, () => debug.log(`run started with provider ${provider.name}, model ${provider.model}; prompt from ${from}`));
   } catch (error) {
     const schemaVersion = schemaVersionFromArgv(raw.schemaVersion === undefined ? [] : ['--schema-version', raw.schemaVersion], io.env);
     const { readable, exitCode } = reportFailure(error, { format, schemaVersion, secrets, stderr: io.stderr }, debug.failure);

@@ -5,8 +5,8 @@ import type { Readable } from 'node:stream';
 export type CliIO = {
   stdin: Readable & { isTTY?: boolean };
   stdout: NodeJS.WritableStream & { on(event: 'error', listener: (error: NodeJS.ErrnoException) => void): unknown };
-  /** isTTY: stderr is a terminal (the text format then shows the model's reasoning there). */
-  stderr: { write(text: string): unknown; isTTY?: boolean };
+  /** isTTY: stderr is a terminal (the text format then shows the model's reasoning there); color: escape codes wanted; columns: its width. */
+  stderr: { write(text: string): unknown; isTTY?: boolean; color?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
   exit(code: number): void;
 };
@@ -17,10 +17,25 @@ export function processIO(): CliIO {
   return {
     stdin: process.stdin,
     stdout: process.stdout,
-    stderr: { write: (text) => bestEffort(() => process.stderr.write(text)), isTTY: process.stderr.isTTY === true },
+    stderr: {
+      write: (text) => bestEffort(() => process.stderr.write(text)),
+      isTTY: process.stderr.isTTY === true,
+      color: wantsColor(process.stderr, process.env),
+      get columns() {
+        return process.stderr.isTTY ? process.stderr.columns : undefined;
+      },
+    },
     env: process.env,
     exit: (code) => process.exit(code),
   };
+}
+
+/** A stream gets escape codes when FORCE_COLOR asks (any value but 0/false), else when it is a terminal and NO_COLOR is unset or empty. */
+export function wantsColor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined && force !== '') return !/^(0|false)$/i.test(force.trim());
+  if (env.NO_COLOR) return false;
+  return stream.isTTY === true && env.TERM !== 'dumb';
 }
 
 function bestEffort(write: () => boolean): boolean {

@@ -15,6 +15,13 @@ export function formatToolListing(listing: ToolListing[], format: Exclude<Output
   return `${lines.join('\n')}\n`;
 }
 
+/** The warnings of the tool flags (an unknown --disabled-tools name), as exec gives them: on stderr for text, as lines for json. */
+export function listingWarnings(warnings: string[], format: 'text' | 'json', io: { stderr: { write(text: string): unknown } }): string[] {
+  if (format === 'json') return warnings.map((message) => `${JSON.stringify({ type: 'warning', message })}\n`);
+  for (const message of warnings) io.stderr.write(`[zero] WARNING: ${message}\n`);
+  return [];
+}
+
 export type ListingRun = { cwd: string; provider: string; model: string; warnings: string[] };
 
 /**

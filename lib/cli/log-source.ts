@@ -1,6 +1,6 @@
 import { createReadStream, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { UsageError } from '../errors.js';
+import { UsageError, describeErrno } from '../errors.js';
 import { FRAMINGS, type Framing } from '../logs/framing.js';
 import { choice } from './options.js';
 
@@ -17,7 +17,7 @@ export function openLog(file: string | undefined, stdin: Readable): Readable {
   try {
     if (!statSync(file).isFile()) throw Object.assign(new Error('not a file'), { code: 'not a file' });
   } catch (error) {
-    throw new UsageError(`Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(`Cannot read ${file}: ${describeErrno(error as NodeJS.ErrnoException)}`);
   }
   return createReadStream(file, { highWaterMark: READ_CHUNK_BYTES });
 }

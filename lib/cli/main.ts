@@ -1,13 +1,27 @@
-import type { CommanderError } from 'commander';
+import type { Command, CommanderError } from 'commander';
 import { UsageError, describeErrno } from '../errors.js';
 import { packageVersion } from '../package.js';
 import { EXIT_STDOUT_CLOSED, processIO, watchStdout, type CliIO } from './io.js';
 
+/** The command argv names (`zero sessions list`), as deep as its words go: the one whose help an error points to. */
+export function commandOf(zero: Command, argv: string[]): string {
+  const names = [zero.name()];
+  let command = zero;
+  for (const arg of argv) {
+    if (arg === '--') break;
+    if (arg.startsWith('-')) continue;
+    const sub = command.commands.find((candidate) => candidate.name() === arg || candidate.aliases().includes(arg));
+    if (!sub) break;
+    [command, names[names.length]] = [sub, arg];
+  }
+  return names.join(' ');
+}
+
 /** Commander's own errors (unknown flag, missing value) are usage errors, reported in the format argv asked for. */
-async function reportCommanderError(error: CommanderError, argv: string[], io: CliIO): Promise<void> {
+async function reportCommanderError(error: CommanderError, argv: string[], io: CliIO, failing: string): Promise<void> {
   const [{ runCommand }, { outputFormatFromArgv, schemaVersionFromArgv }] = await Promise.all([import('./command.js'), import('./options.js')]);
-  const message = error.message.replace(/^error: /, '');
-  const usage = new UsageError(`${message.charAt(0).toUpperCase()}${message.slice(1)}. See zero exec --help.`);
+  const message = error.message.replace(/^error: /, '').replace(/[.\s]+$/, '');
+  const usage = new UsageError(`${message.charAt(0).toUpperCase()}${message.slice(1)}. See ${failing} --help.`);
   const fail = () => {
     throw usage;
   };
@@ -33,11 +47,14 @@ export async function main(argv: string[] = process.argv.slice(2), io: CliIO = p
     return exitOnceWritten(io);
   }
   const [{ CommanderError }, { program }] = await Promise.all([import('commander'), import('./program.js')]);
+  const zero = program(io);
   try {
-    await program(io).parseAsync(argv, { from: 'user' });
+    await zero.parseAsync(argv, { from: 'user' });
   } catch (error) {
     if (!(error instanceof CommanderError)) throw error;
+    // `zero` or `zero sessions` alone: commander printed the help on stderr; a missing command is a usage error
+    if (error.code === 'commander.help' && error.exitCode !== 0) return io.exit(2);
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return exitOnceWritten(io);
-    await reportCommanderError(error, argv, io);
+    await reportCommanderError(error, argv, io, commandOf(zero, argv));
   }
 }

@@ -8,6 +8,16 @@ import { SCHEMA_VERSIONS, type SchemaVersion } from '../protocol/types.js';
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
 
+/** `-f -`: the prompt (or the JSONL input) is read from stdin, as `-` means for cat and rg. */
+export const STDIN = '-';
+
+/** All of a stream, as UTF-8 text. */
+export async function readText(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** The exec flags as commander hands them over: strings, unchecked. */
 export type RawExecOptions = {
   inputFormat?: string;
@@ -45,7 +55,7 @@ export type ExecSettings = {
   inputFormat: InputFormat;
   outputFormat: OutputFormat;
   words: string[];
-  /** Absolute; --file resolved against cwd. */
+  /** Absolute (--file resolved against cwd), or `-` for stdin. */
   file?: string;
   cwd: string;
   model?: string;
@@ -205,6 +215,20 @@ function noSessionSource(raw: RawExecOptions, env: NodeJS.ProcessEnv): string | 
   return TRUTHY.test(value) ? `ZERO_NO_SESSION=${value}` : undefined;
 }
 
+/** --auto, checked against --skip-permissions-unsafe: asking for less than it gives is a contradiction, not a silent `high`. */
+function autoLevel(raw: RawExecOptions): PermissionSettings['auto'] {
+  if (raw.auto === undefined) return undefined;
+  const level = choice('--auto', raw.auto, AUTO_LEVELS);
+  if (raw.skipPermissionsUnsafe && level !== 'high') throw new UsageError(`--skip-permissions-unsafe cannot be used with --auto ${level}: it allows what --auto high does. Choose one.`);
+  return level;
+}
+
+/** An empty value (`--add-dir ''`) would mean the working directory: refused, it is a mistake in a script. */
+function nonEmpty(flag: string, value: string): string {
+  if (value.trim() === '') throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a directory.`);
+  return value;
+}
+
 /** Checks every exec flag; the first bad one is a UsageError (exit 2). */
 export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env: NodeJS.ProcessEnv = {}): ExecSettings {
   const [words, raw] = reclaimPrompt(givenWords, givenRaw);
@@ -217,7 +241,7 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
     outputFormat,
     words,
     cwd,
-    file: raw.file === undefined ? undefined : resolve(cwd, raw.file),
+    file: raw.file === undefined || raw.file === STDIN ? raw.file : resolve(cwd, raw.file),
     model: raw.model,
     provider: raw.provider,
     script: raw.script,
@@ -227,12 +251,12 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
     timeoutMs: seconds('--timeout', raw.timeout),
     idleTimeoutMs: seconds('--idle-timeout', raw.idleTimeout),
     permissions: {
-      auto: raw.auto === undefined ? undefined : choice('--auto', raw.auto, AUTO_LEVELS),
+      auto: autoLevel(raw),
       skipPermissionsUnsafe: Boolean(raw.skipPermissionsUnsafe),
       enabled: parseToolNames('--enabled-tools', raw.enabledTools),
       disabled: parseToolNames('--disabled-tools', raw.disabledTools),
     },
-    extraRoots: (raw.addDir ?? []).map((dir) => directory(dir, '--add-dir directory', cwd)),
+    extraRoots: (raw.addDir ?? []).map((dir) => directory(nonEmpty('--add-dir', dir), '--add-dir directory', cwd)),
     listTools: Boolean(raw.listTools),
     session: sessionChoice(raw, noSession),
     noSession: noSession !== undefined,

@@ -2,6 +2,8 @@ import { Command, Option } from 'commander';
 import { packageVersion } from '../package.js';
 import type { CliIO } from './io.js';
 import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from './options.js';
+import { homedir } from 'node:os';
+import { sessionsRoot } from '../sessions/paths.js';
 
 // The shape of the command line: every command's flags and help. What a command does is imported only when it
 // runs (`zero --version` and `zero --help` load none of it).
@@ -43,11 +45,12 @@ Examples:
 Several runs in the file and no --run: the first run is replayed.
 Exit code: the recorded run's run_end exitCode (2 when the log is not a complete run).`;
 
-const RENDER_EXAMPLES = `
+/** The session path is the real default (or $ZERO_HOME's), home shown as ~. */
+const renderExamples = (env: NodeJS.ProcessEnv) => `
 Examples:
   $ zero exec -o stream-json "Fix the test" > run.jsonl && zero render run.jsonl > run.md
-  $ zero render run.jsonl --format html > run.html
-  $ zero render ~/.zero/sessions/zero_…/events.jsonl --format html > session.html   (session files carry the prompt)
+  $ zero render run.jsonl -o html > run.html
+  $ zero render ${sessionsRoot(env).replace(homedir(), '~')}/zero_…/events.jsonl -o html > session.html   (session files carry the prompt)
   $ jq . run.jsonl | zero render - --framing values`;
 
 
@@ -55,13 +58,16 @@ Examples:
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const formatOption = (what = 'text | json | stream-json', fallback = 'text') => new Option('-o, --output-format <format>', what).default(fallback);
+/** --format, hidden: the same setting as -o (zero render's flag before it had -o); the last one given wins. */
+const formatAlias = () => new Option('--format <format>').hideHelp();
 const framingOption = () => new Option('--framing <mode>', 'lines (strict JSONL) | values (any JSON values, a top-level array included) | auto').default('auto');
 
+/** Help asked for goes to stdout; help shown because a command is missing goes to stderr; errors are main's to word. */
+const output = (io: CliIO) => ({ writeOut: (text: string) => void io.stdout.write(text), writeErr: (text: string) => void io.stderr.write(text), outputError: () => {} });
+
 function command(parent: Command, name: string, io: CliIO): Command {
-  return parent
-    .command(name)
-    .exitOverride()
-    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} });
+  const made = parent.command(name).exitOverride().configureOutput(output(io));
+  return made.on('option:format', (value: string) => made.setOptionValueWithSource('outputFormat', value, 'cli'));
 }
 
 function execCommand(zero: Command, io: CliIO): void {
@@ -70,6 +76,7 @@ function execCommand(zero: Command, io: CliIO): void {
     .argument('[prompt...]', 'prompt text (words are joined by spaces)')
     .addOption(new Option('-i, --input-format <format>', 'text | stream-json (JSONL events on stdin or --file)').default('text'))
     .addOption(formatOption())
+    .addOption(formatAlias())
     .option('-f, --file <path>', 'prompt file (with -i stream-json: the JSONL input)')
     .option('-m, --model <name>', 'model name')
     .option('--provider <name>', 'openai | anthropic | openai-compatible | anthropic-compatible | scripted | a profile from the config files (else $ZERO_PROVIDER; a profile named like a built-in provider wins over it)')
@@ -99,15 +106,31 @@ function execCommand(zero: Command, io: CliIO): void {
 }
 
 function sessionsCommand(zero: Command, io: CliIO): void {
-  const sessions = zero.command('sessions').description('List and show recorded sessions (see zero exec --resume / --fork).');
+  const sessions = zero.command('sessions').description('List, show and delete recorded sessions (see zero exec --resume / --fork).');
   command(sessions, 'list', io)
-    .description('Every session, newest first: id, updated time, events, cwd, title.')
+    .description('Every session, newest first: id, updated time, events, cwd, title, and for a fork its parent.')
+    .option('-n, --limit <n>', 'the newest N only')
+    .option('--cwd <dir>', 'only the sessions recorded in this working directory')
     .addOption(formatOption())
+    .addOption(formatAlias())
     .action(async (options) => (await import('./sessions.js')).runSessionsList(options, io));
+  command(sessions, 'rm', io)
+    .description('Delete sessions (their folders); a session a run is using is refused.')
+    .argument('<id...>', 'the session ids (zero_…)')
+    .addOption(formatOption())
+    .addOption(formatAlias())
+    .action(async (ids, options) => (await import('./sessions-remove.js')).runSessionsRemove(ids, options, io));
+  command(sessions, 'prune', io)
+    .description('Delete the sessions not updated for DAYS days (fractions allowed); those in use are left.')
+    .requiredOption('--older-than <days>', 'age in days since the last update')
+    .addOption(formatOption())
+    .addOption(formatAlias())
+    .action(async (options) => (await import('./sessions-remove.js')).runSessionsPrune(options, io));
   command(sessions, 'show', io)
     .description("A session's events, as zero exec printed them, in any output format.")
     .argument('<id>', 'the session id (zero_…)')
     .addOption(formatOption())
+    .addOption(formatAlias())
     .action(async (id, options) => (await import('./sessions.js')).runSessionsShow(id, options, io));
 }
 
@@ -115,14 +138,16 @@ function logCommands(zero: Command, io: CliIO): void {
   command(zero, 'render', io)
     .description('A recorded log (zero exec -o stream-json, or a session file) as a transcript to read: Markdown or one self-contained HTML page.')
     .argument('[file]', 'the log (stdin when - or left out)')
-    .addOption(new Option('--format <format>', 'markdown | html').default('markdown'))
+    .addOption(formatOption('markdown | html', 'markdown'))
+    .addOption(formatAlias())
     .addOption(framingOption())
-    .addHelpText('after', RENDER_EXAMPLES)
+    .addHelpText('after', renderExamples(io.env))
     .action(async (file, options) => (await import('./render.js')).runRender(file, options, io));
   command(zero, 'validate', io)
     .description("Check a log against the output schema and the protocol's order rules, per run.")
     .argument('[file]', 'the log (stdin for - or none)')
     .addOption(formatOption('text | json | stream-json (json: one object per problem, then a summary)'))
+    .addOption(formatAlias())
     .addOption(framingOption())
     .option('--input', 'validate input events (the -i stream-json of zero exec) instead')
     .option('--max-problems <n>', 'problems printed at most (default: 50)')
@@ -132,6 +157,7 @@ function logCommands(zero: Command, io: CliIO): void {
     .description('Per run of a log: turns, tool calls by name and side effect, token totals, outcome and exit code.')
     .argument('[file]', 'the log (stdin for - or none)')
     .addOption(formatOption('text | json | stream-json (one JSON object per run)'))
+    .addOption(formatAlias())
     .addOption(framingOption())
     .addHelpText('after', '\nExamples:\n  $ zero stats run.jsonl\n  $ zero stats -o json run.jsonl | jq .tokens')
     .action(async (file, options) => (await import('./stats.js')).runStats(file, options, io));
@@ -145,6 +171,7 @@ function logCommands(zero: Command, io: CliIO): void {
     .description('Re-emit a recorded run as zero exec printed it live, in any output format; exits with its exit code.')
     .argument('[file]', 'the recorded log (stdin for - or none)')
     .addOption(formatOption('text | json | stream-json', 'stream-json'))
+    .addOption(formatAlias())
     .addOption(framingOption())
     .option('--delay <ms>', `milliseconds between events (at most ${MAX_TIMER_MS})`, '0')
     .option('--new-run-id', 'stamp the events with a fresh runId')
@@ -159,9 +186,14 @@ export function program(io: CliIO): Command {
     .description('Run a coding agent headlessly; everything it does is reported as redacted JSON events.')
     .version(packageVersion(), '-V, --version')
     .exitOverride()
-    .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: () => {} });
+    .configureOutput(output(io));
   execCommand(zero, io);
   sessionsCommand(zero, io);
   logCommands(zero, io);
+  command(zero, 'completion', io)
+    .description('Print a completion script for bash, zsh or fish.')
+    .argument('<shell>', 'bash | zsh | fish')
+    .addHelpText('after', '\nExamples:\n  $ eval "$(zero completion bash)"        # in ~/.bashrc\n  $ zero completion fish > ~/.config/fish/completions/zero.fish')
+    .action(async (shell) => (await import('./completion.js')).runCompletion(shell, zero, io));
   return zero;
 }

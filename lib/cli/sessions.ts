@@ -3,7 +3,8 @@ import { createSerializer, jsonLine } from '../output/serializer.js';
 import type { OutputEvent } from '../protocol/types.js';
 import { listSessions, openSession, readEvents, sessionsRoot, type SessionMetadata, type StoredEvent } from '../sessions/index.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/serializer.js';
-import { choice, outputFormatFromArgv } from './options.js';
+import { choice, outputFormatFromArgv, positiveInteger } from './options.js';
+import { resolve } from 'node:path';
 import type { CliIO } from './io.js';
 import { logRedaction, runCommand } from './command.js';
 import { redactEvent, redactOutbound } from '../redaction/index.js';
@@ -19,7 +20,8 @@ export function formatSessionList(sessions: SessionMetadata[], format: OutputFor
       .join('');
   }
   if (sessions.length === 0) return 'No Zero sessions yet.\n';
-  return sessions.map((s) => `${s.id}  ${s.updatedAt}  ${String(s.eventCount).padStart(5)} events  ${s.cwd}  ${s.title}\n`).join('');
+  const forkOf = (s: SessionMetadata) => (s.parentId ? `  (fork of ${s.parentId})` : '');
+  return sessions.map((s) => `${s.id}  ${s.updatedAt}  ${String(s.eventCount).padStart(5)} events  ${s.cwd}  ${s.title}${forkOf(s)}\n`).join('');
 }
 
 /**
@@ -36,10 +38,15 @@ export function storedEventRenderer(format: OutputFormat, stderr: { write(text: 
   };
 }
 
-/** The store's sessions, listed in the format. */
-async function sessionList(format: OutputFormat, io: CliIO): Promise<Readable> {
+export type RawListOptions = { outputFormat: string; limit?: string; cwd?: string };
+
+/** The store's sessions, listed in the format: those of --cwd DIR only, the newest --limit N. */
+async function sessionList(format: OutputFormat, raw: RawListOptions, io: CliIO): Promise<Readable> {
+  const limit = positiveInteger('--limit', raw.limit);
+  const cwd = raw.cwd === undefined ? undefined : resolve(raw.cwd);
   const redaction = await logRedaction(io);
-  const sessions = (await listSessions(sessionsRoot(io.env))).map((metadata) => redactOutbound(metadata, redaction));
+  const all = await listSessions(sessionsRoot(io.env));
+  const sessions = all.filter((metadata) => cwd === undefined || resolve(metadata.cwd) === cwd).slice(0, limit).map((metadata) => redactOutbound(metadata, redaction));
   return Readable.from([formatSessionList(sessions, format)]);
 }
 
@@ -60,12 +67,12 @@ async function sessionEvents(id: string, format: OutputFormat, io: CliIO): Promi
 }
 
 /** A sessions command: a bad format or an unknown session is a usage error, reported like exec's. */
-function guarded(io: CliIO, rawFormat: string, output: (format: OutputFormat) => Promise<Readable>): Promise<void> {
+export function guarded(io: CliIO, rawFormat: string, output: (format: OutputFormat) => Promise<Readable>): Promise<void> {
   return runCommand(io, outputFormatFromArgv(['-o', rawFormat]), async () => ({ readable: await output(choice('--output-format', rawFormat, OUTPUT_FORMATS)), exitCode: Promise.resolve(0) }));
 }
 
 /** `zero sessions list`: newest first, as a table or one JSON object per session. */
-export const runSessionsList = (raw: { outputFormat: string }, io: CliIO) => guarded(io, raw.outputFormat, (format) => sessionList(format, io));
+export const runSessionsList = (raw: RawListOptions, io: CliIO) => guarded(io, raw.outputFormat, (format) => sessionList(format, raw, io));
 
 /** `zero sessions show ID`: the session's events as zero exec printed them. */
 export const runSessionsShow = (id: string, raw: { outputFormat: string }, io: CliIO) => guarded(io, raw.outputFormat, (format) => sessionEvents(id, format, io));

@@ -1,33 +1,43 @@
 import type { OutputEvent } from '../protocol/types.js';
+import { cut, describeCall, describeResult } from './progress.js';
+import { palette } from './style.js';
 
-export type Rendered = { stdout?: string; stderr?: string };
+/** `busy`: what the run waits for after this event (a spinner may say so). */
+export type Rendered = { stdout?: string; stderr?: string; busy?: string };
 
-const RESULT_PREVIEW_CHARS = 200;
-
-/** At most `max` characters on one line, never cutting a character in half. */
-function oneLine(text: string, max: number): string {
-  const collapsed = text.slice(0, max * 4).replace(/\s+/g, ' ').trim();
-  return Array.from(collapsed).slice(0, max).join('');
-}
+/** How wide a progress line may be when stderr is no terminal (no width to fit). */
+export const PIPED_PROGRESS_COLUMNS = 200;
 
 export type TextRendererOptions = {
   /** Show the model's reasoning on stderr (for a terminal): `dim` styled, `plain` without escape codes (NO_COLOR). */
   reasoning?: 'dim' | 'plain';
+  /** Progress lines in colour (stderr is a terminal, or FORCE_COLOR). */
+  color?: boolean;
+  /** The terminal's width: a tool's progress line is cut to fit it. */
+  columns?: number;
+  /** At run_end, the session the run was recorded in and how to continue it (zero exec). */
+  sessionHint?: boolean;
 };
 
-const DIM = '\x1b[2m';
-const NORMAL = '\x1b[22m';
+export const WAITING_FOR_MODEL = 'waiting for the model';
 
 /**
  * The `text` format (docs/protocol.md §5): the assistant's text on stdout, ending with a
- * newline, and short progress lines for stderr. Text of a later model turn starts
- * on a new line, so a tool round trip does not glue two sentences together.
+ * newline, and one progress line per step for stderr. Text of a later model turn starts
+ * on a new line, and so does every progress line: an answer's open line is ended first,
+ * so that on a terminal (or with `2>&1`) a progress line never starts mid-sentence.
  * Reasoning is shown only when asked (stderr is a terminal), as lines of its own.
  */
 export function createTextRenderer(options: TextRendererOptions = {}) {
+  const style = palette(Boolean(options.color));
+  const dimReasoning = palette(options.reasoning === 'dim').dim;
+  // A terminal that reports no width (0) is treated as a pipe; the last column stays free, as some terminals wrap there.
+  const width = options.columns ? Math.max(20, options.columns - 1) : PIPED_PROGRESS_COLUMNS;
+  const toolNames = new Map<string, string>();
   let wroteText = false;
   let atLineStart = true;
   let turnBreak = false;
+  let sessionId: string | undefined;
   /** Reasoning shown on stderr whose line is still open. */
   let reasoningOpen = false;
 
@@ -39,37 +49,57 @@ export function createTextRenderer(options: TextRendererOptions = {}) {
     return out;
   }
 
-  /** Reasoning starts on a line of its own: an answer's open line is ended first (its own newline, due anyway). */
+  /** The answer's open line, ended before something else is shown (its own newline, due anyway). */
+  function endLine(): string | undefined {
+    if (!wroteText || atLineStart) return undefined;
+    [atLineStart, turnBreak] = [true, false];
+    return '\n';
+  }
+
+  const progress = (stderr: string, busy?: string): Rendered => ({ stdout: endLine(), stderr, busy });
+  /** A tag and what it says, cut to the width; the tag coloured. */
+  const line = (tag: string, color: (text: string) => string, what: string) => `${color(tag)} ${cut(what, width - tag.length - 1)}\n`.replace(/ \n$/, '\n');
+
   function reasoning(delta: string): Rendered {
     if (!options.reasoning) return {};
-    const stdout = wroteText && !atLineStart ? '\n' : undefined;
-    if (stdout) [atLineStart, turnBreak] = [true, false];
+    const stdout = endLine();
     reasoningOpen = !delta.endsWith('\n');
-    return { stdout, stderr: options.reasoning === 'dim' ? `${DIM}${delta}${NORMAL}` : delta };
+    return { stdout, stderr: dimReasoning(delta) };
+  }
+
+  function runEnd(): Rendered {
+    const stdout = endLine();
+    if (!options.sessionHint || !sessionId) return { stdout };
+    return { stdout, stderr: `${style.dim(`[zero] session ${sessionId}; continue it with: zero exec --resume ${sessionId} "…"`)}\n` };
   }
 
   const render = (event: OutputEvent): Rendered => {
     switch (event.type) {
+      case 'run_start':
+        sessionId = event.sessionId;
+        return { busy: WAITING_FOR_MODEL };
       case 'reasoning':
         return reasoning(event.delta);
       case 'text':
         return { stdout: text(event.delta) };
-      case 'tool_call':
-        turnBreak = wroteText;
-        return { stderr: `[tool] ${event.name}\n` };
-      case 'tool_result':
-        return { stderr: `${['[result]', oneLine(event.output, RESULT_PREVIEW_CHARS)].filter(Boolean).join(' ')}\n` };
+      case 'tool_call': {
+        toolNames.set(event.id, event.name);
+        const shown = { ...progress(line('[tool]', style.cyan, describeCall(event)), `running ${event.name}`) };
+        turnBreak = wroteText && !atLineStart;
+        return shown;
+      }
+      case 'tool_result': {
+        const { ok, summary } = describeResult(event, event.name ?? toolNames.get(event.id));
+        return progress(ok ? line('[ok]', style.green, summary) : line('[error]', style.red, summary), WAITING_FOR_MODEL);
+      }
       case 'warning':
-        return { stderr: `[zero] WARNING: ${event.message}\n` };
+        return progress(`${style.yellow('[zero] WARNING:')} ${event.message}\n`);
       case 'error':
-        return { stderr: `[zero] ${event.message}\n` };
+        return progress(`${style.red('[zero]')} ${event.message}\n`);
       case 'final':
+        return { stdout: endLine() };
       case 'run_end':
-        if (wroteText && !atLineStart) {
-          atLineStart = true;
-          return { stdout: '\n' };
-        }
-        return {};
+        return runEnd();
       default:
         return {};
     }

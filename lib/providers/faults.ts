@@ -41,7 +41,8 @@ function causes(error: unknown): string {
     messages.push(current instanceof Error ? current.message : String(current));
     current = current instanceof Error ? current.cause : undefined;
   }
-  return messages.filter(Boolean).join(': ');
+  // each SDK message ends a sentence ("Connection error."): joined, they read as one line without doubled stops
+  return [...new Set(messages.map((message) => message.replace(/[.\s]+$/, '')).filter(Boolean))].join(': ');
 }
 
 export type Deadlines = {

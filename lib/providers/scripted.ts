@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ProviderError, UsageError } from '../errors.js';
+import { ProviderError, UsageError, describeErrno } from '../errors.js';
 import { createLineFramer } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
 import { validateParsed } from '../protocol/validate.js';
@@ -27,7 +27,7 @@ export async function loadScript(path: string): Promise<ScriptTurn[]> {
   try {
     source = await readFile(path);
   } catch (error) {
-    throw new UsageError(`Cannot read the script ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new UsageError(`Cannot read the script ${path}: ${describeErrno(error as NodeJS.ErrnoException)}`);
   }
   const label = `script ${path}`;
   // No depth limit here: a script stands in for a model, and too-deep tool arguments are the agent loop's to answer.

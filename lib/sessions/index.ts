@@ -22,5 +22,7 @@ export {
   type Session,
   type NewSession,
   type ForkOptions,
+  type Launch,
 } from './store.js';
+export { removeSession, pruneSessions, type PruneReport } from './remove.js';
 export { conversationFromEvents, trimHistory, messageChars, historyChars } from './history.js';

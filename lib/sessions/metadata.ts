@@ -13,6 +13,10 @@ export type SessionMetadata = {
   cwd: string;
   provider: string;
   model: string;
+  /** The config profile that chose the provider, if one did: --resume asks for it again. */
+  profile?: string;
+  /** The scripted provider's script (absolute): --resume runs it again. */
+  script?: string;
   /** For a fork: the session it was copied from. */
   parentId?: string;
   /** For a fork: how many events the parent had when it was copied. */
@@ -40,7 +44,7 @@ export function checkMetadata(value: unknown, id: string): SessionMetadata | und
   if (m.id !== id) return undefined;
   if (![m.title, m.cwd, m.provider, m.model, m.createdAt, m.updatedAt].every(isString)) return undefined;
   if (!isCount(m.eventCount)) return undefined;
-  if (m.parentId !== undefined && !isString(m.parentId)) return undefined;
+  if ([m.parentId, m.profile, m.script].some((field) => field !== undefined && !isString(field))) return undefined;
   if (m.forkedAt !== undefined && !isCount(m.forkedAt)) return undefined;
   return m as SessionMetadata;
 }
@@ -67,6 +71,8 @@ function ordered(m: SessionMetadata): SessionMetadata {
     cwd: m.cwd,
     provider: m.provider,
     model: m.model,
+    ...(m.profile === undefined ? {} : { profile: m.profile }),
+    ...(m.script === undefined ? {} : { script: m.script }),
     ...(m.parentId === undefined ? {} : { parentId: m.parentId }),
     ...(m.forkedAt === undefined ? {} : { forkedAt: m.forkedAt }),
     createdAt: m.createdAt,

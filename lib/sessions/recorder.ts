@@ -2,7 +2,7 @@ import type { ChatMessage } from '../providers/types.js';
 import type { ImageInput } from '../protocol/types.js';
 import { redactText } from '../redaction/index.js';
 import { conversationFromEvents, trimHistory } from './history.js';
-import { appendEvents, createSession, forkSession, readAllEvents, promptEvent, syncSession, unlockSession, type Session } from './store.js';
+import { appendEvents, createSession, forkSession, readAllEvents, promptEvent, syncSession, unlockSession, type Launch, type Session } from './store.js';
 
 export const DEFAULT_MAX_CONTEXT_CHARS = 400_000;
 
@@ -16,7 +16,7 @@ const imagesTitle = (images: ImageInput[] = []) => `(${images.length} image${ima
  */
 export type SessionPlan = { kind: 'new' } | { kind: 'resume'; session: Session } | { kind: 'fork'; parentId: string };
 
-export type RecorderOptions = {
+export type RecorderOptions = Launch & {
   root: string;
   plan: SessionPlan;
   cwd: string;
@@ -55,7 +55,7 @@ const BOUNDARIES = new Set(['tool_call', 'tool_result', 'run_end']);
  * under the session's lock. A failed append is reported by finish().
  */
 export function createRecorder(options: RecorderOptions): SessionRecorder {
-  const { root, plan, cwd, provider, model, secrets } = options;
+  const { root, plan, cwd, provider, model, secrets, profile, script } = options;
   let session: Session | undefined;
   let pending: object[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -75,8 +75,8 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
   return {
     async begin(prompt, images) {
       const stored = redactText(prompt, { secrets });
-      if (plan.kind === 'new') session = await createSession({ root, cwd, provider, model, prompt: stored || imagesTitle(images), secrets });
-      else if (plan.kind === 'fork') session = await forkSession(root, plan.parentId, { cwd, provider, model, secrets });
+      if (plan.kind === 'new') session = await createSession({ root, cwd, provider, model, profile, script, prompt: stored || imagesTitle(images), secrets });
+      else if (plan.kind === 'fork') session = await forkSession(root, plan.parentId, { cwd, provider, model, profile, script, secrets });
       else session = plan.session;
       const warnings: string[] = [];
       const onDamaged = (message: string) => warnings.push(`${message} That line was skipped.`);

@@ -19,8 +19,12 @@ export type Session = {
 };
 
 /** `secrets`: the credentials in use, redacted (with every other secret) from the metadata as it is created. */
-export type NewSession = { root: string; cwd: string; provider: string; model: string; prompt: string; now?: Date; secrets?: readonly string[] };
-export type ForkOptions = { cwd?: string; provider?: string; model?: string; now?: Date; secrets?: readonly string[] };
+/** How a run chose its provider, besides its name and model: kept for --resume (see SessionMetadata). */
+export type Launch = { profile?: string; script?: string };
+export type NewSession = Launch & { root: string; cwd: string; provider: string; model: string; prompt: string; now?: Date; secrets?: readonly string[] };
+export type ForkOptions = Launch & { cwd?: string; provider?: string; model?: string; now?: Date; secrets?: readonly string[] };
+
+const launchFields = ({ profile, script }: Launch): Launch => ({ ...(profile ? { profile } : {}), ...(script ? { script } : {}) });
 
 type State = { lock?: SessionLock; queue: Promise<unknown> };
 const states = new WeakMap<Session, State>();
@@ -99,6 +103,7 @@ export async function createSession(options: NewSession): Promise<Session> {
     cwd: options.cwd,
     provider: options.provider,
     model: options.model,
+    ...launchFields(options),
     createdAt: time,
     updatedAt: time,
     eventCount: 0,
@@ -301,6 +306,7 @@ export async function forkSession(root: string, parentId: string, options: ForkO
       cwd: options.cwd ?? parent.metadata.cwd,
       provider: options.provider ?? parent.metadata.provider,
       model: options.model ?? parent.metadata.model,
+      ...launchFields(options.provider ? options : parent.metadata),
       parentId,
       forkedAt: copied,
       createdAt: time,

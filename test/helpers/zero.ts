@@ -10,11 +10,15 @@ export type Result = { stdout: string; stderr: string; code: number | null; sign
 
 /** Sessions of test runs go here, never into the home directory of the machine running the tests. */
 export const TEST_ZERO_HOME = join(tmpdir(), `zero-test-home-${process.pid}`);
+// removed when the test process ends, however it ends its tests
+process.once('exit', () => rmSync(TEST_ZERO_HOME, { recursive: true, force: true }));
 
 /** An environment with no provider settings leaking in from the machine running the tests (variables or a user config file). */
 export function cleanEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of Object.keys(env)) if (/^(ZERO_|OPENAI_|ANTHROPIC_)/.test(name)) delete env[name];
+  // tap sets FORCE_COLOR=0, which turns colour off even on a terminal: a test that wants colour sets it itself
+  delete env.FORCE_COLOR;
   return { ...env, XDG_CONFIG_HOME: '/nonexistent/zero-test-config', ZERO_HOME: TEST_ZERO_HOME, ...extra };
 }
 
@@ -35,7 +39,9 @@ export function zero(args: string[], options: ZeroOptions = {}): Promise<Result>
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   child.stdin!.on('error', () => {});
+  // zero exec with no prompt words reads stdin: it ends at once unless the test feeds it (stdin, or onSpawn)
   if (options.stdin !== undefined) child.stdin!.end(options.stdin);
+  else if (!options.onSpawn) child.stdin!.end();
   options.onSpawn?.(child);
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ stdout, stderr, code, signal })));
 }

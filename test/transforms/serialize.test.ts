@@ -41,9 +41,8 @@ t.test('text: the assistant text on stdout, progress on stderr', async (t) => {
   const out = text(await through(serialize('text', { stderr: { write: (line: string) => progress.push(line) } }), events));
   t.equal(out, 'Let me look.\nDone.\n', 'a later turn starts on a new line; the output ends with one');
   t.equal(progress[0], '[zero] WARNING: careful\n');
-  t.equal(progress[1], '[tool] read_file\n');
-  t.match(progress[2], /^\[result\] 1 # Title x+\n$/);
-  t.equal(progress[2]?.length, '[result] '.length + 200 + 1, 'the result preview is cut at 200 characters');
+  t.equal(progress[1], '[tool] read_file README.md\n');
+  t.equal(progress[2], '[ok] 2 lines\n', 'what came back, counted: never the raw output');
 });
 
 t.test('text: an error goes to stderr, and stdout still ends with a newline', async (t) => {

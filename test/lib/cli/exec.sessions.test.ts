@@ -280,3 +280,23 @@ t.test('metadata.json, sessions list and sessions show are redacted, even for a 
     t.notMatch(show.stdout, secret, `sessions show -o ${format}`);
   }
 });
+
+t.test("--resume continues with the session's own provider, model and script unless flags say otherwise", async (t) => {
+  const home = tempDir(t);
+  const cwd = tempDir(t, { 'README.md': '# zero-stream\n' });
+  const env = cleanEnv({ ZERO_HOME: home });
+  const script = writeScript(tempDir(t), [{ expect: { contains: ['repo'] }, text: 'An answer.' }]);
+  const first = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-m', 'demo', '-C', cwd, 'What is this repo?'], { env });
+  t.equal(first.code, 0);
+  // the README's own example: no provider flag, no ZERO_PROVIDER, no key
+  const resumed = await zero(['exec', '-o', 'stream-json', '-C', cwd, '--resume', 'And how is it tested?'], { env });
+  t.equal(resumed.code, 0, resumed.stdout);
+  t.match(jsonLines(resumed.stdout)[0], { type: 'run_start', provider: 'scripted', model: 'demo' });
+  const otherModel = await zero(['exec', '-o', 'stream-json', '-C', cwd, '-m', 'other', '--resume', 'Again?'], { env });
+  t.match(jsonLines(otherModel.stdout)[0], { provider: 'scripted', model: 'other' }, '--model replaces only the model');
+  const otherProvider = await zero(['exec', '-o', 'stream-json', '-C', cwd, '--provider', 'openai', '--resume', 'Again?'], { env });
+  t.equal(otherProvider.code, 3, '--provider starts from nothing of the session: here, no key');
+  t.match(jsonLines(otherProvider.stdout)[0], { code: 'provider_error', message: /needs an API key/ });
+  const forked = await zero(['exec', '-o', 'stream-json', '-C', cwd, '--fork', String(jsonLines(first.stdout)[0]!.sessionId), 'Forked?'], { env });
+  t.match(jsonLines(forked.stdout)[0], { provider: 'scripted', model: 'demo' }, '--fork too');
+});

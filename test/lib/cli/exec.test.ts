@@ -140,7 +140,7 @@ t.test('the three output formats of one run', async (t) => {
   const text = await run('text');
   t.equal(text.code, 0);
   t.equal(text.stdout, 'Reading.\nIt says alpha.\n');
-  t.equal(text.stderr, '[tool] read_file\n[result] 1 alpha\n');
+  t.equal(text.stderr, '[tool] read_file a.txt\n[ok] 1 line\n');
 
   const json = await run('json');
   const lines = jsonLines(json.stdout);
@@ -194,4 +194,29 @@ t.test('a key split across deltas after 1,100 characters of compact JSON (issue 
   const recorded = readdirSync(home, { recursive: true, encoding: 'utf8' }).filter((path) => path !== 'script.jsonl' && statSync(join(home, path)).isFile());
   t.ok(recorded.some((path) => path.endsWith('events.jsonl')), 'the runs were recorded');
   t.same(recorded.filter((path) => fragments.some((fragment) => readFileSync(join(home, path), 'utf8').includes(fragment))), [], 'no recorded file holds a fragment');
+});
+
+t.test('the prompt from stdin: piped with no prompt words, or -f -', async (t) => {
+  const dir = t.testdir({});
+  const script = writeScript(dir, [{ expect: { contains: ['fix the test'] }, text: 'Fixed.' }]);
+  const exec = (args: string[], stdin: string) => zero(['exec', '--provider', 'scripted', '--script', script, '-C', dir, ...args], { stdin });
+  const piped = await exec([], 'fix the test\n');
+  t.same([piped.code, piped.stdout], [0, 'Fixed.\n'], 'echo "fix the test" | zero exec');
+  const dash = await exec(['-f', '-'], 'fix the test');
+  t.same([dash.code, dash.stdout], [0, 'Fixed.\n'], 'zero exec -f -');
+  const both = await exec(['-f', '-', 'Please'], 'fix the test');
+  t.equal(both.code, 0, 'words and stdin together, as words and a --file are');
+  const ignored = await exec(['fix the test'], 'not this');
+  t.equal(ignored.code, 0, 'with prompt words, stdin is left alone');
+  const empty = await exec([], '');
+  t.equal(empty.code, 2);
+  t.equal(empty.stderr, '[zero] No prompt given. Pass it as arguments, with --file PATH, or on stdin (echo "…" | zero exec).\n');
+});
+
+t.test('-i stream-json -f - reads the JSONL input from stdin, as without -f', async (t) => {
+  const dir = t.testdir({});
+  const script = writeScript(dir, [{ expect: { contains: ['from stdin'] }, text: 'ok' }]);
+  const result = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '-f', '-', '--provider', 'scripted', '--script', script, '-C', dir], { stdin: '{"schemaVersion":1,"type":"prompt","content":"from stdin"}\n' });
+  t.equal(result.code, 0, result.stdout);
+  t.equal(streamedText(jsonLines(result.stdout)), 'ok');
 });

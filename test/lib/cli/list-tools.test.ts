@@ -28,7 +28,9 @@ t.test('zero exec --list-tools needs no provider and exits 0, in all three forma
   t.match(text.stdout, /^bash +shell +prompt +off +runs shell commands: needs --auto high/m);
   const json = await zero(['exec', '--list-tools', '-o', 'json', '--skip-permissions-unsafe']);
   t.equal(json.code, 0);
-  t.ok(jsonLines(json.stdout).every((tool) => tool.advertised === true));
+  const [warning, ...tools] = jsonLines(json.stdout);
+  t.match(warning, { type: 'warning', message: /^Unsafe permissions are active/ }, 'the warning a run gives, first');
+  t.ok(tools.every((tool) => tool.type === 'tool' && tool.advertised === true));
   const streamJson = await zero(['exec', '--list-tools', '-o', 'stream-json', '--disabled-tools', 'grep']);
   t.equal(streamJson.code, 0);
   t.match(jsonLines(streamJson.stdout).find((event) => event.type === 'final')?.text, /^grep +read +allow +off +disabled by --disabled-tools$/m);
@@ -55,4 +57,14 @@ for (const version of [1, 2]) {
 t.test('--list-tools -o stream-json: the provider and model asked for are in run_start; ZERO_SCHEMA_VERSION chooses the version', async (t) => {
   const result = await zero(['exec', '--list-tools', '-o', 'stream-json', '--provider', 'scripted', '-m', 'mine'], { env: cleanEnv({ ZERO_SCHEMA_VERSION: '2' }) });
   t.match(jsonLines(result.stdout)[0], { schemaVersion: 2, type: 'run_start', provider: 'scripted', model: 'mine' });
+});
+
+t.test('--list-tools warns about an unknown tool name as a run does: on stderr in text, as a line in json', async (t) => {
+  const text = await zero(['exec', '--list-tools', '--disabled-tools', 'foo']);
+  t.equal(text.code, 0);
+  t.match(text.stderr, /^\[zero\] WARNING: Unknown tool "foo" in --disabled-tools skipped/);
+  t.match(text.stdout, /^read_file /);
+  const json = await zero(['exec', '--list-tools', '-o', 'json', '--disabled-tools', 'foo']);
+  t.match(jsonLines(json.stdout)[0], { type: 'warning', message: /^Unknown tool "foo"/ });
+  t.equal(json.stderr, '');
 });

@@ -12,6 +12,45 @@ t.test('zero --version', async (t) => {
   }
 });
 
+t.test('zero and zero sessions with no subcommand: their help on stderr, exit 2', async (t) => {
+  for (const args of [[], ['sessions']]) {
+    const result = await zero(args);
+    t.equal(result.code, 2, args.join(' '));
+    t.equal(result.stdout, '');
+    t.match(result.stderr, new RegExp(`^Usage: zero ${args.join(' ')}.*\\[command\\]`));
+  }
+});
+
+t.test("a command-line error points to the help of the command that failed", async (t) => {
+  const cases: [string[], string][] = [
+    [['frob'], "Unknown command 'frob'. See zero --help."],
+    [['sessions', 'frob'], "Unknown command 'frob'. See zero sessions --help."],
+    [['render', '--frob'], "Unknown option '--frob'. See zero render --help."],
+    [['sessions', 'list', '--frob'], "Unknown option '--frob'. See zero sessions list --help."],
+    [['exec', '-o', 'text', '--model'], "Option '-m, --model <name>' argument missing. See zero exec --help."],
+  ];
+  for (const [args, message] of cases) {
+    const result = await zero(args);
+    t.same([result.code, result.stderr], [2, `[zero] ${message}\n`], args.join(' '));
+  }
+});
+
+t.test('-o/--output-format is the format flag of every command, --format its alias', async (t) => {
+  const dir = t.testdir({});
+  const script = writeScript(dir, [{ text: 'Hi.' }]);
+  const run = await zero(['exec', '--format', 'stream-json', '--provider', 'scripted', '--script', script, 'hi']);
+  t.equal(run.code, 0);
+  writeFileSync(join(dir, 'run.jsonl'), run.stdout);
+  for (const command of ['validate', 'stats', 'replay']) {
+    const [short, alias] = [await zero([command, '-o', 'json', join(dir, 'run.jsonl')]), await zero([command, '--format', 'json', join(dir, 'run.jsonl')])];
+    t.equal(short.code, 0, command);
+    t.equal(alias.stdout, short.stdout, `${command} --format json is -o json`);
+  }
+  const html = await zero(['render', '-o', 'html', join(dir, 'run.jsonl')]);
+  t.match(html.stdout, /^<!doctype html>/i, 'zero render -o html');
+  for (const args of [['sessions', 'list'], ['exec']]) t.match((await zero([...args, '--help'])).stdout, '-o, --output-format <format>');
+});
+
 t.test('zero --help lists the commands', async (t) => {
   const result = await zero(['--help']);
   t.equal(result.code, 0);
@@ -42,6 +81,9 @@ const usageErrors: [string, string[], RegExp, NodeJS.ProcessEnv?][] = [
   ['an unknown flag', ['--output-format=stream-json', '--frobnicate', 'hi'], /Unknown option '--frobnicate'/],
   ['a flag without its value', ['-o', 'stream-json', 'hi', '--model'], /argument missing/],
   ['no prompt at all', ['-o', 'stream-json'], /No prompt given/],
+  ['--skip-permissions-unsafe with --auto low', ['-o', 'stream-json', '--skip-permissions-unsafe', '--auto', 'low', 'hi'], /^--skip-permissions-unsafe cannot be used with --auto low: it allows what --auto high does\. Choose one\.$/],
+  ['--skip-permissions-unsafe with --auto medium, as text', ['--auto', 'medium', '--skip-permissions-unsafe', 'hi'], /^--skip-permissions-unsafe cannot be used with --auto medium/],
+  ["--add-dir ''", ['-o', 'stream-json', '--add-dir', '', 'hi'], /^Invalid value for --add-dir: ""\. Expected a directory\.$/],
   ['stream-json input with positional text', ['-o', 'stream-json', '-i', 'stream-json', 'hi'], /^Stream-json input does not accept positional prompt text\. Pipe JSONL or use --file\.$/],
   ['an unknown provider', ['-o', 'stream-json', '--provider', 'nonesuch', 'hi'], /Unknown provider "nonesuch"\. Available providers: scripted, openai, anthropic, anthropic-compatible, openai-compatible\./],
   ['the scripted provider without a script', ['-o', 'stream-json', '--provider', 'scripted', 'hi'], /needs a script: pass --script PATH or set ZERO_SCRIPT=PATH/, cleanEnv()],
@@ -76,7 +118,9 @@ t.test('usage error in json format: error then done', async (t) => {
 });
 
 const inputErrors: [string, string | undefined, RegExp][] = [
-  ['not JSON', '{"schemaVersion":1,"type":"prompt","content":"ok"}\n\nnot json\n', /^Invalid stream-json input at line 3: expected a JSON object\.$/],
+  ['not JSON', '{"schemaVersion":1,"type":"prompt","content":"ok"}\n\nnot json\n', /^Invalid stream-json input at line 3: expected a JSON object, but the line is not JSON \(Unexpected token 'o'\)\.$/],
+  ['pretty-printed JSON (jq .)', '{\n  "schemaVersion": 1\n}\n', /^Invalid stream-json input at line 1: expected a JSON object, but the line is not JSON \(.+\)\. It looks like pretty-printed JSON: each event must be one line of compact JSON \(jq -c\)\.$/],
+  ['a torn line', '{"schemaVersion":1,"type":"pro\n', /^Invalid stream-json input at line 1: expected a JSON object, but the line is not JSON \(.+\)\.$/],
   ['a JSON array', '[1]\n', /^Invalid stream-json input at line 1: expected a JSON object\.$/],
   ['an unknown field', '{"schemaVersion":1,"type":"prompt","content":"x","extra":1}\n', /^Invalid stream-json input at line 1: extra: Unrecognized key: "extra"$/],
   ['schemaVersion 3', '{"schemaVersion":3,"type":"prompt","content":"x"}\n', /^Invalid stream-json input at line 1: schemaVersion: /],

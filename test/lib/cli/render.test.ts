@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
 import { recordSession } from '../../helpers/sessions.js';
 import { cleanEnv, jsonLines, writeScript, zero, ZERO } from '../../helpers/zero.js';
+import { sessionsRoot } from '../../../lib/sessions/paths.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -193,7 +194,7 @@ t.test('usage errors exit 2 with a message on stderr', async (t) => {
   t.match(dir.stderr, `Cannot read ${tmpdir()}`);
   const format = await zero(['render', '--format', 'pdf'], { stdin: '' });
   t.equal(format.code, 2);
-  t.match(format.stderr, 'Invalid value for --format: "pdf". Expected one of: markdown, html.');
+  t.match(format.stderr, 'Invalid value for --output-format: "pdf". Expected one of: markdown, html.');
   const framing = await zero(['render', '--framing', 'xml'], { stdin: '' });
   t.equal(framing.code, 2);
   t.match(framing.stderr, 'Invalid value for --framing: "xml". Expected one of: lines, values, auto.');
@@ -201,7 +202,8 @@ t.test('usage errors exit 2 with a message on stderr', async (t) => {
   t.equal(flag.code, 2);
   const help = await zero(['render', '--help']);
   t.equal(help.code, 0);
-  t.match(help.stdout, '--format <format>');
+  t.match(help.stdout, '-o, --output-format <format>');
+  t.match(help.stdout, `zero render ${sessionsRoot(cleanEnv())}/zero_…/events.jsonl -o html`, 'the real session path');
 });
 
 /** The browser checks are skipped, saying why, only when Debian's chromium is not installed. */

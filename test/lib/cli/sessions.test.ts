@@ -33,3 +33,24 @@ t.test('storedEventRenderer: stored prompts and events as exec printed them', as
   const asStreamJson = storedEventRenderer('stream-json', { write: () => true });
   t.equal(asStreamJson(prompt), `${JSON.stringify(prompt)}\n`);
 });
+
+t.test('formatSessionList: a fork names its parent in the table', async (t) => {
+  t.match(formatSessionList([{ ...session, parentId: 'zero_20261130000000_parent' }], 'text'), /  First question  \(fork of zero_20261130000000_parent\)\n$/);
+});
+
+t.test('zero sessions list --limit N --cwd DIR', async (t) => {
+  const { cleanEnv, jsonLines, tempDir, writeScript, zero } = await import('../../helpers/zero.js');
+  const env = cleanEnv({ ZERO_HOME: tempDir(t) });
+  const [here, there] = [tempDir(t), tempDir(t)];
+  const script = writeScript(tempDir(t), [{ text: 'ok' }]);
+  for (const [cwd, prompt] of [[here, 'one'], [there, 'two'], [here, 'three']]) {
+    t.equal((await zero(['exec', '--provider', 'scripted', '--script', script, '-C', cwd!, prompt!], { env })).code, 0);
+  }
+  const titles = async (args: string[]) => jsonLines((await zero(['sessions', 'list', '-o', 'json', ...args], { env })).stdout).map((line) => line.title);
+  t.same(await titles([]), ['three', 'two', 'one']);
+  t.same(await titles(['--limit', '2']), ['three', 'two']);
+  t.same(await titles(['--cwd', here]), ['three', 'one']);
+  t.same(await titles(['-n', '1', '--cwd', there]), ['two']);
+  const bad = await zero(['sessions', 'list', '--limit', '0'], { env });
+  t.same([bad.code, bad.stderr], [2, '[zero] Invalid value for --limit: "0". Expected a positive integer.\n']);
+});

@@ -23,8 +23,24 @@ t.test('json: the snake_case lines', async (t) => {
 t.test('text: the assistant text on stdout, progress on stderr, one renderer per serializer', async (t) => {
   const progress: string[] = [];
   const write = createSerializer('text', { write: (line: string) => progress.push(line) });
-  t.same(events.map(write), ['Hi.', '', '\n']);
-  t.same(progress, ['[tool] grep\n']);
+  t.same(events.map(write), ['Hi.', '\n', '']);
+  t.same(progress, ['[tool] grep x\n']);
+});
+
+t.test('text: a writer that shares a screen is told how much of the answer comes before each progress line', async (t) => {
+  const held: [string, number][] = [];
+  const busy: string[] = [];
+  const write = createSerializer('text', { write: () => t.fail('writeAfter is used'), writeAfter: (text, after) => held.push([text, after]), busy: (what) => busy.push(what) });
+  t.same(events.map(write), ['Hi.', '\n', '']);
+  t.same(held, [['[tool] grep x\n', 4]], 'after "Hi." and the newline that ends its line');
+  t.same(busy, ['running grep']);
+});
+
+t.test('text: colour and width come from the writer', async (t) => {
+  const seen: string[] = [];
+  const long = { schemaVersion: 1, type: 'tool_call', runId, id: 'c2', name: 'bash', args: { command: 'y'.repeat(100) } } as OutputEvent;
+  createSerializer('text', { write: (line: string) => seen.push(line), color: true, columns: 30 })(long);
+  t.equal(seen[0], `\x1b[36m[tool]\x1b[39m bash ${'y'.repeat(16)}…\n`);
 });
 
 t.test('text: a terminal on stderr also sees the reasoning, dimmed unless NO_COLOR; json and stream-json as asked', async (t) => {
@@ -39,10 +55,10 @@ t.test('text: a terminal on stderr also sees the reasoning, dimmed unless NO_COL
   const noColor = process.env.NO_COLOR;
   t.teardown(() => (noColor === undefined ? delete process.env.NO_COLOR : (process.env.NO_COLOR = noColor)));
   delete process.env.NO_COLOR;
-  t.equal(seen(false), '[tool] grep\n', 'piped stderr: no reasoning');
-  t.equal(seen(true), '\x1b[2mThinking.\x1b[22m\n[tool] grep\n');
+  t.equal(seen(false), '[tool] grep x\n', 'piped stderr: no reasoning');
+  t.equal(seen(true), '\x1b[2mThinking.\x1b[22m\n\x1b[36m[tool]\x1b[39m grep x\n');
   process.env.NO_COLOR = '1';
-  t.equal(seen(true), 'Thinking.\n[tool] grep\n', 'NO_COLOR: shown, without escape codes');
+  t.equal(seen(true), 'Thinking.\n[tool] grep x\n', 'NO_COLOR: shown, without escape codes');
   t.equal(createSerializer('json', { write: () => t.fail('nothing on stderr'), isTTY: true })(reasoning), '', 'json has no reasoning line');
   t.equal(createSerializer('stream-json', { write: () => t.fail('nothing on stderr') })(reasoning), `${JSON.stringify(reasoning)}\n`);
 });

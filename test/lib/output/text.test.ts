@@ -19,6 +19,12 @@ function render(events: Event[]): { stdout: string; stderr: string; each: Render
   return { stdout: each.map((r) => r.stdout ?? '').join(''), stderr: each.map((r) => r.stderr ?? '').join(''), each };
 }
 
+function renderWith(options: Parameters<typeof createTextRenderer>[0], events: Event[]) {
+  const renderer = createTextRenderer(options);
+  const each = events.map((event) => renderer(stamp(event)));
+  return { stdout: each.map((r) => r.stdout ?? '').join(''), stderr: each.map((r) => r.stderr ?? '').join('') };
+}
+
 t.test('assistant text goes to stdout as it comes, ending with one newline', async (t) => {
   const { stdout, stderr, each } = render([
     { type: 'run_start', cwd: '/repo', provider: 'scripted', model: 'demo' },
@@ -29,7 +35,7 @@ t.test('assistant text goes to stdout as it comes, ending with one newline', asy
   ]);
   t.equal(stdout, 'Hello, world.\n');
   t.equal(stderr, '');
-  t.same(each, [{}, { stdout: 'Hello, ' }, { stdout: 'world.' }, { stdout: '\n' }, {}]);
+  t.same(each, [{ busy: 'waiting for the model' }, { stdout: 'Hello, ' }, { stdout: 'world.' }, { stdout: '\n' }, {}]);
 });
 
 t.test('no newline is added when the text already ends with one', async (t) => {
@@ -51,7 +57,50 @@ t.test('without a final (a failed run), run_end ends the text with a newline', a
 t.test('a later model turn starts on a new line', async (t) => {
   const { stdout, stderr } = render([text('Let me look.'), toolCall('read_file'), toolResult('# zero'), text('Found it: '), text('zero.'), final('Found it: zero.'), runEnd()]);
   t.equal(stdout, 'Let me look.\nFound it: zero.\n');
-  t.equal(stderr, '[tool] read_file\n[result] # zero\n');
+  t.equal(stderr, '[tool] read_file\n[ok] 1 line\n');
+});
+
+t.test('a progress line never starts mid-sentence: the open line of the answer ends before it, on stdout', async (t) => {
+  const { each } = render([text('Let me '), text('read the README.'), toolCall('read_file'), toolResult('1 # zero\n2 text'), text('Done.'), final(), runEnd()]);
+  t.same(each.slice(2, 5), [
+    { stdout: '\n', stderr: '[tool] read_file\n', busy: 'running read_file' },
+    { stderr: '[ok] 2 lines\n', busy: 'waiting for the model' },
+    { stdout: 'Done.' },
+  ]);
+  const warned = render([text('Half'), { type: 'warning', message: 'Careful.' }, text(' on.'), final(), runEnd()]);
+  t.equal(warned.stdout, 'Half\n on.\n', 'a warning mid-answer ends its line too');
+});
+
+t.test('a tool line says what the call works on; a result line how it went, never the raw output', async (t) => {
+  const { stderr } = render([
+    { type: 'tool_call', id: 'b', name: 'bash', args: { command: 'npm   test' } },
+    { type: 'tool_result', id: 'b', status: 'ok', output: 'FAIL test/a.test.ts\nTests: 1 failed\nexit code 1', truncated: false },
+    { type: 'tool_call', id: 'r', name: 'read_file', args: { path: 'README.md', max_lines: 5 } },
+    { type: 'tool_result', id: 'r', status: 'ok', output: '1 # zero\n2\n3 more\n', truncated: false },
+  ]);
+  t.equal(stderr, '[tool] bash npm test\n[error] exit 1: Tests: 1 failed\n[tool] read_file README.md\n[ok] 3 lines\n');
+});
+
+t.test('on a terminal a tool line is cut to its width; piped, to 200 characters', async (t) => {
+  const call = { type: 'tool_call', id: 'b', name: 'bash', args: { command: 'echo ' + 'x'.repeat(300) } } as Event;
+  const narrow = renderWith({ columns: 40 }, [call]).stderr;
+  t.equal(narrow.length, 40, '39 columns and the newline');
+  t.match(narrow, /^\[tool\] bash echo x+…\n$/);
+  t.equal(renderWith({}, [call]).stderr.length, 201);
+});
+
+t.test('colour: tags coloured, the session hint dimmed; none without it', async (t) => {
+  const events: Event[] = [{ type: 'run_start', sessionId: 'zero_20261201000000_abc123', cwd: '/', provider: 'p', model: 'm' }, toolCall('grep'), toolResult('one'), runEnd()];
+  const coloured = renderWith({ color: true, sessionHint: true }, events).stderr;
+  t.match(coloured, /\x1b\[36m\[tool\]\x1b\[39m grep\n\x1b\[32m\[ok\]\x1b\[39m 1 line\n\x1b\[2m\[zero\] session zero_20261201000000_abc123; continue it with: zero exec --resume zero_20261201000000_abc123 "…"\x1b\[22m\n$/);
+  t.notMatch(renderWith({ sessionHint: true }, events).stderr, /\x1b/);
+});
+
+t.test('the session hint comes only when asked and the run has a session', async (t) => {
+  const start = (sessionId?: string): Event => ({ type: 'run_start', ...(sessionId ? { sessionId } : {}), cwd: '/', provider: 'p', model: 'm' });
+  t.equal(renderWith({ sessionHint: true }, [start('zero_20261201000000_abc123'), text('Hi'), runEnd()]).stderr, '[zero] session zero_20261201000000_abc123; continue it with: zero exec --resume zero_20261201000000_abc123 "…"\n');
+  t.equal(renderWith({ sessionHint: true }, [start(), text('Hi'), runEnd()]).stderr, '', '--no-session');
+  t.equal(renderWith({}, [start('zero_20261201000000_abc123'), runEnd()]).stderr, '', 'not asked (zero replay, zero sessions show)');
 });
 
 t.test('no turn break when the earlier text already ended the line', async (t) => {
@@ -76,44 +125,21 @@ t.test('progress goes to stderr as short lines', async (t) => {
     runEnd(4),
   ]);
   t.equal(stdout, '');
-  t.equal(stderr, '[zero] WARNING: Ignoring unknown setting "colour".\n[tool] list_directory\n[result] a.ts b.ts\n[zero] Reached the turn limit (1).\n');
+  t.equal(stderr, '[zero] WARNING: Ignoring unknown setting "colour".\n[tool] list_directory\n[ok] 2 lines\n[zero] Reached the turn limit (1).\n');
 });
 
-t.test('run_start and usage render nothing', async (t) => {
-  t.same(render([{ type: 'run_start', cwd: '/', provider: 'p', model: 'm' }, { type: 'usage', totalTokens: 3 }]).each, [{}, {}]);
-});
-
-t.test('the result preview is one line: whitespace runs collapse to one space, ends trimmed', async (t) => {
-  t.same(render([toolResult('  line one\n\n\tline  two\r\nthree  \n')]).each, [{ stderr: '[result] line one line two three\n' }]);
-});
-
-t.test('the result preview is at most 200 characters', async (t) => {
-  const long = 'x'.repeat(150) + '\n' + 'y'.repeat(150);
-  const [rendered] = render([toolResult(long)]).each;
-  t.equal(rendered?.stderr, `[result] ${'x'.repeat(150)} ${'y'.repeat(49)}\n`);
-  t.equal(render([toolResult('z'.repeat(200))]).each[0]?.stderr, `[result] ${'z'.repeat(200)}\n`);
-});
-
-t.test('an error result is previewed the same way', async (t) => {
-  const { stderr } = render([{ type: 'tool_result', id: 'c', status: 'error', output: 'No such file: x', truncated: false }]);
-  t.equal(stderr, '[result] No such file: x\n');
-});
-
-t.test('the 200-character cut never splits a character', async (t) => {
-  const [rendered] = render([toolResult('a'.repeat(199) + '😀 and more')]).each;
-  const preview = rendered!.stderr!.slice('[result] '.length, -1);
-  t.notOk(/[\uD800-\uDBFF]$/.test(preview), 'the preview does not end in half a surrogate pair');
-  t.equal(Buffer.from(preview, 'utf8').toString('utf8'), preview, 'the preview survives UTF-8 encoding');
+t.test('run_start and usage print nothing', async (t) => {
+  t.same(render([{ type: 'run_start', cwd: '/', provider: 'p', model: 'm' }, { type: 'usage', totalTokens: 3 }]).each, [{ busy: 'waiting for the model' }, {}]);
 });
 
 t.test('each renderer keeps its own state', async (t) => {
   const a = createTextRenderer();
   const b = createTextRenderer();
   a(stamp(text('one')));
-  a(stamp(toolCall()));
+  t.same(a(stamp(toolCall())), { stdout: '\n', stderr: '[tool] read_file\n', busy: 'running read_file' });
   t.same(b(stamp(text('two'))), { stdout: 'two' }, 'b saw no tool call');
   t.same(b(stamp(final())), { stdout: '\n' });
-  t.same(a(stamp(text('three'))), { stdout: '\nthree' });
+  t.same(a(stamp(text('three'))), { stdout: 'three' });
 });
 
 t.test('property: stdout is the text deltas, in order, plus a newline if the text did not end with one', async (t) => {
@@ -128,17 +154,8 @@ t.test('property: stdout is the text deltas, in order, plus a newline if the tex
   t.pass('property held');
 });
 
-t.test('an empty tool output is a bare [result] line, with no trailing space', async (t) => {
-  t.same(render([toolResult('')]).each, [{ stderr: '[result]\n' }]);
-});
-
 const reasoning = (delta: string): Event => ({ type: 'reasoning', delta });
 
-function renderWith(options: Parameters<typeof createTextRenderer>[0], events: Event[]) {
-  const renderer = createTextRenderer(options);
-  const each = events.map((event) => renderer(stamp(event)));
-  return { stdout: each.map((r) => r.stdout ?? '').join(''), stderr: each.map((r) => r.stderr ?? '').join('') };
-}
 
 t.test('reasoning is not shown unless asked (stderr is not a terminal): stdout and stderr as without it', async (t) => {
   const events = [reasoning('Let me think.'), text('Answer.'), final('Answer.'), runEnd()];
@@ -150,7 +167,7 @@ t.test('on a terminal, reasoning goes to stderr, dimmed, as lines of its own; ne
   const events = [reasoning('Let me '), reasoning('think.'), text('Answer.'), toolCall(), toolResult('12 lines'), reasoning('Next step.'), text('Done.'), final('Done.'), runEnd()];
   const { stdout, stderr } = renderWith({ reasoning: 'dim' }, events);
   t.equal(stdout, 'Answer.\nDone.\n', 'the answer is exactly as without reasoning');
-  t.equal(stderr, '\x1b[2mLet me \x1b[22m\x1b[2mthink.\x1b[22m\n[tool] read_file\n[result] 12 lines\n\x1b[2mNext step.\x1b[22m\n');
+  t.equal(stderr, '\x1b[2mLet me \x1b[22m\x1b[2mthink.\x1b[22m\n[tool] read_file\n[ok] 1 line\n\x1b[2mNext step.\x1b[22m\n');
 });
 
 t.test('reasoning after an answer\'s open line: the answer\'s line ends first, and it gets no second newline', async (t) => {

@@ -65,5 +65,5 @@ t.test('an error event inside the stream is named as such, with its type', async
 
 t.test('a connection failure names what really failed, down the cause chain', async (t) => {
   const refused = new Error('Connection error.', { cause: new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:11434') }) });
-  t.match(providerFailure(refused, 'openai'), { message: 'openai connection failed: Connection error.: fetch failed: connect ECONNREFUSED 127.0.0.1:11434' });
+  t.match(providerFailure(refused, 'openai'), { message: 'openai connection failed: Connection error: fetch failed: connect ECONNREFUSED 127.0.0.1:11434' });
 });

@@ -99,7 +99,7 @@ t.test('loadScript: problems are usage errors naming the file and line', async (
     writeFileSync(path, source);
     await t.rejects(loadScript(path), { code: 'usage_error', message: new RegExp(`^Invalid script ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} ${message.source}`) });
   }
-  await t.rejects(loadScript(join(dir, 'absent.jsonl')), { code: 'usage_error', message: /^Cannot read the script .*absent\.jsonl: ENOENT$/ });
+  await t.rejects(loadScript(join(dir, 'absent.jsonl')), { code: 'usage_error', message: /^Cannot read the script .*absent\.jsonl: ENOENT \(No such file or directory\)$/ });
 });
 
 t.test('reasoning: streamed before the turn\'s text, as reasoning chunks', async (t) => {

@@ -118,3 +118,10 @@ t.test('metadata rebuilt from events: title, cwd, provider and model from what t
   const withImages = [{ schemaVersion: 2, type: 'message', role: 'user', content: 'What is in this picture?', images: [] }, ...events.slice(1)];
   t.match(metadataFromEvents('zero_20261130065406_h8c50c', withImages, updated), { title: 'What is in this picture?' }, 'a prompt recorded as a version 2 message (it had images) titles the session too');
 });
+
+t.test('profile and script, when a run recorded them, are kept and checked like the other fields', async (t) => {
+  const { checkMetadata } = await import('../../../lib/sessions/metadata.js');
+  const base = { id: 'zero_20261201000000_abc123', title: 't', cwd: '/', provider: 'scripted', model: 'm', createdAt: 'x', updatedAt: 'x', eventCount: 0 };
+  t.same(checkMetadata({ ...base, script: '/s.jsonl', profile: 'local' }, base.id), { ...base, script: '/s.jsonl', profile: 'local' });
+  t.equal(checkMetadata({ ...base, script: 3 }, base.id), undefined);
+});

@@ -1,0 +1,30 @@
+import type { ProviderChoice } from '../providers/index.js';
+import type { ZeroConfig } from '../providers/config.js';
+import { latestSessionFor, openSession, sessionsRoot, type Launch } from '../sessions/index.js';
+import type { ExecSettings } from './options.js';
+
+/** The provider flags of a run: as given, or for --resume and --fork, the session's own where none was given. */
+export type ProviderFlags = Pick<ExecSettings, 'provider' | 'model' | 'script'>;
+
+/**
+ * --resume and --fork continue with the provider, model and (scripted) script the session ran with: a
+ * conversation belongs to its model. Flags say otherwise: --provider starts from nothing of the session's,
+ * --model or --script replace only themselves. The session wins over ZERO_PROVIDER and the config files,
+ * which say what a new run uses. A session of an older version records no script: ZERO_SCRIPT or --script then.
+ */
+export async function providerFlags(settings: ExecSettings, env: NodeJS.ProcessEnv): Promise<ProviderFlags> {
+  const { provider, model, script, session: choice } = settings;
+  if (!choice || provider !== undefined || settings.noSession) return { provider, model, script };
+  const root = sessionsRoot(env);
+  const session = 'fork' in choice ? await openSession(root, choice.fork) : choice.resume === true ? await latestSessionFor(root, settings.cwd) : await openSession(root, choice.resume);
+  const recorded = session.metadata;
+  // metadata rebuilt from a damaged file may not know the provider
+  if (recorded.provider === 'unknown') return { provider, model, script };
+  return { provider: recorded.profile ?? recorded.provider, model: model ?? recorded.model, script: script ?? recorded.script };
+}
+
+/** What the session records of how the provider was chosen: the profile that chose it, and the script. */
+export function launchOf(choice: ProviderChoice, asked: string | undefined, env: NodeJS.ProcessEnv, config: ZeroConfig): Launch {
+  const name = (asked ?? env.ZERO_PROVIDER)?.trim() || config.activeProvider?.name;
+  return { profile: name && config.profiles.has(name) ? name : undefined, script: choice.kind === 'scripted' ? choice.script : undefined };
+}
