@@ -34,6 +34,10 @@ export function toLegacyJson(event: OutputEvent): LegacyEvent {
       return { type: 'final', text: event.text };
     case 'error':
       return { type: 'error', code: event.code, message: event.message };
+    case 'turn_start':
+      return { type: 'turn_start', turn: event.turn, content: event.content };
+    case 'turn_end':
+      return { type: 'turn_end', turn: event.turn, status: event.status };
     case 'run_end':
       return { type: 'done', exit_code: event.exitCode };
   }
