@@ -1,4 +1,4 @@
-import { Transform } from 'node:stream';
+import { Duplex, Transform, type Readable, type Writable } from 'node:stream';
 
 export const OBJECT_HIGH_WATER_MARK = 16;
 
@@ -169,4 +169,39 @@ export function flatMapStream<In, Out>(map: (chunk: In) => Out[], options: Stage
     },
   };
   return stepStream(step, { readableObjectMode });
+}
+
+/**
+ * One Duplex over a writable and a readable that fail separately: once the
+ * writable side has failed (bad input), further input is discarded while the
+ * readable side still delivers the error report.
+ */
+export function joinDuplex(writable: Writable, readable: Readable): Duplex {
+  const joined = new Duplex({
+    readableObjectMode: readable.readableObjectMode,
+    write(chunk, encoding, callback) {
+      if (writable.destroyed || writable.writableEnded) return callback();
+      if (writable.write(chunk, encoding)) return callback();
+      const done = () => {
+        writable.off('drain', done).off('close', done);
+        callback();
+      };
+      writable.on('drain', done).on('close', done);
+    },
+    final(callback) {
+      if (!writable.destroyed && !writable.writableEnded) writable.end();
+      callback();
+    },
+    read() {
+      readable.resume();
+    },
+  });
+  readable.on('data', (chunk) => {
+    if (!joined.push(chunk)) readable.pause();
+  });
+  readable.on('end', () => joined.push(null));
+  writable.on('error', () => {
+    // reported on the readable side as an error event
+  });
+  return joined;
 }

@@ -1,4 +1,5 @@
 import { Duplex } from 'node:stream';
+import { createConversation, type Conversation, type ConversationItem } from '../lib/agent/conversation.js';
 import { runAgent } from '../lib/agent/loop.js';
 import { UsageError } from '../lib/errors.js';
 import type { Event, ImageInput, PromptRequest } from '../lib/protocol/types.js';
@@ -19,6 +20,13 @@ export type AgentOptions = {
   session?: { begin(prompt: string, images?: ImageInput[]): Promise<{ sessionId: string; history: ChatMessage[]; warnings: string[] }> };
   /** Aborting ends the run: the reason (a ZeroError such as CancelledError) becomes the stage's error. */
   signal?: AbortSignal;
+  /**
+   * --multi-turn: the writable side takes a conversation's items (lib/protocol/conversation.ts) instead of one
+   * prompt, and each user turn is answered in the same run, between turn_start and turn_end.
+   */
+  multiTurn?: boolean;
+  /** --permission-prompt stdio (with multiTurn): the calls the toolbox asks for wait for the client's answer. */
+  askPermissions?: boolean;
 };
 
 export const DEFAULT_MAX_TURNS = 12;
@@ -32,7 +40,7 @@ function imagesRefused(provider: Provider): UsageError {
 }
 
 /**
- * `{ prompt, images }` → unstamped output events: run_start, warnings, then the agent
+ * `{ prompt, images }` (or, with multiTurn, a conversation's items) → unstamped output events: run_start, warnings, then the agent
  * loop's events (run_start comes with the first of them, or with the failure). The readable side holds at most one event: each push waits
  * until the reader has taken the previous one, so the loop (and the provider
  * behind it) stops while downstream is full, and a failure never drops an event
@@ -41,14 +49,16 @@ function imagesRefused(provider: Provider): UsageError {
 export function agent(options: AgentOptions): Duplex {
   const signal = options.signal ?? new AbortController().signal;
   let started = false;
-  let wakeReader: (() => void) | undefined;
+  // Several may wait: in a conversation, a notice can be written while a tool's result waits for the reader.
+  let wakeReaders: (() => void)[] = [];
 
   const wake = () => {
-    wakeReader?.();
-    wakeReader = undefined;
+    const woken = wakeReaders;
+    wakeReaders = [];
+    for (const resolve of woken) resolve();
   };
 
-  const readerTookAll = () => new Promise<void>((resolve) => (wakeReader = resolve));
+  const readerTookAll = () => new Promise<void>((resolve) => wakeReaders.push(resolve));
 
   // Once cancelled, events are no longer held back: the loop is winding down and must reach its end.
   const push = async (event: Event) => {
@@ -71,39 +81,74 @@ export function agent(options: AgentOptions): Duplex {
     await push(event);
   };
 
+  /** The run begins with its (first) prompt: the session is opened, the earlier conversation read, the tools loaded. */
+  const begin = async (prompt: string, images?: ImageInput[]) => {
+    started = true;
+    const start = await options.session?.begin(prompt, images);
+    if (start) {
+      sessionId = start.sessionId;
+      warnings.push(...start.warnings);
+    }
+    // the tools load when a run needs them: a log tool, which builds its chain beside this one, never does
+    const toolbox = options.toolbox ?? (await import('../lib/tools/registry.js')).createToolbox();
+    const { provider, cwd, extraRoots } = options;
+    return { history: start?.history ?? [], run: { provider, toolbox, cwd, extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit } };
+  };
+
+  // A failure never drops an event already produced: the stage errors only once the reader has taken them all.
+  const failOnceRead = async (error: Error, callback: (error?: Error | null) => void) => {
+    await announce();
+    while (stream.readableLength > 0 && !stream.destroyed) await readerTookAll();
+    callback(error);
+  };
+
+  // Refused before a session or a model request exists, as other bad input is.
+  const refusesImages = (images?: ImageInput[]) => Boolean(images?.length) && options.provider.acceptsImages === false;
+
+  let conversation: Conversation | undefined;
+  let conversing = false;
+  let endConversation: (() => void) | undefined;
+  /** A conversation's item: the first turn starts the run; before it, a failure fails the stage as bad input does. */
+  const converse = (item: ConversationItem, callback: (error?: Error | null) => void) => {
+    if (item.kind === 'turn' && refusesImages(item.images)) item = { kind: 'failure', error: imagesRefused(options.provider) };
+    if (!conversing && item.kind === 'failure') return callback(item.error);
+    conversation ??= createConversation(signal);
+    if (!conversing && item.kind === 'turn') {
+      conversing = started = true;
+      // it ends after the input (final), or fails whenever the run does: a signal, a provider error, bad input
+      conversation.run(async (first) => {
+        const { history, run } = await begin(first.prompt, first.images);
+        return { history, run: { ...run, askPermissions: options.askPermissions } };
+      }).then(
+        () => endConversation?.(),
+        (error: Error) => failOnceRead(error, (failure) => stream.destroy(failure ?? undefined)),
+      );
+    }
+    void conversation.put(item).then(() => callback());
+  };
+
   const stream = new Duplex({
     readableObjectMode: true,
     writableObjectMode: true,
     readableHighWaterMark: 1,
     writableHighWaterMark: 1,
     read: wake,
-    write({ prompt, images }: PromptRequest, _encoding, callback) {
-      started = true;
-      const { provider, cwd } = options;
-      // Refused before a session or a model request exists, as other bad input is.
-      if (images?.length && provider.acceptsImages === false) return callback(imagesRefused(provider));
+    write(request: PromptRequest | ConversationItem, _encoding, callback) {
+      if (options.multiTurn) return converse(request as ConversationItem, callback);
+      const { prompt, images } = request as PromptRequest;
+      if (refusesImages(images)) return callback(imagesRefused(options.provider));
       (async () => {
-        const start = await options.session?.begin(prompt, images);
-        if (start) {
-          sessionId = start.sessionId;
-          warnings.push(...start.warnings);
-        }
-        const history = start?.history ?? [];
-        // the tools load when a run needs them: a log tool, which builds its chain beside this one, never does
-        const toolbox = options.toolbox ?? (await import('../lib/tools/registry.js')).createToolbox();
-        await runAgent({ prompt, images, history, provider, toolbox, cwd, extraRoots: options.extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, emit });
-      })().then(
-        () => callback(),
-        async (error: Error) => {
-          await announce();
-          while (stream.readableLength > 0 && !stream.destroyed) await readerTookAll();
-          callback(error);
-        },
-      );
+        const { history, run } = await begin(prompt, images);
+        await runAgent({ ...run, prompt, images, history });
+      })().then(() => callback(), (error: Error) => failOnceRead(error, callback));
     },
     final(callback) {
-      stream.push(null);
-      callback();
+      endConversation = () => {
+        stream.push(null);
+        callback();
+      };
+      if (conversing) conversation!.close();
+      else endConversation();
     },
     destroy(error, callback) {
       wake();

@@ -113,6 +113,8 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       warnings: [...config.warnings, ...tools.warnings, ...reasoningWarnings(settings, choice)],
       extraRoots: settings.extraRoots,
       input,
+      multiTurn: settings.multiTurn,
+      askPermissions: settings.permissionPrompt === 'stdio',
       session: recorder,
       output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: progress, recorder },
       onFailure: debug.failure,

@@ -39,7 +39,12 @@ export type RawExecOptions = {
   maxContextChars?: string;
   schemaVersion?: string;
   reasoningBudget?: string;
+  multiTurn?: boolean;
+  permissionPrompt?: string;
 };
+
+export const PERMISSION_PROMPTS = ['none', 'stdio'] as const;
+export type PermissionPrompt = (typeof PERMISSION_PROMPTS)[number];
 
 export type ExecSettings = {
   inputFormat: InputFormat;
@@ -69,6 +74,10 @@ export type ExecSettings = {
   schemaVersion?: SchemaVersion;
   /** --reasoning-budget: tokens Anthropic's extended thinking may spend; off when undefined. */
   reasoningBudget?: number;
+  /** --multi-turn: every input message is a user turn of one conversation, answered as it comes (README: Conversations). */
+  multiTurn: boolean;
+  /** --permission-prompt: `stdio` asks the client for each call that needs a permission (a permission_request it answers on stdin). */
+  permissionPrompt: PermissionPrompt;
 };
 
 /** A value from a fixed list, case-insensitive; anything else is a usage error naming the flag and the choices. */
@@ -205,6 +214,23 @@ function noSessionSource(raw: RawExecOptions, env: NodeJS.ProcessEnv): string | 
   return TRUTHY.test(value) ? `ZERO_NO_SESSION=${value}` : undefined;
 }
 
+/**
+ * --multi-turn reads a conversation of JSONL events; --permission-prompt stdio asks on stdout and is answered on
+ * stdin within that conversation, with the permission events only schema version 2 has (it is the default then).
+ */
+function conversationSettings(raw: RawExecOptions, inputFormat: InputFormat, outputFormat: OutputFormat, schemaVersion: SchemaVersion | undefined) {
+  const multiTurn = Boolean(raw.multiTurn);
+  const permissionPrompt = choice('--permission-prompt', raw.permissionPrompt ?? 'none', PERMISSION_PROMPTS);
+  if (multiTurn && inputFormat !== 'stream-json') throw new UsageError('--multi-turn needs --input-format stream-json: the turns of a conversation are JSONL input events.');
+  if (permissionPrompt === 'stdio') {
+    if (!multiTurn || outputFormat !== 'stream-json') {
+      throw new UsageError('--permission-prompt stdio needs --multi-turn and --output-format stream-json: requests are events on stdout, answered by permission_response events on stdin.');
+    }
+    if (schemaVersion === 1) throw new UsageError('--permission-prompt stdio needs schema version 2: version 1 has no permission events. Leave the version out, or choose 2.');
+  }
+  return { multiTurn, permissionPrompt, schemaVersion: permissionPrompt === 'stdio' ? 2 : schemaVersion };
+}
+
 /** Checks every exec flag; the first bad one is a UsageError (exit 2). */
 export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env: NodeJS.ProcessEnv = {}): ExecSettings {
   const [words, raw] = reclaimPrompt(givenWords, givenRaw);
@@ -212,6 +238,7 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
   const outputFormat = choice('--output-format', raw.outputFormat ?? 'text', OUTPUT_FORMATS);
   const inputFormat = choice('--input-format', raw.inputFormat ?? 'text', INPUT_FORMATS);
   const cwd = directory(raw.cwd ?? '.');
+  const conversation = conversationSettings(raw, inputFormat, outputFormat, schemaVersionSetting(raw.schemaVersion, env));
   return {
     inputFormat,
     outputFormat,
@@ -231,13 +258,14 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
       skipPermissionsUnsafe: Boolean(raw.skipPermissionsUnsafe),
       enabled: parseToolNames('--enabled-tools', raw.enabledTools),
       disabled: parseToolNames('--disabled-tools', raw.disabledTools),
+      ask: conversation.permissionPrompt === 'stdio',
     },
     extraRoots: (raw.addDir ?? []).map((dir) => directory(dir, '--add-dir directory', cwd)),
     listTools: Boolean(raw.listTools),
     session: sessionChoice(raw, noSession),
     noSession: noSession !== undefined,
     maxContextChars: positiveInteger('--max-context-chars', raw.maxContextChars),
-    schemaVersion: schemaVersionSetting(raw.schemaVersion, env),
     reasoningBudget: reasoningBudget(raw.reasoningBudget),
+    ...conversation,
   };
 }
