@@ -1,0 +1,243 @@
+import t, { type Test } from 'tap';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fakeApi } from '../../helpers/sse-server.js';
+import { openaiStream } from '../../helpers/wire.js';
+import { converse, kinds, say, turnText, type Client, type Event } from '../../helpers/conversation.js';
+import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
+import { isRunning, waitForPid } from '../../helpers/processes.js';
+
+// zero exec --multi-turn driven the way a client drives it: stdin and stdout open together, each event read as it
+// arrives and answered (the next message, an interrupt, a permission_response); every output is a valid log.
+
+function scripted(t: Test, turns: unknown[], files: Record<string, string> = {}) {
+  const dir = t.testdir(files);
+  const script = writeScript(dir, turns, '.script.jsonl');
+  const env = cleanEnv({ ZERO_HOME: join(dir, '.home') });
+  const args = (...more: string[]) => ['-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...more];
+  return { dir, env, args };
+}
+
+/** Sends each message once the turn before it has ended, then closes stdin. */
+const oneAfterAnother = (messages: string[]) => ({
+  start: (client: Client) => client.send(say(messages[0]!)),
+  onEvent: (event: Event, client: Client) => {
+    if (event.type !== 'turn_end') return;
+    const next = messages[event.turn as number];
+    if (next === undefined) client.end();
+    else client.send(say(next));
+  },
+});
+
+t.test('two turns in one run: the second request holds the first exchange; turn_start and turn_end frame each', async (t) => {
+  const run = scripted(t, [{ chunks: ['Paris ', 'is the capital.'] }, { expect: { contains: ['capital of France?', 'Paris is the capital.', 'And of Italy?'] }, text: 'Rome.' }]);
+  const { start, onEvent } = oneAfterAnother(['What is the capital of France?', 'And of Italy?']);
+  const result = await converse(run.args(), start, onEvent, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.same(kinds(result.events), ['run_start', 'turn_start', 'text', 'final', 'turn_end', 'turn_start', 'text', 'final', 'turn_end', 'run_end']);
+  t.match(result.events[1], { type: 'turn_start', turn: 1, content: 'What is the capital of France?' });
+  t.match(result.events.filter((event) => event.type === 'turn_end'), [{ turn: 1, status: 'success' }, { turn: 2, status: 'success' }]);
+  t.equal(turnText(result.events, 2), 'Rome.');
+  t.equal(result.stderr, '');
+});
+
+t.test('messages sent at once are queued and answered in order; stdin closing ends the run after the last', async (t) => {
+  const run = scripted(t, [{ text: 'one' }, { text: 'two' }, { text: 'three' }]);
+  const result = await converse(run.args(), (client) => {
+    for (const content of ['a', 'b', 'c']) client.send(say(content));
+    client.end();
+  }, undefined, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.same(result.events.filter((event) => event.type === 'final').map((event) => event.text), ['one', 'two', 'three']);
+  t.same(result.events.filter((event) => event.type === 'turn_start').map((event) => event.content), ['a', 'b', 'c']);
+});
+
+t.test('interrupt mid-stream: the turn ends interrupted with what it streamed, the next turn runs and the model sees the partial answer', async (t) => {
+  const run = scripted(t, [{ delayMs: 200, chunks: ['Counting: ', 'one, ', 'two, ', 'three, ', 'four, ', 'five.'] }, { expect: { contains: ['Counting:'] }, text: 'Stopped, as asked.' }]);
+  let interrupted = false;
+  const result = await converse(run.args(), (client) => client.send(say('Count to five slowly.')), (event, client) => {
+    if (event.type === 'text' && !interrupted) {
+      interrupted = true;
+      client.send({ type: 'interrupt' });
+    }
+    if (event.type === 'turn_end' && event.turn === 1) client.send(say('Why did you stop?'));
+    if (event.type === 'turn_end' && event.turn === 2) client.end();
+  }, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.match(result.events.filter((event) => event.type === 'turn_end'), [{ turn: 1, status: 'interrupted' }, { turn: 2, status: 'success' }]);
+  t.notOk(turnText(result.events, 1).includes('five'), 'the interrupted turn stopped streaming');
+  t.equal(result.events.filter((event) => event.type === 'final').length, 1, 'an interrupted turn has no final');
+  t.equal(turnText(result.events, 2), 'Stopped, as asked.');
+  t.equal(result.events.at(-1)?.type, 'run_end');
+});
+
+t.test('interrupt while a command runs: its process group is killed, its result says so, the conversation goes on', async (t) => {
+  const bash = { id: 'b1', name: 'bash', args: { command: 'echo $$ > child.pid; sleep 1000' } };
+  const run = scripted(t, [{ toolCalls: [bash] }, { expect: { contains: ['cancelled'] }, text: 'The command was stopped.' }]);
+  const result = await converse(run.args('--auto', 'high'), (client) => client.send(say('Wait a long time.')), (event, client) => {
+    if (event.type === 'tool_call') void waitForPid(join(run.dir, 'child.pid')).then(() => client.send({ type: 'interrupt' }));
+    if (event.type === 'turn_end' && event.turn === 1) client.send(say('What happened?'));
+    if (event.type === 'turn_end' && event.turn === 2) client.end();
+  }, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.match(result.events.find((event) => event.type === 'tool_result'), { id: 'b1', status: 'error', output: /cancelled and was killed/ });
+  t.match(result.events.filter((event) => event.type === 'turn_end'), [{ status: 'interrupted' }, { status: 'success' }]);
+  t.notOk(isRunning(Number(readFileSync(join(run.dir, 'child.pid'), 'utf8'))), 'the command is gone');
+});
+
+t.test('an interrupt also ends the turns queued before it at once; a message sent after it runs', async (t) => {
+  const run = scripted(t, [{ delayMs: 100, chunks: ['slow ', 'slow ', 'slow ', 'slow'] }, { expect: { contains: ['after'] }, text: 'Fresh start.' }]);
+  let sent = false;
+  const result = await converse(run.args(), (client) => {
+    client.send(say('first'));
+    client.send(say('queued'));
+  }, (event, client) => {
+    if (event.type !== 'text' || sent) return;
+    sent = true;
+    client.send({ type: 'interrupt' });
+    client.send(say('after'));
+    client.end();
+  }, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.match(result.events.filter((event) => event.type === 'turn_end'), [{ turn: 1, status: 'interrupted' }, { turn: 2, status: 'interrupted' }, { turn: 3, status: 'success' }]);
+  t.same(kinds(result.events).slice(-7), ['turn_start', 'turn_end', 'turn_start', 'text', 'final', 'turn_end', 'run_end'], 'the queued turn asks no model');
+});
+
+const writeNotes = (id: string) => ({ id, name: 'write_file', args: { path: 'NOTES.md', content: `${id}\n` } });
+
+t.test('--permission-prompt stdio: allow runs the call, deny refuses it; a request, then a decision, then the result', async (t) => {
+  const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }, { toolCalls: [writeNotes('w2')] }, { expect: { contains: ['The client denied permission'] }, text: 'One write was allowed.' }]);
+  const answers = ['allow', 'deny'];
+  const result = await converse(run.args('--permission-prompt', 'stdio'), (client) => client.send(say('Write notes twice.')), (event, client) => {
+    if (event.type === 'permission_request') client.send({ type: 'permission_response', id: event.id, action: answers.shift() });
+    if (event.type === 'turn_end') client.end();
+  }, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.ok(result.events.every((event) => event.schemaVersion === 2), 'written in schema version 2, the one with permission events');
+  t.same(kinds(result.events).slice(1, 12), ['turn_start', 'tool_call', 'permission_request', 'permission_decision', 'checkpoint', 'tool_result', 'tool_call', 'permission_request', 'permission_decision', 'tool_result', 'text']);
+  t.match(result.events.find((event) => event.type === 'permission_request'), { id: 'w1', name: 'write_file', action: 'prompt', permissionMode: 'ask', sideEffect: 'write' });
+  t.match(result.events.filter((event) => event.type === 'permission_decision'), [
+    { id: 'w1', action: 'allow', permissionGranted: true },
+    { id: 'w2', action: 'deny', permissionGranted: false },
+  ]);
+  t.match(result.events.filter((event) => event.type === 'tool_result'), [{ id: 'w1', status: 'ok' }, { id: 'w2', status: 'error', output: /denied/ }]);
+  t.equal(readFileSync(join(run.dir, 'NOTES.md'), 'utf8'), 'w1\n', 'only the allowed write happened');
+});
+
+t.test('remember: one answer stands for every later call of that tool; a response for no request is a warning', async (t) => {
+  const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }, { toolCalls: [writeNotes('w2')] }, { text: 'Both written.' }]);
+  const result = await converse(run.args('--permission-prompt', 'stdio'), (client) => client.send(say('Write twice.')), (event, client) => {
+    if (event.type === 'permission_request') client.send({ type: 'permission_response', id: event.id, action: 'allow', remember: true });
+    if (event.type === 'permission_decision') client.send({ type: 'permission_response', id: 'nobody', action: 'deny' });
+    if (event.type === 'turn_end') client.end();
+  }, { env: run.env, version: 2 });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.equal(result.events.filter((event) => event.type === 'permission_request').length, 1, 'asked once');
+  t.match(result.events.filter((event) => event.type === 'permission_decision'), [{ id: 'w1', action: 'allow' }, { id: 'w2', action: 'allow', decisionReason: /rest of this run/ }]);
+  t.match(result.events.find((event) => event.type === 'warning'), { message: /"nobody" answers no permission_request/ });
+  t.equal(readFileSync(join(run.dir, 'NOTES.md'), 'utf8'), 'w2\n');
+});
+
+t.test('stdin closing while a request waits: the call is cancelled, the turn finishes, the run succeeds', async (t) => {
+  const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }, { expect: { contains: ['input ended'] }, text: 'Nobody answered.' }]);
+  const result = await converse(run.args('--permission-prompt', 'stdio'), (client) => client.send(say('Write.')), (event, client) => {
+    if (event.type === 'permission_request') client.end();
+  }, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.match(result.events.find((event) => event.type === 'permission_decision'), { action: 'cancel', permissionGranted: false });
+  t.same(kinds(result.events).slice(-4), ['text', 'final', 'turn_end', 'run_end']);
+  t.notOk(existsSync(join(run.dir, 'NOTES.md')));
+});
+
+t.test('SIGINT between turns, stdin still open: cancelled, exactly one run_end, exit 130', async (t) => {
+  const run = scripted(t, [{ text: 'Ready.' }]);
+  const result = await converse(run.args(), (client) => client.send(say('hi')), (event, client) => {
+    if (event.type === 'turn_end') client.kill('SIGINT');
+  }, { env: run.env });
+  t.equal(result.code, 130);
+  t.same(result.problems, []);
+  t.same(kinds(result.events).slice(-3), ['turn_end', 'error', 'run_end']);
+  t.match(result.events.at(-2), { code: 'cancelled', message: 'Cancelled by SIGINT.' });
+});
+
+t.test('SIGTERM while a permission request waits: the call is cancelled, then error and run_end (version 2: interrupted, 130)', async (t) => {
+  const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }]);
+  const result = await converse(run.args('--permission-prompt', 'stdio'), (client) => client.send(say('Write.')), (event, client) => {
+    if (event.type === 'permission_request') client.kill('SIGTERM');
+  }, { env: run.env });
+  t.equal(result.code, 130);
+  t.same(result.problems, []);
+  t.same(kinds(result.events).slice(-5), ['permission_request', 'permission_decision', 'tool_result', 'error', 'run_end']);
+  t.match(result.events.at(-1), { status: 'interrupted', exitCode: 130 });
+});
+
+t.test('a bad line mid-turn stops the turn and ends the run as a usage error naming the line', async (t) => {
+  const run = scripted(t, [{ delayMs: 200, chunks: ['one ', 'two ', 'three ', 'four ', 'five.'] }]);
+  let sent = false;
+  const result = await converse(run.args(), (client) => client.send(say('go')), (event, client) => {
+    if (event.type !== 'text' || sent) return;
+    sent = true;
+    client.send({ type: 'message', role: 'user', content: 'x', extra: 1 });
+  }, { env: run.env });
+  t.equal(result.code, 2);
+  t.same(result.problems, []);
+  t.match(result.events.at(-2), { type: 'error', code: 'usage_error', message: 'Invalid stream-json input at line 2: extra: Unrecognized key: "extra"' });
+  t.notOk(turnText(result.events, 1).includes('five'), 'the turn stopped');
+});
+
+t.test('usage errors: the flags that need each other', async (t) => {
+  const run = scripted(t, [{ text: 'never' }]);
+  const cases: [string[], RegExp][] = [
+    [['--multi-turn'], /--multi-turn needs --input-format stream-json/],
+    [['-i', 'stream-json', '--permission-prompt', 'stdio'], /--permission-prompt stdio needs --multi-turn and --output-format stream-json/],
+    [['-i', 'stream-json', '--multi-turn', '--permission-prompt', 'stdio', '--schema-version', '1'], /needs schema version 2/],
+    [['-i', 'stream-json', '--multi-turn', '--permission-prompt', 'tty'], /Invalid value for --permission-prompt: "tty"/],
+  ];
+  for (const [flags, message] of cases) {
+    const result = await zero(['exec', ...run.args(...flags)], { env: run.env, stdin: `${JSON.stringify({ schemaVersion: 1, ...say('hi') })}\n` });
+    t.equal(result.code, 2, flags.join(' '));
+    t.match(jsonLines(result.stdout), [{ type: 'error', code: 'usage_error', message }, { type: 'run_end', exitCode: 2 }]);
+  }
+});
+
+t.test('without --multi-turn, an interrupt line is refused as before, naming the flag it needs', async (t) => {
+  const run = scripted(t, [{ text: 'never' }]);
+  const stdin = [say('hi'), { type: 'interrupt' }].map((event) => JSON.stringify({ schemaVersion: 1, ...event })).join('\n') + '\n';
+  const result = await zero(['exec', '-i', 'stream-json', ...run.args()], { env: run.env, stdin });
+  t.equal(result.code, 2);
+  t.match(jsonLines(result.stdout)[0], { code: 'usage_error', message: 'Invalid stream-json input at line 2: type: "interrupt" events are accepted only with --multi-turn' });
+});
+
+t.test('the session records every turn: --resume sends the whole conversation', async (t) => {
+  const run = scripted(t, [{ text: 'Noted: blue.' }, { text: 'Noted: seven.' }]);
+  const later = writeScript(run.dir, [{ expect: { contains: ['favourite colour is blue', 'Noted: blue.', 'number is seven', 'Noted: seven.', 'Both?'] }, text: 'Blue and seven.' }], '.later.jsonl');
+  const { start, onEvent } = oneAfterAnother(['My favourite colour is blue.', 'My number is seven.']);
+  const first = await converse(run.args(), start, onEvent, { env: run.env });
+  t.equal(first.code, 0);
+  const sessionId = first.events[0]!.sessionId as string;
+  const resumed = await zero(['exec', ...run.args('--script', later, '--resume', sessionId, 'Both?')], { env: run.env });
+  t.equal(resumed.code, 0, resumed.stdout);
+  t.match(jsonLines(resumed.stdout).find((event) => event.type === 'final'), { text: 'Blue and seven.' });
+});
+
+t.test('openai over the wire: each turn is one request holding the whole conversation so far', async (t) => {
+  const api = await fakeApi([{ sse: openaiStream({ text: ['Hello, Ada.'] }) }, { sse: openaiStream({ text: ['You are Ada.'] }) }]);
+  t.teardown(() => api.close());
+  const dir = t.testdir({});
+  const env = cleanEnv({ OPENAI_API_KEY: 'sk-test-conversation-0000000000', OPENAI_BASE_URL: `${api.url}/v1`, ZERO_HOME: join(dir, '.home') });
+  const { start, onEvent } = oneAfterAnother(['I am Ada.', 'Who am I?']);
+  const result = await converse(['-o', 'stream-json', '--provider', 'openai', '-C', dir], start, onEvent, { env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.equal(api.received.length, 2);
+  const messages = api.received[1]!.body.messages.filter((message: { role: string }) => message.role !== 'system');
+  t.match(messages, [{ role: 'user', content: 'I am Ada.' }, { role: 'assistant', content: 'Hello, Ada.' }, { role: 'user', content: 'Who am I?' }]);
+});
