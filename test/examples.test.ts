@@ -1,5 +1,7 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZERO, cleanEnv } from './helpers/zero.js';
 
@@ -27,4 +29,15 @@ t.test('examples/check-output.mjs validates zero output from a pipe', async (t) 
   const broken = spawnSync(process.execPath, ['examples/check-output.mjs'], { cwd: repo, input: run.stdout.replace('"usage"', '"usage","extra":1'), encoding: 'utf8' });
   t.equal(broken.status, 1);
   t.match(broken.stderr, /^Invalid zero output at line \d+: extra: Unrecognized key: "extra"/);
+});
+
+t.test('examples/conversation.mjs drives a multi-turn conversation: a tool, a denied write, an interrupt, the next turn', async (t) => {
+  const result = spawnSync(process.execPath, ['examples/conversation.mjs'], { cwd: repo, env: cleanEnv(), encoding: 'utf8' });
+  t.equal(result.status, 0, result.stderr);
+  t.match(result.stdout, /\[tool\] list_directory[\s\S]*\[turn 1: success\]/);
+  t.match(result.stdout, /\[asked\] write_file: deny\nYou said no, so I wrote nothing\./);
+  t.match(result.stdout, /Counting: one, two, three, [\s\S]*\[turn 3: interrupted\]/);
+  t.notMatch(result.stdout, /ten\./, 'the interrupted turn stopped');
+  t.match(result.stdout, /> Stop\.\nStopped\.\n  \[turn 4: success\]\n\[run success, exit 0\]\n$/);
+  t.notOk(existsSync(join(repo, 'NOTE.md')), 'the denied write changed nothing');
 });
