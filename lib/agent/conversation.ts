@@ -53,6 +53,8 @@ export function createConversation(signal: AbortSignal): Conversation {
   let received = 0;
   let ended = false;
   let failure: Error | undefined;
+  /** The turn taken from the queue (it may still wait for begin), and the controller of its model turns once they run. */
+  let taken: QueuedTurn | undefined;
   let current: AbortController | undefined;
   let wakeRunner: (() => void) | undefined;
   let wakeWriter: (() => void) | undefined;
@@ -69,7 +71,7 @@ export function createConversation(signal: AbortSignal): Conversation {
       queue.push({ number: ++received, prompt: item.prompt, images: item.images, interrupted: false });
       wake();
     } else if (item.kind === 'interrupt') {
-      for (const turn of queue) turn.interrupted = true;
+      for (const turn of [...queue, ...(taken ? [taken] : [])]) turn.interrupted = true;
       current?.abort(new TurnInterrupted());
     } else if (item.kind === 'permission') {
       desk.answer(item);
@@ -87,7 +89,7 @@ export function createConversation(signal: AbortSignal): Conversation {
     for (;;) {
       if (failure) throw failure;
       signal.throwIfAborted();
-      const turn = queue.shift();
+      const turn = (taken = queue.shift());
       if (turn) {
         if (queue.length < MAX_QUEUED_TURNS) wakeWriter?.();
         return turn;
