@@ -228,6 +228,19 @@ t.test('the session records every turn: --resume sends the whole conversation', 
   t.match(jsonLines(resumed.stdout).find((event) => event.type === 'final'), { text: 'Blue and seven.' });
 });
 
+t.test('a secret in a message is redacted in its turn_start and in the session, like every output', async (t) => {
+  const run = scripted(t, [{ text: 'Noted.' }, { text: 'Noted again.' }]);
+  const key = 'sk-proj-Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcVbNm';
+  const { start, onEvent } = oneAfterAnother(['hello', `my key is ${key}`]);
+  const result = await converse(run.args(), start, onEvent, { env: run.env });
+  t.equal(result.code, 0);
+  t.match(result.events.find((event) => event.type === 'turn_start' && event.turn === 2), { content: 'my key is [REDACTED]' });
+  const sessionId = result.events[0]!.sessionId as string;
+  const stored = readFileSync(join(run.dir, '.home', 'sessions', sessionId, 'events.jsonl'), 'utf8');
+  t.ok(stored.includes('my key is [REDACTED]'));
+  t.notOk(stored.includes(key), 'the key never reaches the disk');
+});
+
 t.test('openai over the wire: each turn is one request holding the whole conversation so far', async (t) => {
   const api = await fakeApi([{ sse: openaiStream({ text: ['Hello, Ada.'] }) }, { sse: openaiStream({ text: ['You are Ada.'] }) }]);
   t.teardown(() => api.close());
