@@ -81,7 +81,7 @@ const QUERY_REST = /(?:$|=[^?&#\s"'`<>)]*$)/y;
 const HEADER_VALUE = `(?:$|["']?[ \\t]{0,4}(?:$|[:=][ \\t]{0,4}(?:$|["']?(?:[A-Za-z]{1,10}[ \\t]{1,4})?[^\\s"'\`,;]*$)))`;
 
 /**
- * Every rule's bound, by rule name. The README's redaction section lists the
+ * Every rule's bound, by rule name. docs/redaction.md lists the
  * longest hold each gives; a rule without an entry gets DEFAULT_BOUND.
  */
 export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {

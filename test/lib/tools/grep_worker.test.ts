@@ -1,0 +1,52 @@
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import t from 'tap';
+import type { MatchReply, MatchRequest } from '../../../lib/tools/grep_worker.js';
+
+// The worker as grep_matcher.ts starts it: a thread that answers one file's request at a time.
+const worker = new Worker(new URL('../../../lib/tools/grep_worker.ts', import.meta.url));
+t.teardown(() => worker.terminate());
+
+const dir = mkdtempSync(join(tmpdir(), 'zero-grep-worker-'));
+t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+const file = join(dir, 'notes.txt');
+writeFileSync(file, 'alpha\nbeta\nalphabet\n\ngamma alpha\n');
+
+/** Sends one request and collects the replies up to the last one (done or error). */
+async function ask(request: Omit<MatchRequest, 'displayPath' | 'budgetBytes'> & Partial<MatchRequest>): Promise<MatchReply[]> {
+  const replies: MatchReply[] = [];
+  worker.postMessage({ displayPath: 'notes.txt', budgetBytes: 1 << 20, ...request });
+  for (;;) {
+    const [reply] = (await once(worker, 'message')) as [MatchReply];
+    replies.push(reply);
+    if (!('hit' in reply)) return replies;
+  }
+}
+
+t.test('each matching line is a hit "<path>:<line>:<text>", then the bytes the hits took', async (t) => {
+  t.same(await ask({ pattern: 'alpha', path: file }), [
+    { hit: 'notes.txt:1:alpha' },
+    { hit: 'notes.txt:3:alphabet' },
+    { hit: 'notes.txt:5:gamma alpha' },
+    { done: true, hitBytes: 18 + 21 + 24 },
+  ]);
+});
+
+t.test('a new pattern is compiled for the next file; the same one is reused', async (t) => {
+  t.same(await ask({ pattern: '^b', path: file }), [{ hit: 'notes.txt:2:beta' }, { done: true, hitBytes: 17 }]);
+  t.same(await ask({ pattern: '^b', path: file }), [{ hit: 'notes.txt:2:beta' }, { done: true, hitBytes: 17 }]);
+});
+
+t.test('the file stops at the first hit past the budget', async (t) => {
+  const replies = await ask({ pattern: 'a', path: file, budgetBytes: 20 });
+  t.same(replies, [{ hit: 'notes.txt:1:alpha' }, { hit: 'notes.txt:2:beta' }, { done: true, hitBytes: 35 }]);
+});
+
+t.test('a file that cannot be read is an error reply, and the worker goes on', async (t) => {
+  const [reply] = await ask({ pattern: 'a', path: join(dir, 'missing.txt') });
+  t.match(reply, { error: /ENOENT|no such file/ });
+  t.same((await ask({ pattern: 'gamma', path: file })).length, 2);
+});
