@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { cleanEnv } from './helpers/zero.js';
 
 // The README's shell examples, run as a newcomer would paste them, from a checkout's root.
@@ -14,7 +14,7 @@ const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => matc
 const needsMore = (block: string) => /sk-…|^npm test$/m.test(block);
 
 /** Runs a block in a checkout of its own (the repository's code linked in), with a sessions folder of its own. */
-function run(t: Tap.Test, block: string) {
+function run(t: Test, block: string) {
   const dir = t.testdir({});
   for (const name of ['bin', 'dist', 'examples', 'node_modules', 'package.json']) symlinkSync(join(repo, name), join(dir, name));
   copyFileSync(join(repo, 'README.md'), join(dir, 'README.md')); // the demo reads it, and tools never follow a link out
