@@ -17,6 +17,7 @@ import { createRunPicker, type RunPick } from './logs/replay.js';
 import { createStatsReport } from './logs/stats.js';
 import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
 import { createSerializer, serializeStep } from './output/serializer.js';
+import { withHeartbeat } from './output/heartbeat.js';
 import { transcriptTitle, type RenderFormat } from './render/format.js';
 import { createHtmlRenderer } from './render/html.js';
 import { createMarkdownRenderer } from './render/markdown.js';
@@ -65,6 +66,10 @@ export type OutputChainOptions = {
   schemaVersion?: VersionChoice;
   /** Told the exit code of the run_end written, in the output's schema version. */
   onRunEnd?: (exitCode: number) => void;
+  /** --permission-prompt stdio: the permission events are written in version 1 too. */
+  permissionEvents?: boolean;
+  /** --heartbeat: a `heartbeat` event when the next event has not come for this long (lib/output/heartbeat.ts). */
+  heartbeatMs?: number;
 };
 
 /** Reasoning is for a person too: the text format shows it (on a terminal) whatever the schema version. */
@@ -119,7 +124,8 @@ function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFa
     exitCode = code;
   };
   const exitCodeKnown = new Promise<number>((resolve) => out.on('end', () => resolve(exitCode)).on('close', () => resolve(exitCode)));
-  const source = Readable.from(settle(events, onFailure), { objectMode: true, highWaterMark: 1 });
+  const settled = settle(events, onFailure);
+  const source = Readable.from(output.heartbeatMs ? withHeartbeat(settled, output.heartbeatMs) : settled, { objectMode: true, highWaterMark: 1 });
   const chain = outputChain({ ...output, runId, onRunEnd });
   pipeline(source, chain, (error) => {
     if (!error) return;

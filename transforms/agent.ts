@@ -27,6 +27,8 @@ export type AgentOptions = {
   multiTurn?: boolean;
   /** --permission-prompt stdio (with multiTurn): the calls the toolbox asks for wait for the client's answer. */
   askPermissions?: boolean;
+  /** --permission-timeout: how long a request waits for its answer before the call is denied. */
+  permissionTimeoutMs?: number;
 };
 
 export const DEFAULT_MAX_TURNS = 12;
@@ -112,7 +114,7 @@ export function agent(options: AgentOptions): Duplex {
   const converse = (item: ConversationItem, callback: (error?: Error | null) => void) => {
     if (item.kind === 'turn' && refusesImages(item.images)) item = { kind: 'failure', error: imagesRefused(options.provider) };
     if (!conversing && item.kind === 'failure') return callback(item.error);
-    conversation ??= createConversation(signal);
+    conversation ??= createConversation(signal, options.permissionTimeoutMs);
     if (!conversing && item.kind === 'turn') {
       conversing = started = true;
       // it ends after the input (final), or fails whenever the run does: a signal, a provider error, bad input

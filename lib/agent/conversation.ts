@@ -48,7 +48,7 @@ export type Conversation = {
  * the one running (its tools are stopped, what it produced stays) and those still waiting, which end at once.
  * Turns sent after it run as usual. A failure of the input stops the turn running and ends the run with it.
  */
-export function createConversation(signal: AbortSignal): Conversation {
+export function createConversation(signal: AbortSignal, permissionTimeoutMs?: number): Conversation {
   const queue: QueuedTurn[] = [];
   let received = 0;
   let ended = false;
@@ -59,7 +59,7 @@ export function createConversation(signal: AbortSignal): Conversation {
   let wakeRunner: (() => void) | undefined;
   let wakeWriter: (() => void) | undefined;
   const notices: string[] = [];
-  const desk = createPermissionDesk((message) => void notices.push(message));
+  const desk = createPermissionDesk((message) => void notices.push(message), permissionTimeoutMs);
 
   const wake = () => {
     wakeRunner?.();

@@ -115,8 +115,9 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       input,
       multiTurn: settings.multiTurn,
       askPermissions: settings.permissionPrompt === 'stdio',
+      permissionTimeoutMs: settings.permissionTimeoutMs,
       session: recorder,
-      output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: progress, recorder },
+      output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: progress, recorder, heartbeatMs: settings.heartbeatMs, permissionEvents: settings.permissionPrompt === 'stdio' },
       onFailure: debug.failure,
     });
     source?.pipe(chain);

@@ -41,6 +41,8 @@ export type RawExecOptions = {
   reasoningBudget?: string;
   multiTurn?: boolean;
   permissionPrompt?: string;
+  permissionTimeout?: string;
+  heartbeat?: string;
 };
 
 export const PERMISSION_PROMPTS = ['none', 'stdio'] as const;
@@ -78,6 +80,10 @@ export type ExecSettings = {
   multiTurn: boolean;
   /** --permission-prompt: `stdio` asks the client for each call that needs a permission (a permission_request it answers on stdin). */
   permissionPrompt: PermissionPrompt;
+  /** --permission-timeout: how long a permission_request waits for its answer before the call is denied (default 300 s). */
+  permissionTimeoutMs?: number;
+  /** --heartbeat: a `heartbeat` event when nothing else was written for this long (stream-json only). */
+  heartbeatMs?: number;
 };
 
 /** A value from a fixed list, case-insensitive; anything else is a usage error naming the flag and the choices. */
@@ -216,19 +222,20 @@ function noSessionSource(raw: RawExecOptions, env: NodeJS.ProcessEnv): string | 
 
 /**
  * --multi-turn reads a conversation of JSONL events; --permission-prompt stdio asks on stdout and is answered on
- * stdin within that conversation, with the permission events only schema version 2 has (it is the default then).
+ * stdin within that conversation (in either schema version); --heartbeat is a stream-json line.
  */
-function conversationSettings(raw: RawExecOptions, inputFormat: InputFormat, outputFormat: OutputFormat, schemaVersion: SchemaVersion | undefined) {
+function conversationSettings(raw: RawExecOptions, inputFormat: InputFormat, outputFormat: OutputFormat) {
   const multiTurn = Boolean(raw.multiTurn);
   const permissionPrompt = choice('--permission-prompt', raw.permissionPrompt ?? 'none', PERMISSION_PROMPTS);
   if (multiTurn && inputFormat !== 'stream-json') throw new UsageError('--multi-turn needs --input-format stream-json: the turns of a conversation are JSONL input events.');
-  if (permissionPrompt === 'stdio') {
-    if (!multiTurn || outputFormat !== 'stream-json') {
-      throw new UsageError('--permission-prompt stdio needs --multi-turn and --output-format stream-json: requests are events on stdout, answered by permission_response events on stdin.');
-    }
-    if (schemaVersion === 1) throw new UsageError('--permission-prompt stdio needs schema version 2: version 1 has no permission events. Leave the version out, or choose 2.');
+  if (permissionPrompt === 'stdio' && (!multiTurn || outputFormat !== 'stream-json')) {
+    throw new UsageError('--permission-prompt stdio needs --multi-turn and --output-format stream-json: requests are events on stdout, answered by permission_response events on stdin.');
   }
-  return { multiTurn, permissionPrompt, schemaVersion: permissionPrompt === 'stdio' ? 2 : schemaVersion };
+  const permissionTimeoutMs = seconds('--permission-timeout', raw.permissionTimeout);
+  if (permissionTimeoutMs !== undefined && permissionPrompt !== 'stdio') throw new UsageError('--permission-timeout needs --permission-prompt stdio: only then does a call wait for an answer.');
+  const heartbeatMs = seconds('--heartbeat', raw.heartbeat);
+  if (heartbeatMs !== undefined && outputFormat !== 'stream-json') throw new UsageError('--heartbeat needs --output-format stream-json: json and text have no heartbeat line.');
+  return { multiTurn, permissionPrompt, permissionTimeoutMs, heartbeatMs };
 }
 
 /** Checks every exec flag; the first bad one is a UsageError (exit 2). */
@@ -238,7 +245,7 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
   const outputFormat = choice('--output-format', raw.outputFormat ?? 'text', OUTPUT_FORMATS);
   const inputFormat = choice('--input-format', raw.inputFormat ?? 'text', INPUT_FORMATS);
   const cwd = directory(raw.cwd ?? '.');
-  const conversation = conversationSettings(raw, inputFormat, outputFormat, schemaVersionSetting(raw.schemaVersion, env));
+  const conversation = conversationSettings(raw, inputFormat, outputFormat);
   return {
     inputFormat,
     outputFormat,
@@ -265,6 +272,7 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
     session: sessionChoice(raw, noSession),
     noSession: noSession !== undefined,
     maxContextChars: positiveInteger('--max-context-chars', raw.maxContextChars),
+    schemaVersion: schemaVersionSetting(raw.schemaVersion, env),
     reasoningBudget: reasoningBudget(raw.reasoningBudget),
     ...conversation,
   };

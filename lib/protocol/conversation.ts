@@ -17,7 +17,7 @@ export function conversationStep(): Step<ConversationEvent, ConversationItem> {
     write(event, emit) {
       events++;
       if (event.type === 'interrupt') return emit({ kind: 'interrupt' });
-      if (event.type === 'permission_response') return emit({ kind: 'permission', id: event.id, action: event.action, remember: event.remember ?? false });
+      if (event.type === 'permission_response') return emit({ kind: 'permission', id: event.id, decision: event.decision, ...(event.reason !== undefined ? { reason: event.reason } : {}) });
       const prompt = event.content.trim();
       const images = 'images' in event ? event.images : undefined;
       if (!prompt && !images?.length) return;

@@ -26,7 +26,7 @@ export type ConversationEvent = InputEvent | ControlEvent;
  */
 export type ControlEvent =
   | { schemaVersion: SchemaVersion; type: 'interrupt' }
-  | { schemaVersion: SchemaVersion; type: 'permission_response'; id: string; action: 'allow' | 'deny'; remember?: boolean };
+  | { schemaVersion: SchemaVersion; type: 'permission_response'; id: string; decision: 'allow' | 'deny' | 'allow_always'; reason?: string };
 
 export const CONTROL_EVENT_TYPES: ReadonlySet<string> = new Set(['interrupt', 'permission_response']);
 
@@ -94,6 +94,8 @@ export type ErrorEvent = { type: 'error'; code: string; message: string; recover
 export type TurnStartEvent = { type: 'turn_start'; turn: number; content: string };
 /** A conversation's user turn is over: answered, stopped by an `interrupt`, or cut at the turn limit. */
 export type TurnEndEvent = { type: 'turn_end'; turn: number; status: 'success' | 'interrupted' | 'incomplete' };
+/** --heartbeat: nothing else was written for that long, and the run goes on. */
+export type HeartbeatEvent = { type: 'heartbeat' };
 /** `interrupted` and `incomplete` are version 2 only. */
 export type RunEndEvent = { type: 'run_end'; status: 'success' | 'error' | 'interrupted' | 'incomplete'; exitCode: number };
 
@@ -113,6 +115,7 @@ export type Event =
   | ErrorEvent
   | TurnStartEvent
   | TurnEndEvent
+  | HeartbeatEvent
   | RunEndEvent;
 
 export type Stamped<E extends Event = Event> = E & { schemaVersion: SchemaVersion; runId: string };

@@ -58,7 +58,7 @@ function describeEffect(tool: { sideEffect: SideEffect }): string {
 
 /** The `reason` of a permission_request the client is asked to answer (--permission-prompt stdio). */
 export function askReason(name: string, sideEffect: SideEffect): string {
-  return `Permission required: ${name} ${describeEffect({ sideEffect })}. Answer with a permission_response naming this id: allow or deny.`;
+  return `Permission required: ${name} ${describeEffect({ sideEffect })}. Answer with a permission_response naming this id: allow, deny or allow_always.`;
 }
 
 /**

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import type { Test } from 'tap';
 import { createLogChecker } from '../../lib/logs/validate.js';
-import { ZERO, cleanEnv } from './zero.js';
+import { ZERO, cleanEnv, writeScript } from './zero.js';
 
 export type Event = Record<string, unknown>;
 
@@ -61,3 +63,23 @@ export function turnText(events: Event[], turn: number): string {
   const end = events.findIndex((event) => event.type === 'turn_end' && event.turn === turn);
   return events.slice(start, end < 0 ? undefined : end).filter((event) => event.type === 'text').map((event) => event.delta).join('');
 }
+
+/** A test directory with the scripted provider's script, its env (its own ZERO_HOME) and the flags that use them. */
+export function scripted(t: Test, turns: unknown[], files: Record<string, string> = {}) {
+  const dir = t.testdir(files);
+  const script = writeScript(dir, turns, '.script.jsonl');
+  const env = cleanEnv({ ZERO_HOME: join(dir, '.home') });
+  const args = (...more: string[]) => ['-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...more];
+  return { dir, env, args };
+}
+
+/** Sends each message once the turn before it has ended, then closes stdin. */
+export const oneAfterAnother = (messages: string[]) => ({
+  start: (client: Client) => client.send(say(messages[0]!)),
+  onEvent: (event: Event, client: Client) => {
+    if (event.type !== 'turn_end') return;
+    const next = messages[event.turn as number];
+    if (next === undefined) client.end();
+    else client.send(say(next));
+  },
+});

@@ -55,7 +55,7 @@ t.test('an interrupt before the turns start ends them unasked; a turn after it r
     await conversation.put({ kind: 'turn', prompt: 'early' });
     await conversation.put({ kind: 'turn', prompt: 'also early' });
     await conversation.put({ kind: 'interrupt' });
-    await conversation.put({ kind: 'permission', id: 'nobody', action: 'allow' });
+    await conversation.put({ kind: 'permission', id: 'nobody', decision: 'allow' });
     await conversation.put({ kind: 'turn', prompt: 'later' });
   });
   t.same(types(events), ['turn_start', 'warning', 'turn_end', 'turn_start', 'turn_end', 'turn_start', 'text', 'final', 'turn_end']);

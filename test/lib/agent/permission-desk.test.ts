@@ -1,20 +1,24 @@
 import t from 'tap';
-import { createPermissionDesk } from '../../../lib/agent/permission-desk.js';
+import { createPermissionDesk, timedOut } from '../../../lib/agent/permission-desk.js';
 
 const call = (id: string, name = 'bash') => ({ id, name });
 
-t.test('an answer settles the request of its id; remember stands for later calls of that tool only', async (t) => {
+t.test('an answer settles the request of its id; allow_always stands for later calls of that tool only', async (t) => {
   const notices: string[] = [];
   const desk = createPermissionDesk((message) => notices.push(message));
   const signal = new AbortController().signal;
   const first = desk.ask(call('c1'), signal);
-  desk.answer({ id: 'c1', action: 'deny' });
-  t.same(await first, { action: 'deny', reason: 'The client denied permission to run this bash call.' });
+  desk.answer({ id: 'c1', decision: 'deny', reason: 'not on main' });
+  t.same(await first, { action: 'deny', reason: 'The client denied permission to run this bash call. Their reason: not on main' });
   t.equal(desk.remembered('bash'), undefined, 'a plain answer is for one call');
-  const second = desk.ask(call('c2'), signal);
-  desk.answer({ id: 'c2', action: 'allow', remember: true });
-  t.same(await second, { action: 'allow', reason: 'The client allowed bash for the rest of this run.' });
-  t.same(desk.remembered('bash'), { action: 'allow', reason: 'The client allowed bash for the rest of this run.' });
+  const once = desk.ask(call('c2'), signal);
+  desk.answer({ id: 'c2', decision: 'allow' });
+  t.same(await once, { action: 'allow', reason: 'The client allowed this bash call.' });
+  t.equal(desk.remembered('bash'), undefined);
+  const always = desk.ask(call('c3'), signal);
+  desk.answer({ id: 'c3', decision: 'allow_always' });
+  t.same(await always, { action: 'allow', reason: 'The client allowed bash for the rest of this session.' });
+  t.same(desk.remembered('bash'), { action: 'allow', reason: 'The client allowed bash for the rest of this session.' });
   t.equal(desk.remembered('write_file'), undefined);
   t.same(notices, []);
 });
@@ -23,14 +27,14 @@ t.test('an answer for no waiting request is a notice, and a second answer to the
   const notices: string[] = [];
   const desk = createPermissionDesk((message) => notices.push(message));
   const asked = desk.ask(call('c1'), new AbortController().signal);
-  desk.answer({ id: 'c1', action: 'allow' });
-  desk.answer({ id: 'c1', action: 'deny' });
-  desk.answer({ id: 'ghost', action: 'allow' });
+  desk.answer({ id: 'c1', decision: 'allow' });
+  desk.answer({ id: 'c1', decision: 'deny' });
+  desk.answer({ id: 'ghost', decision: 'allow' });
   t.equal((await asked).action, 'allow', 'the first answer counts');
   t.match(notices, [/"c1" answers no permission_request/, /"ghost" answers no permission_request/]);
 });
 
-t.test('closing cancels what waits and every later request; an aborted signal cancels with its reason', async (t) => {
+t.test('closing denies what waits and every later request; an aborted signal cancels with its reason', async (t) => {
   const desk = createPermissionDesk(() => {});
   const controller = new AbortController();
   const waiting = desk.ask(call('c1'), new AbortController().signal);
@@ -38,6 +42,15 @@ t.test('closing cancels what waits and every later request; an aborted signal ca
   controller.abort(new Error('Interrupted by the client.'));
   t.same(await aborted, { action: 'cancel', reason: 'Interrupted by the client.' });
   desk.close('The input ended.');
-  t.same(await waiting, { action: 'cancel', reason: 'The input ended.' });
-  t.same(await desk.ask(call('c3'), new AbortController().signal), { action: 'cancel', reason: 'The input ended.' });
+  t.same(await waiting, { action: 'deny', reason: 'The input ended.' });
+  t.same(await desk.ask(call('c3'), new AbortController().signal), { action: 'deny', reason: 'The input ended.' });
+});
+
+t.test('no answer within the timeout: denied, saying so; a late answer is a notice', async (t) => {
+  const notices: string[] = [];
+  const desk = createPermissionDesk((message) => notices.push(message), 20);
+  t.same(await desk.ask(call('c1'), new AbortController().signal), { action: 'deny', reason: timedOut(20) });
+  t.equal(timedOut(20), 'No answer within 0.02 s (--permission-timeout): denied.');
+  desk.answer({ id: 'c1', decision: 'allow' });
+  t.match(notices, [/"c1" answers no permission_request/]);
 });

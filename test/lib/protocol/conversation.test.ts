@@ -12,13 +12,13 @@ t.test('each message or prompt is a turn of its own, trimmed; control events are
     { schemaVersion: 1, type: 'message', role: 'user', content: '  first  ' },
     { schemaVersion: 1, type: 'interrupt' },
     { schemaVersion: 1, type: 'prompt', content: '   ' },
-    { schemaVersion: 1, type: 'permission_response', id: 'c1', action: 'allow' },
+    { schemaVersion: 1, type: 'permission_response', id: 'c1', decision: 'allow_always', reason: 'trusted' },
     { schemaVersion: 2, type: 'message', role: 'user', content: '', images: [{ mediaType: 'image/png', data: PNG }] },
   ];
   t.same(applyStep(conversationStep(), events), [
     { kind: 'turn', prompt: 'first' },
     { kind: 'interrupt' },
-    { kind: 'permission', id: 'c1', action: 'allow', remember: false },
+    { kind: 'permission', id: 'c1', decision: 'allow_always', reason: 'trusted' },
     { kind: 'turn', prompt: '', images: [{ mediaType: 'image/png', data: PNG }] },
   ]);
 });
