@@ -177,3 +177,29 @@ t.test('openai over the wire: each turn is one request holding the whole convers
   const messages = api.received[1]!.body.messages.filter((message: { role: string }) => message.role !== 'system');
   t.match(messages, [{ role: 'user', content: 'I am Ada.' }, { role: 'assistant', content: 'Hello, Ada.' }, { role: 'user', content: 'Who am I?' }]);
 });
+
+t.test('--heartbeat: beats while a long command runs (in both versions), none in the session; nothing else is changed', async (t) => {
+  for (const version of [1, 2] as const) {
+    const bash = { id: 'b1', name: 'bash', args: { command: 'echo $$ > child.pid; sleep 1000' } };
+    const run = scripted(t, [{ toolCalls: [bash] }]);
+    let calling = false;
+    let beats = 0;
+    const result = await converse(run.args('--auto', 'high', '--heartbeat', '0.05'), (client) => client.send(say('Wait.')), (event, client) => {
+      if (event.type === 'tool_call') calling = true;
+      if (event.type === 'heartbeat' && calling && ++beats === 2) client.send({ type: 'interrupt' });
+      if (event.type === 'turn_end') client.end();
+    }, { env: run.env, version });
+    t.equal(result.code, 0);
+    t.same(result.problems, [], `every line valid in version ${version}`);
+    const types = kinds(result.events);
+    const during = types.slice(types.indexOf('tool_call') + 1, types.indexOf('tool_result'));
+    t.ok(during.length >= 2 && during.every((type) => type === 'heartbeat'), 'heartbeats while the command runs');
+    const beat = result.events.find((event) => event.type === 'heartbeat')!;
+    t.same(Object.keys(beat), ['schemaVersion', 'type', 'runId']);
+    t.equal(beat.schemaVersion, version);
+    t.ok(types.indexOf('heartbeat') > types.indexOf('run_start') && types.lastIndexOf('heartbeat') < types.indexOf('run_end'));
+    const stored = readFileSync(join(run.dir, '.home', 'sessions', result.events[0]!.sessionId as string, 'events.jsonl'), 'utf8');
+    t.notOk(stored.includes('"heartbeat"'), 'the session keeps the conversation, not the beats');
+    t.notOk(isRunning(Number(readFileSync(join(run.dir, 'child.pid'), 'utf8'))), 'the command is gone');
+  }
+});
