@@ -1,8 +1,6 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fakeApi } from '../../helpers/sse-server.js';
-import { openaiStream } from '../../helpers/wire.js';
 import { converse, kinds, oneAfterAnother, say, scripted, turnText } from '../../helpers/conversation.js';
 import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
 import { isRunning, waitForPid } from '../../helpers/processes.js';
@@ -35,6 +33,36 @@ t.test('messages sent at once are queued and answered in order; stdin closing en
   t.same(result.events.filter((event) => event.type === 'turn_start').map((event) => event.content), ['a', 'b', 'c']);
 });
 
+t.test('a second message sent while the first turn streams waits for it: the first answer is whole, then the second turn', async (t) => {
+  const run = scripted(t, [{ delayMs: 20, chunks: ['one ', 'two ', 'three.'] }, { expect: { contains: ['one two three.', 'second'] }, text: 'Answered second.' }]);
+  let sent = false;
+  const result = await converse(run.args(), (client) => client.send(say('first')), (event, client) => {
+    if (event.type === 'text' && !sent) {
+      sent = true;
+      client.send(say('second'));
+      client.end();
+    }
+  }, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.equal(turnText(result.events, 1), 'one two three.');
+  t.same(kinds(result.events), ['run_start', 'turn_start', 'text', 'final', 'turn_end', 'turn_start', 'text', 'final', 'turn_end', 'run_end']);
+});
+
+t.test('a message sent as soon as final is read (before turn_end) is the next turn', async (t) => {
+  const run = scripted(t, [{ text: 'First.' }, { expect: { contains: ['First.', 'again'] }, text: 'Second.' }]);
+  const result = await converse(run.args(), (client) => client.send(say('once')), (event, client) => {
+    if (event.type === 'final' && event.text === 'First.') {
+      client.send(say('again'));
+      client.end();
+    }
+  }, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.match(result.events.filter((event) => event.type === 'turn_end'), [{ turn: 1, status: 'success' }, { turn: 2, status: 'success' }]);
+  t.equal(turnText(result.events, 2), 'Second.');
+});
+
 t.test('interrupt mid-stream: the turn ends interrupted with what it streamed, the next turn runs and the model sees the partial answer', async (t) => {
   const run = scripted(t, [{ delayMs: 200, chunks: ['Counting: ', 'one, ', 'two, ', 'three, ', 'four, ', 'five.'] }, { expect: { contains: ['Counting:'] }, text: 'Stopped, as asked.' }]);
   let interrupted = false;
@@ -57,7 +85,8 @@ t.test('interrupt mid-stream: the turn ends interrupted with what it streamed, t
 
 t.test('interrupt while a command runs: its process group is killed, its result says so, the conversation goes on', async (t) => {
   const bash = { id: 'b1', name: 'bash', args: { command: 'echo $$ > child.pid; sleep 1000' } };
-  const run = scripted(t, [{ toolCalls: [bash] }, { expect: { contains: ['cancelled'] }, text: 'The command was stopped.' }]);
+  const after = { id: 'b2', name: 'bash', args: { command: 'echo never > after.txt' } };
+  const run = scripted(t, [{ toolCalls: [bash, after] }, { expect: { contains: ['cancelled'] }, text: 'The command was stopped.' }]);
   const result = await converse(run.args('--auto', 'high'), (client) => client.send(say('Wait a long time.')), (event, client) => {
     if (event.type === 'tool_call') void waitForPid(join(run.dir, 'child.pid')).then(() => client.send({ type: 'interrupt' }));
     if (event.type === 'turn_end' && event.turn === 1) client.send(say('What happened?'));
@@ -66,6 +95,10 @@ t.test('interrupt while a command runs: its process group is killed, its result 
   t.equal(result.code, 0);
   t.same(result.problems, []);
   t.match(result.events.find((event) => event.type === 'tool_result'), { id: 'b1', status: 'error', output: /cancelled and was killed/ });
+  const answered = result.events.filter((event) => event.type === 'tool_result').map((event) => event.id);
+  t.same(result.events.filter((event) => event.type === 'tool_call').map((event) => event.id), answered, 'every tool_call has its tool_result');
+  t.same(answered, ['b1'], 'the call after the interrupted one never runs');
+  t.notOk(existsSync(join(run.dir, 'after.txt')));
   t.match(result.events.filter((event) => event.type === 'turn_end'), [{ status: 'interrupted' }, { status: 'success' }]);
   t.notOk(isRunning(Number(readFileSync(join(run.dir, 'child.pid'), 'utf8'))), 'the command is gone');
 });
@@ -139,7 +172,7 @@ t.test('without --multi-turn, an interrupt line is refused as before, naming the
   t.match(jsonLines(result.stdout)[0], { code: 'usage_error', message: 'Invalid stream-json input at line 2: type: "interrupt" events are accepted only with --multi-turn' });
 });
 
-t.test('the session records every turn: --resume sends the whole conversation', async (t) => {
+t.test('the session records every turn: --resume sends the whole conversation, to one prompt or to a conversation', async (t) => {
   const run = scripted(t, [{ text: 'Noted: blue.' }, { text: 'Noted: seven.' }]);
   const later = writeScript(run.dir, [{ expect: { contains: ['favourite colour is blue', 'Noted: blue.', 'number is seven', 'Noted: seven.', 'Both?'] }, text: 'Blue and seven.' }], '.later.jsonl');
   const { start, onEvent } = oneAfterAnother(['My favourite colour is blue.', 'My number is seven.']);
@@ -149,6 +182,14 @@ t.test('the session records every turn: --resume sends the whole conversation', 
   const resumed = await zero(['exec', ...run.args('--script', later, '--resume', sessionId, 'Both?')], { env: run.env });
   t.equal(resumed.code, 0, resumed.stdout);
   t.match(jsonLines(resumed.stdout).find((event) => event.type === 'final'), { text: 'Blue and seven.' });
+  // and resumed as a conversation again: its turns count from 1, the history holds all three exchanges
+  const third = writeScript(run.dir, [{ expect: { contains: ['favourite colour is blue', 'Both?', 'Blue and seven.', 'And now?'] }, text: 'Still blue.' }], '.third.jsonl');
+  const again = oneAfterAnother(['And now?']);
+  const conversation = await converse(run.args('--script', third, '--resume', sessionId), again.start, again.onEvent, { env: run.env });
+  t.equal(conversation.code, 0, conversation.stderr);
+  t.same(conversation.problems, []);
+  t.match(conversation.events, [{ type: 'run_start', sessionId }, { type: 'turn_start', turn: 1, content: 'And now?' }]);
+  t.equal(turnText(conversation.events, 1), 'Still blue.');
 });
 
 t.test('a secret in a message is redacted in its turn_start and in the session, like every output', async (t) => {
@@ -162,20 +203,6 @@ t.test('a secret in a message is redacted in its turn_start and in the session, 
   const stored = readFileSync(join(run.dir, '.home', 'sessions', sessionId, 'events.jsonl'), 'utf8');
   t.ok(stored.includes('my key is [REDACTED]'));
   t.notOk(stored.includes(key), 'the key never reaches the disk');
-});
-
-t.test('openai over the wire: each turn is one request holding the whole conversation so far', async (t) => {
-  const api = await fakeApi([{ sse: openaiStream({ text: ['Hello, Ada.'] }) }, { sse: openaiStream({ text: ['You are Ada.'] }) }]);
-  t.teardown(() => api.close());
-  const dir = t.testdir({});
-  const env = cleanEnv({ OPENAI_API_KEY: 'sk-test-conversation-0000000000', OPENAI_BASE_URL: `${api.url}/v1`, ZERO_HOME: join(dir, '.home') });
-  const { start, onEvent } = oneAfterAnother(['I am Ada.', 'Who am I?']);
-  const result = await converse(['-o', 'stream-json', '--provider', 'openai', '-C', dir], start, onEvent, { env });
-  t.equal(result.code, 0);
-  t.same(result.problems, []);
-  t.equal(api.received.length, 2);
-  const messages = api.received[1]!.body.messages.filter((message: { role: string }) => message.role !== 'system');
-  t.match(messages, [{ role: 'user', content: 'I am Ada.' }, { role: 'assistant', content: 'Hello, Ada.' }, { role: 'user', content: 'Who am I?' }]);
 });
 
 t.test('--heartbeat: beats while a long command runs (in both versions), none in the session; nothing else is changed', async (t) => {
