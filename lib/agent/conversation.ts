@@ -36,10 +36,10 @@ export type Conversation = {
   /** The input ended: the turns received are still answered, then the conversation ends. */
   close(): void;
   /**
-   * Runs the turns as they come, the first with the history and the run `begin` gives; resolves at the end of the
-   * input, rejects with what ends the run (the signal's reason, the input's failure, a provider error).
+   * The events of the turns as they come, the first with the history and the run `begin` gives; they end with the
+   * input, or fail with what ends the run (the signal's reason, the input's failure, a provider error).
    */
-  run(begin: (first: { prompt: string; images?: ImageInput[] }) => Promise<{ history: ChatMessage[]; run: ConversationRun }>): Promise<void>;
+  run(begin: (first: { prompt: string; images?: ImageInput[] }) => Promise<{ history: ChatMessage[]; run: ConversationRun }>): AsyncGenerator<Event, void>;
 };
 
 /**
@@ -99,7 +99,7 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
     }
   }
 
-  async function run(begin: Parameters<Conversation['run']>[0]): Promise<void> {
+  async function* run(begin: Parameters<Conversation['run']>[0]): AsyncGenerator<Event, void> {
     signal.addEventListener('abort', wake, { once: true });
     const first = await nextTurn(signal);
     if (!first) return;
@@ -107,32 +107,44 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
     const messages = [...history];
     let checkpoints = 0;
     const nextCheckpoint = () => ++checkpoints;
-    const flushNotices = async () => {
-      while (notices.length) await agentRun.emit({ type: 'warning', message: notices.shift()! });
-    };
     for (let turn: QueuedTurn | undefined = first; turn; turn = await nextTurn(signal)) {
       const { number, prompt, images } = turn;
       messages.push(userMessage(prompt, images));
-      // turn_start waits for the turn's first event, as run_start does for the run's (the model the API names)
+      // turn_start comes with the turn's first event, as run_start does with the run's (the model the API names)
       let opened = false;
-      const emit = async (event: Event) => {
-        if (!opened) await agentRun.emit({ type: 'turn_start', turn: number, content: prompt });
+      const framed = function* (event: Event): Generator<Event> {
+        if (!opened) yield { type: 'turn_start', turn: number, content: prompt };
         opened = true;
-        await flushNotices();
-        await agentRun.emit(event);
+        yield* notes();
+        yield event;
       };
-      const status = turn.interrupted ? 'interrupted' : await answer(agentRun, messages, emit, nextCheckpoint);
-      await emit({ type: 'turn_end', turn: number, status });
+      let status: TurnEndEvent['status'] = 'interrupted';
+      if (!turn.interrupted) {
+        const answering = answer(agentRun, messages, nextCheckpoint);
+        for (let next = await answering.next(); ; next = await answering.next()) {
+          if (next.done) {
+            status = next.value;
+            break;
+          }
+          yield* framed(next.value);
+        }
+      }
+      yield* framed({ type: 'turn_end', turn: number, status });
     }
-    await flushNotices();
+    yield* notes();
   }
 
-  /** One user turn's model turns; how it ended, or the failure that ends the run. */
-  async function answer(agentRun: ConversationRun, messages: ChatMessage[], emit: ModelRun['emit'], nextCheckpoint: () => number): Promise<TurnEndEvent['status']> {
+  /** The notices (a permission_response for no request) as warnings, with the next event. */
+  function* notes(): Generator<Event> {
+    while (notices.length) yield { type: 'warning', message: notices.shift()! };
+  }
+
+  /** One user turn's model turns, then how it ended; or the failure that ends the run. */
+  async function* answer(agentRun: ConversationRun, messages: ChatMessage[], nextCheckpoint: () => number): AsyncGenerator<Event, TurnEndEvent['status']> {
     const controller = (current = new AbortController());
     const turnSignal = AbortSignal.any([agentRun.signal, controller.signal]);
     try {
-      await runModelTurns({ ...agentRun, signal: turnSignal, emit, ...(agentRun.askPermissions ? { permissions: desk } : {}) }, messages, nextCheckpoint);
+      yield* runModelTurns({ ...agentRun, signal: turnSignal, ...(agentRun.askPermissions ? { permissions: desk } : {}) }, messages, nextCheckpoint);
       return 'success';
     } catch (error) {
       if (failure) throw failure;

@@ -23,8 +23,6 @@ export type ModelRun = {
   extraRoots?: string[];
   maxTurns: number;
   signal: AbortSignal;
-  /** Resolves when the event has been taken downstream: this is how backpressure reaches the provider. */
-  emit: (event: Event) => Promise<void>;
   /** --permission-prompt stdio: where the calls the toolbox `asks` for get their answer. */
   permissions?: PermissionDesk;
 };
@@ -60,29 +58,29 @@ function withinDepth(call: ToolCallRequest): ToolCallRequest {
   return { id: call.id, name: call.name, args: undefined, argsError: `The tool arguments are ${TOO_DEEP}; send them with less nesting.` };
 }
 
-async function checkpointAndRun(run: ModelRun, { id, name, args }: ToolCallRequest, nextCheckpoint: () => number): Promise<ToolOutcome> {
+async function* checkpointAndRun(run: ModelRun, { id, name, args }: ToolCallRequest, nextCheckpoint: () => number): AsyncGenerator<Event, ToolOutcome> {
   const context = { cwd: run.cwd, extraRoots: run.extraRoots, signal: run.signal };
   const files = await run.toolbox.targets({ id, name, args }, context);
-  if (files.length) await run.emit({ type: 'checkpoint', checkpoint: { sequence: nextCheckpoint(), tool: name, files } });
-  return run.toolbox.run({ id, name, args }, context);
+  if (files.length) yield { type: 'checkpoint', checkpoint: { sequence: nextCheckpoint(), tool: name, files } };
+  return await run.toolbox.run({ id, name, args }, context);
 }
 
 /**
  * With --permission-prompt stdio, a call its tool asks for: `permission_request` (unless an answer was remembered),
  * the client's answer as `permission_decision`, and, unless it allowed the call, the error outcome that says why.
  */
-async function askFirst(run: ModelRun, call: ToolCallRequest, sideEffect: SideEffect): Promise<ToolOutcome | undefined> {
+async function* askFirst(run: ModelRun, call: ToolCallRequest, sideEffect: SideEffect): AsyncGenerator<Event, ToolOutcome | undefined> {
   const { permissions, toolbox } = run;
   if (!permissions || call.argsError !== undefined || !toolbox.asks(call)) return undefined;
   const { id, name } = call;
   const permission = toolbox.permissionOf(name);
   let answer = permissions.remembered(name);
   if (!answer) {
-    await run.emit({ type: 'permission_request', id, name, action: 'prompt', permission, permissionMode: toolbox.permissionMode, sideEffect, reason: askReason(name, sideEffect) });
+    yield { type: 'permission_request', id, name, action: 'prompt', permission, permissionMode: toolbox.permissionMode, sideEffect, reason: askReason(name, sideEffect) };
     answer = await permissions.ask({ id, name }, run.signal);
   }
   const permissionGranted = answer.action === 'allow';
-  await run.emit({ type: 'permission_decision', id, name, action: answer.action, permission, permissionGranted, decisionReason: answer.reason });
+  yield { type: 'permission_decision', id, name, action: answer.action, permission, permissionGranted, decisionReason: answer.reason };
   return permissionGranted ? undefined : { status: 'error', output: answer.reason, truncated: false };
 }
 
@@ -91,33 +89,33 @@ async function askFirst(run: ModelRun, call: ToolCallRequest, sideEffect: SideEf
  * refused for want of a permission (headless, nobody can grant it: the denied result follows), or, with
  * --permission-prompt stdio, when it waits for the client's answer; `tool_result`.
  */
-async function runTool(run: ModelRun, call: ToolCallRequest, nextCheckpoint: () => number): Promise<ChatMessage> {
+async function* runTool(run: ModelRun, call: ToolCallRequest, nextCheckpoint: () => number): AsyncGenerator<Event, ChatMessage> {
   const { id, name, args, argsError } = call;
   const { toolbox } = run;
   const sideEffect = toolbox.sideEffectOf(name);
-  await run.emit({ type: 'tool_call', id, name, ...(isJsonObject(args) ? { args } : {}), sideEffect });
-  const refused = argsError === undefined ? await askFirst(run, call, sideEffect) : { status: 'error' as const, output: argsError, truncated: false };
-  const outcome = refused ?? (await checkpointAndRun(run, call, nextCheckpoint));
+  yield { type: 'tool_call', id, name, ...(isJsonObject(args) ? { args } : {}), sideEffect };
+  const refused = argsError === undefined ? yield* askFirst(run, call, sideEffect) : { status: 'error' as const, output: argsError, truncated: false };
+  const outcome = refused ?? (yield* checkpointAndRun(run, call, nextCheckpoint));
   const { refusal, ...result } = outcome;
   if (refusal) {
     const permission = toolbox.permissionOf(name);
-    await run.emit({ type: 'permission_request', id, name, action: 'prompt', permission, permissionMode: toolbox.permissionMode, sideEffect, ...refusal });
+    yield { type: 'permission_request', id, name, action: 'prompt', permission, permissionMode: toolbox.permissionMode, sideEffect, ...refusal };
   }
-  await run.emit({ type: 'tool_result', id, ...result });
+  yield { type: 'tool_result', id, ...result };
   return { role: 'tool', toolCallId: id, name, content: outcome.output, isError: outcome.status === 'error' };
 }
 
 /**
- * The turn loop: the model speaks, the tools it asked for run in order and their
- * results go back, until a turn asks for no tool (its text is `final`) or the
- * turn limit is reached (`final` with the last text, then MaxTurnsError).
- * Tool calls are announced only once their turn has streamed whole, so every
- * `tool_call` is answered by its `tool_result` even when the provider fails.
+ * The turn loop, as the events it yields: the model speaks, the tools it asked for run in order and their
+ * results go back, until a turn asks for no tool (its text is `final`) or the turn limit is reached (`final`
+ * with the last text, then MaxTurnsError). Nothing runs ahead of the reader: the next event is made when it is
+ * pulled, so a reader that stops pulling stops the provider (backpressure). Tool calls are announced only once
+ * their turn has streamed whole, so every `tool_call` is answered by its `tool_result` even when the provider fails.
  */
-export async function runAgent(run: AgentRun): Promise<void> {
+export async function* runAgent(run: AgentRun): AsyncGenerator<Event, void> {
   const messages: ChatMessage[] = [...(run.history ?? []), userMessage(run.prompt, run.images)];
   let checkpoints = 0;
-  await runModelTurns(run, messages, () => ++checkpoints);
+  yield* runModelTurns(run, messages, () => ++checkpoints);
 }
 
 export function userMessage(prompt: string, images?: ImageInput[]): ChatMessage {
@@ -129,14 +127,14 @@ export function userMessage(prompt: string, images?: ImageInput[]): ChatMessage 
  * it for its next user turn). Stopped by the signal, it keeps what the model said and the calls that were
  * answered, so the next request is a valid conversation.
  */
-export async function runModelTurns(run: ModelRun, messages: ChatMessage[], nextCheckpoint: () => number): Promise<void> {
+export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nextCheckpoint: () => number): AsyncGenerator<Event, void> {
   let text = '';
   for (let turn = 1; turn <= run.maxTurns; turn++) {
     text = '';
     const calls: ToolCallRequest[] = [];
     const reasoningBlocks: unknown[] = [];
     try {
-      await streamInto(run, messages, calls, reasoningBlocks, (delta) => (text += delta));
+      yield* streamInto(run, messages, calls, reasoningBlocks, (delta) => (text += delta));
     } catch (error) {
       if (run.signal.aborted && text) messages.push({ role: 'assistant', content: text, toolCalls: [] });
       throw error;
@@ -144,7 +142,7 @@ export async function runModelTurns(run: ModelRun, messages: ChatMessage[], next
     const answer: ChatMessage = { role: 'assistant', content: text, toolCalls: calls, ...(reasoningBlocks.length ? { reasoningBlocks } : {}) };
     messages.push(answer);
     if (calls.length === 0) {
-      await run.emit({ type: 'final', text });
+      yield { type: 'final', text };
       return;
     }
     for (const [index, call] of calls.entries()) {
@@ -153,24 +151,24 @@ export async function runModelTurns(run: ModelRun, messages: ChatMessage[], next
         answer.toolCalls = calls.slice(0, index);
         break;
       }
-      messages.push(await runTool(run, call, nextCheckpoint));
+      messages.push(yield* runTool(run, call, nextCheckpoint));
     }
     run.signal.throwIfAborted();
   }
-  await run.emit({ type: 'final', text });
+  yield { type: 'final', text };
   throw new MaxTurnsError(run.maxTurns);
 }
 
-/** One model turn streamed: text and reasoning emitted (and handed to `onText`), usage emitted, calls and reasoning blocks gathered. */
-async function streamInto(run: ModelRun, messages: ChatMessage[], calls: ToolCallRequest[], reasoningBlocks: unknown[], onText: (delta: string) => void): Promise<void> {
+/** One model turn streamed: text and reasoning yielded (and handed to `onText`), usage yielded, calls and reasoning blocks gathered. */
+async function* streamInto(run: ModelRun, messages: ChatMessage[], calls: ToolCallRequest[], reasoningBlocks: unknown[], onText: (delta: string) => void): AsyncGenerator<Event, void> {
   for await (const chunk of streamTurn(run, messages)) {
     run.signal.throwIfAborted();
     if (chunk.type === 'text') {
       if (!chunk.delta) continue;
       onText(chunk.delta);
-      await run.emit({ type: 'text', delta: chunk.delta });
+      yield { type: 'text', delta: chunk.delta };
     } else if (chunk.type === 'reasoning') {
-      if (chunk.delta) await run.emit({ type: 'reasoning', delta: chunk.delta });
+      if (chunk.delta) yield { type: 'reasoning', delta: chunk.delta };
     } else if (chunk.type === 'reasoning_block') {
       reasoningBlocks.push(chunk.block);
     } else if (chunk.type === 'tool_call') {
@@ -179,7 +177,7 @@ async function streamInto(run: ModelRun, messages: ChatMessage[], calls: ToolCal
     } else {
       const { type: _type, ...counts } = chunk;
       const totalTokens = (counts.promptTokens ?? 0) + (counts.completionTokens ?? 0);
-      await run.emit({ type: 'usage', ...counts, ...(counts.promptTokens !== undefined || counts.completionTokens !== undefined ? { totalTokens } : {}) });
+      yield { type: 'usage', ...counts, ...(counts.promptTokens !== undefined || counts.completionTokens !== undefined ? { totalTokens } : {}) };
     }
   }
 }

@@ -12,11 +12,14 @@ async function converse(turns: ScriptTurn[], feed: (conversation: ReturnType<typ
   const events: Event[] = [];
   const provider = new ScriptedProvider(turns);
   const firsts: string[] = [];
-  const done = conversation.run(async (first) => {
+  const answers = conversation.run(async (first) => {
     firsts.push(first.prompt);
-    const run = { provider, toolbox: createToolbox(), cwd: process.cwd(), maxTurns: options.maxTurns ?? 5, signal: controller.signal, emit: async (event: Event) => void events.push(event) };
+    const run = { provider, toolbox: createToolbox(), cwd: process.cwd(), maxTurns: options.maxTurns ?? 5, signal: controller.signal };
     return { history: options.history ?? [], run };
   });
+  const done = (async () => {
+    for await (const event of answers) events.push(event);
+  })();
   await feed(conversation, events);
   conversation.close();
   await done;

@@ -32,7 +32,7 @@ async function run(p: Provider, cwd: string, options: RunOptions = {}) {
   let error: unknown;
   try {
     const { toolbox = createToolbox(), maxTurns = 5, signal = new AbortController().signal, images, history } = options;
-    await runAgent({ prompt: 'start', images, history, provider: p, toolbox, cwd, maxTurns, signal, emit: async (event) => void events.push(event) });
+    for await (const event of runAgent({ prompt: 'start', images, history, provider: p, toolbox, cwd, maxTurns, signal })) events.push(event);
   } catch (caught) {
     error = caught;
   }
