@@ -228,3 +228,19 @@ t.test('images go with the prompt in the run\'s first user message, after the ea
   await run(plain, t.testdir({}), { images: [] });
   t.same(plain.seen[0], [{ role: 'user', content: 'start' }], 'no images: no images field');
 });
+
+t.test('a tool error is a result, and the run goes on: a path outside, an unknown tool, arguments that are not an object', async (t) => {
+  const calls: ProviderChunk[] = [
+    { type: 'tool_call', id: 'c1', name: 'read_file', args: { path: '../outside.txt' } },
+    { type: 'tool_call', id: 'c2', name: 'no_such_tool', args: {} },
+    { type: 'tool_call', id: 'c3', name: 'glob', args: 'not an object' },
+  ];
+  const { events, error } = await run(provider([() => calls, () => [{ type: 'text', delta: 'done' }]]), t.testdir({}));
+  t.equal(error, undefined);
+  const results = events.filter((event) => event.type === 'tool_result');
+  t.same(results.map((r) => r.type === 'tool_result' && r.status), ['error', 'error', 'error']);
+  t.match(results[0], { output: /outside the working directory/ });
+  t.match(results[1], { output: /Unknown tool "no_such_tool"/ });
+  t.same(events.find((event) => event.type === 'tool_call' && event.id === 'c3'), { type: 'tool_call', id: 'c3', name: 'glob', sideEffect: 'read' }, 'args that are not an object are left out');
+  t.same(events.at(-1), { type: 'final', text: 'done' });
+});
