@@ -230,3 +230,16 @@ t.test('--heartbeat: beats while a long command runs (in both versions), none in
     t.notOk(isRunning(Number(readFileSync(join(run.dir, 'child.pid'), 'utf8'))), 'the command is gone');
   }
 });
+
+t.test('SIGHUP while a command runs, stdin open: the command is killed and answered, exactly one run_end, exit 129', async (t) => {
+  const bash = { id: 'b1', name: 'bash', args: { command: 'echo $$ > child.pid; sleep 1000' } };
+  const run = scripted(t, [{ toolCalls: [bash] }]);
+  const result = await converse(run.args('--auto', 'high'), (client) => client.send(say('Wait.')), (event, client) => {
+    if (event.type === 'tool_call') void waitForPid(join(run.dir, 'child.pid')).then(() => client.kill('SIGHUP'));
+  }, { env: run.env });
+  t.equal(result.code, 129);
+  t.same(result.problems, [], 'every tool_call answered, one run_end');
+  t.same(kinds(result.events).slice(-3), ['tool_result', 'error', 'run_end']);
+  t.equal(result.events.filter((event) => event.type === 'run_end').length, 1);
+  t.notOk(isRunning(Number(readFileSync(join(run.dir, 'child.pid'), 'utf8'))), 'the command is gone');
+});
