@@ -18,7 +18,8 @@ export async function* withHeartbeat(events: AsyncIterable<Event>, intervalMs: n
         result = await beatsUntil(next);
       }
       if (result.done) return;
-      started = true;
+      // nothing beats after run_end, however long the source takes to end
+      started = result.value.type !== 'run_end';
       yield result.value;
     }
   } finally {
