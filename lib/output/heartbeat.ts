@@ -12,7 +12,7 @@ export async function* withHeartbeat(events: AsyncIterable<Event>, intervalMs: n
   try {
     for (;;) {
       const next = iterator.next();
-      let result = started ? await beatsUntil(next) : await next;
+      let result: IteratorResult<Event> | typeof BEAT = started ? await beatsUntil(next) : await next;
       while (result === BEAT) {
         yield { type: 'heartbeat' };
         result = await beatsUntil(next);
