@@ -1,9 +1,12 @@
 import t from 'tap';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { settled } from '../../helpers/timing.js';
 import { fakeApi } from '../../helpers/sse-server.js';
 import { anthropicStream, openaiStream } from '../../helpers/wire.js';
 import { converse, kinds, oneAfterAnother, say, turnText } from '../../helpers/conversation.js';
-import { cleanEnv } from '../../helpers/zero.js';
+import { ZERO, cleanEnv } from '../../helpers/zero.js';
 
 // zero exec --multi-turn against the loopback provider servers: the OpenAI and Anthropic wires, one request per
 // model turn, each holding the conversation so far.
@@ -53,4 +56,26 @@ t.test('anthropic over the wire: an interrupt mid-stream aborts the request; the
   t.equal(api.received.length, 3, 'one request per model turn');
   t.match(api.received[1]!.body.messages, [{ role: 'user' }, { role: 'assistant', content: [{ type: 'text', text: 'Let me think' }] }, { role: 'user' }]);
   t.match(JSON.stringify(api.received[2]!.body.messages.at(-1)), /tool_result.*denied permission/);
+});
+
+t.test('a slow reader: while stdout is not read, zero stops reading the API mid-turn; once read again, the whole turn comes', async (t) => {
+  const pieces = Array.from({ length: 20000 }, (_, i) => `piece ${i} ${'x'.repeat(1000)}\n`);
+  const api = await fakeApi([{ sse: openaiStream({ text: pieces }) }]);
+  t.teardown(() => api.close());
+  const dir = t.testdir({});
+  const env = cleanEnv({ OPENAI_API_KEY: 'sk-test-conversation-0000000000', OPENAI_BASE_URL: `${api.url}/v1`, ZERO_HOME: join(dir, '.home') });
+  const child = spawn(process.execPath, [ZERO, 'exec', '-i', 'stream-json', '-o', 'stream-json', '--multi-turn', '--provider', 'openai', '-C', dir], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  child.stdout.pause();
+  child.stdin.end(`${JSON.stringify({ schemaVersion: 1, type: 'message', role: 'user', content: 'Say a lot.' })}\n`);
+  while (api.framesWritten() === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  const paused = await settled(api.framesWritten, 200);
+  t.ok(paused < pieces.length, `the API got ${paused} of ${pieces.length + 3} frames out while nobody read`);
+  let text = 0;
+  let last: Record<string, unknown> | undefined;
+  for await (const line of createInterface({ input: child.stdout })) {
+    last = JSON.parse(line) as Record<string, unknown>;
+    if (last.type === 'text') text += String(last.delta).length;
+  }
+  t.equal(text, pieces.join('').length, 'every piece arrived');
+  t.match(last, { type: 'run_end', status: 'success' });
 });
