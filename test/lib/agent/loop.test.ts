@@ -244,3 +244,10 @@ t.test('a tool error is a result, and the run goes on: a path outside, an unknow
   t.same(events.find((event) => event.type === 'tool_call' && event.id === 'c3'), { type: 'tool_call', id: 'c3', name: 'glob', sideEffect: 'read' }, 'args that are not an object are left out');
   t.same(events.at(-1), { type: 'final', text: 'done' });
 });
+
+t.test('every tool_call is answered before a later failure: the call, its result, then the next turn fails', async (t) => {
+  const p = provider([() => [{ type: 'tool_call', id: 'a', name: 'list_directory', args: {} }], () => new Error('dropped connection')]);
+  const { events, error } = await run(p, t.testdir({}));
+  t.same(events.map((event) => event.type), ['tool_call', 'tool_result']);
+  t.match(error, { code: 'provider_error', message: /dropped connection/ });
+});
