@@ -1,4 +1,4 @@
-import { Duplex, PassThrough, Readable, Writable, pipeline, type Transform } from 'node:stream';
+import { PassThrough, Readable, Writable, pipeline, type Duplex, type Transform } from 'node:stream';
 import pumpify from 'pumpify';
 import { agent, type AgentOptions } from '../transforms/agent.js';
 import { record } from '../transforms/record.js';
@@ -17,18 +17,20 @@ import { createRunPicker, type RunPick } from './logs/replay.js';
 import { createStatsReport } from './logs/stats.js';
 import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
 import { createSerializer, serializeStep } from './output/serializer.js';
+import { withHeartbeat } from './output/heartbeat.js';
 import { transcriptTitle, type RenderFormat } from './render/format.js';
 import { createHtmlRenderer } from './render/html.js';
 import { createMarkdownRenderer } from './render/markdown.js';
 import { createTranscript } from './render/transcript.js';
 import { validateStep } from './protocol/schema-version.js';
 import { combineStep } from './protocol/combine.js';
+import { conversationStep, failureAsItem } from './protocol/conversation.js';
 import { parseStep } from './protocol/parse.js';
 import { stampEvent, stampStep } from './protocol/stamp.js';
 import type { OutputEvent } from './protocol/types.js';
 import { redactEvent, type RedactOptions } from './redaction/index.js';
 import { redactStep } from './redaction/events.js';
-import { composeSteps, mapStep, stepStream, type Step } from './streams.js';
+import { composeSteps, joinDuplex, mapStep, stepStream, type Step } from './streams.js';
 
 export type InputChainOptions = {
   maxLineBytes?: number;
@@ -38,8 +40,17 @@ export type InputChainOptions = {
 
 /** stream-json input bytes → one `{ prompt, images? }`: split → parse → validate(input) → combine. */
 export function inputChain(options: InputChainOptions = {}): Duplex {
-  const events = [createLineFramer(options), parseStep(undefined, { explainSyntax: true }), validateStep('input', { onSchemaVersion: options.onSchemaVersion }), combineStep()];
+  const events = [createLineFramer(options), parseStep(undefined, { explainSyntax: true }), validateStep('input', { onSchemaVersion: options.onSchemaVersion, promptsOnly: true }), combineStep()];
   return stepStream(composeSteps(events), { writableObjectMode: false });
+}
+
+/**
+ * --multi-turn: stream-json input bytes → a conversation's items as they come (a turn per message, interrupts,
+ * permission responses): split → parse → validate(input) → conversation. Its failure is an item, not an error.
+ */
+export function conversationInputChain(options: InputChainOptions = {}): Duplex {
+  const events = [createLineFramer(options), parseStep(), validateStep('input', { onSchemaVersion: options.onSchemaVersion }), conversationStep()];
+  return stepStream(failureAsItem(composeSteps(events)), { writableObjectMode: false });
 }
 
 export type OutputChainOptions = {
@@ -55,6 +66,10 @@ export type OutputChainOptions = {
   schemaVersion?: VersionChoice;
   /** Told the exit code of the run_end written, in the output's schema version. */
   onRunEnd?: (exitCode: number) => void;
+  /** --permission-prompt stdio: the permission events are written in version 1 too. */
+  permissionEvents?: boolean;
+  /** --heartbeat: a `heartbeat` event when the next event has not come for this long (lib/output/heartbeat.ts). */
+  heartbeatMs?: number;
 };
 
 /** Reasoning is for a person too: the text format shows it (on a terminal) whatever the schema version. */
@@ -109,7 +124,8 @@ function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFa
     exitCode = code;
   };
   const exitCodeKnown = new Promise<number>((resolve) => out.on('end', () => resolve(exitCode)).on('close', () => resolve(exitCode)));
-  const source = Readable.from(settle(events, onFailure), { objectMode: true, highWaterMark: 1 });
+  const settled = settle(events, onFailure);
+  const source = Readable.from(output.heartbeatMs ? withHeartbeat(settled, output.heartbeatMs) : settled, { objectMode: true, highWaterMark: 1 });
   const chain = outputChain({ ...output, runId, onRunEnd });
   pipeline(source, chain, (error) => {
     if (!error) return;
@@ -179,7 +195,7 @@ export function execChain(options: ExecOptions): ExecChain {
     if (input.format === 'stream-json') input.onSchemaVersion?.(version);
   };
   const schemaVersion = output.schemaVersion ?? (() => inputVersion ?? 1);
-  const { head, writable } = promptSource(input.format === 'text' ? input : { ...input, onSchemaVersion: learnVersion });
+  const { head, writable } = promptSource(input.format === 'text' ? input : { ...input, onSchemaVersion: learnVersion }, agentOptions.multiTurn);
   const tail = pipeline([head, agent({ ...agentOptions, signal: controller.signal }), ...stages], () => {}) as unknown as Readable;
   const { readable, exitCode } = writeOut(tail, { ...output, schemaVersion }, onFailure);
   return Object.assign(joinDuplex(writable, readable), {
@@ -190,48 +206,13 @@ export function execChain(options: ExecOptions): ExecChain {
   });
 }
 
-/** Where the agent's `{ prompt }` comes from, and where the chain's input bytes go (nowhere, for text input). */
-function promptSource(input: ExecInput): { head: Readable; writable: Writable } {
+/** Where the agent's `{ prompt }` (or conversation) comes from, and where the chain's input bytes go (nowhere, for text input). */
+function promptSource(input: ExecInput, multiTurn = false): { head: Readable; writable: Writable } {
   if (input.format === 'text') {
     return { head: Readable.from([{ prompt: input.prompt }]), writable: new Writable({ write: (_chunk, _encoding, callback) => callback() }) };
   }
-  const chain = inputChain(input);
+  const chain = multiTurn ? conversationInputChain(input) : inputChain(input);
   return { head: chain, writable: chain };
-}
-
-/**
- * One Duplex over a writable and a readable that fail separately: once the
- * writable side has failed (bad input), further input is discarded while the
- * readable side still delivers the error report.
- */
-function joinDuplex(writable: Writable, readable: Readable): Duplex {
-  const joined = new Duplex({
-    readableObjectMode: readable.readableObjectMode,
-    write(chunk, encoding, callback) {
-      if (writable.destroyed || writable.writableEnded) return callback();
-      if (writable.write(chunk, encoding)) return callback();
-      const done = () => {
-        writable.off('drain', done).off('close', done);
-        callback();
-      };
-      writable.on('drain', done).on('close', done);
-    },
-    final(callback) {
-      if (!writable.destroyed && !writable.writableEnded) writable.end();
-      callback();
-    },
-    read() {
-      readable.resume();
-    },
-  });
-  readable.on('data', (chunk) => {
-    if (!joined.push(chunk)) readable.pause();
-  });
-  readable.on('end', () => joined.push(null));
-  writable.on('error', () => {
-    // reported on the readable side as an error event
-  });
-  return joined;
 }
 
 // The log tools' chains (DESIGN: every program is a chain of the same stages): bytes of a log in, bytes out, the framing

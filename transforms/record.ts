@@ -15,7 +15,7 @@ export function record(recorder: SessionRecorder): Transform {
     objectMode: true,
     highWaterMark: OBJECT_HIGH_WATER_MARK,
     transform(event: OutputEvent, _encoding, callback) {
-      if (isInItsVersion(event)) recorder.record(event);
+      if (isInItsVersion(event) && event.type !== 'heartbeat') recorder.record(event);
       if (event.type !== 'run_end') return callback(null, event);
       recorder.finish().then(() => callback(null, event), callback);
     },

@@ -1,29 +1,45 @@
 import { MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
-import type { Event, ImageInput } from '../protocol/types.js';
+import type { Event, ImageInput, PermissionDecisionEvent, SideEffect } from '../protocol/types.js';
 import type { ChatMessage, Provider, ProviderChunk, ToolCallRequest } from '../providers/types.js';
 import type { Toolbox } from '../tools/registry.js';
 import type { ToolOutcome } from '../tools/types.js';
 import { isTooDeep, TOO_DEEP } from '../protocol/depth.js';
 import { isJsonObject } from '../protocol/validate.js';
+import { askReason } from '../tools/permissions.js';
 
-export type AgentRun = {
+export type AgentRun = ModelRun & {
   prompt: string;
   /** Sent with the prompt, in the first user message. */
   images?: ImageInput[];
   /** The conversation so far (a resumed session's), before this prompt. */
   history?: ChatMessage[];
+};
+
+/** What model turns need, whatever the conversation they answer. */
+export type ModelRun = {
   provider: Provider;
   toolbox: Toolbox;
   cwd: string;
   extraRoots?: string[];
   maxTurns: number;
   signal: AbortSignal;
-  /** Resolves when the event has been taken downstream: this is how backpressure reaches the provider. */
-  emit: (event: Event) => Promise<void>;
+  /** --permission-prompt stdio: where the calls the toolbox `asks` for get their answer. */
+  permissions?: PermissionDesk;
+};
+
+/** The client's answer to a permission request, as its `permission_decision` tells it. */
+export type PermissionAnswer = { action: PermissionDecisionEvent['action']; reason: string };
+
+/** Where a run asks the client for permission (lib/agent/permission-desk.ts). */
+export type PermissionDesk = {
+  /** An answer given once for the rest of the run (`remember`), if there is one for this tool. */
+  remembered(name: string): PermissionAnswer | undefined;
+  /** Waits for the client's answer to the request of this call; `cancel` when the signal aborts or the input ends first. */
+  ask(call: { id: string; name: string }, signal: AbortSignal): Promise<PermissionAnswer>;
 };
 
 /** One model turn's chunks; a failure that is not already a ZeroError is the provider's. */
-async function* streamTurn(run: AgentRun, messages: ChatMessage[]): AsyncGenerator<ProviderChunk> {
+async function* streamTurn(run: ModelRun, messages: ChatMessage[]): AsyncGenerator<ProviderChunk> {
   try {
     yield* run.provider.turn({ messages, tools: run.toolbox.definitions() }, run.signal);
   } catch (error) {
@@ -42,76 +58,126 @@ function withinDepth(call: ToolCallRequest): ToolCallRequest {
   return { id: call.id, name: call.name, args: undefined, argsError: `The tool arguments are ${TOO_DEEP}; send them with less nesting.` };
 }
 
-async function checkpointAndRun(run: AgentRun, { id, name, args }: ToolCallRequest, nextCheckpoint: () => number): Promise<ToolOutcome> {
+async function* checkpointAndRun(run: ModelRun, { id, name, args }: ToolCallRequest, nextCheckpoint: () => number): AsyncGenerator<Event, ToolOutcome> {
   const context = { cwd: run.cwd, extraRoots: run.extraRoots, signal: run.signal };
   const files = await run.toolbox.targets({ id, name, args }, context);
-  if (files.length) await run.emit({ type: 'checkpoint', checkpoint: { sequence: nextCheckpoint(), tool: name, files } });
-  return run.toolbox.run({ id, name, args }, context);
+  if (files.length) yield { type: 'checkpoint', checkpoint: { sequence: nextCheckpoint(), tool: name, files } };
+  return await run.toolbox.run({ id, name, args }, context);
+}
+
+/**
+ * With --permission-prompt stdio, a call its tool asks for: `permission_request` (unless an answer was remembered),
+ * the client's answer as `permission_decision`, and, unless it allowed the call, the error outcome that says why.
+ */
+async function* askFirst(run: ModelRun, call: ToolCallRequest, sideEffect: SideEffect): AsyncGenerator<Event, ToolOutcome | undefined> {
+  const { permissions, toolbox } = run;
+  if (!permissions || call.argsError !== undefined || !toolbox.asks(call)) return undefined;
+  const { id, name } = call;
+  const permission = toolbox.permissionOf(name);
+  let answer = permissions.remembered(name);
+  if (!answer) {
+    yield { type: 'permission_request', id, name, action: 'prompt', permission, permissionMode: toolbox.permissionMode, sideEffect, reason: askReason(name, sideEffect) };
+    answer = await permissions.ask({ id, name }, run.signal);
+  }
+  const permissionGranted = answer.action === 'allow';
+  yield { type: 'permission_decision', id, name, action: answer.action, permission, permissionGranted, decisionReason: answer.reason };
+  return permissionGranted ? undefined : { status: 'error', output: answer.reason, truncated: false };
 }
 
 /**
  * Runs one call: `tool_call`; a `checkpoint` before a tool changes files; a `permission_request` when the call is
- * refused for want of a permission (headless, nobody can grant it: the denied result follows); `tool_result`.
+ * refused for want of a permission (headless, nobody can grant it: the denied result follows), or, with
+ * --permission-prompt stdio, when it waits for the client's answer; `tool_result`.
  */
-async function runTool(run: AgentRun, call: ToolCallRequest, nextCheckpoint: () => number): Promise<ChatMessage> {
+async function* runTool(run: ModelRun, call: ToolCallRequest, nextCheckpoint: () => number): AsyncGenerator<Event, ChatMessage> {
   const { id, name, args, argsError } = call;
   const { toolbox } = run;
   const sideEffect = toolbox.sideEffectOf(name);
-  await run.emit({ type: 'tool_call', id, name, ...(isJsonObject(args) ? { args } : {}), sideEffect });
-  const outcome = argsError === undefined ? await checkpointAndRun(run, call, nextCheckpoint) : { status: 'error' as const, output: argsError, truncated: false };
+  yield { type: 'tool_call', id, name, ...(isJsonObject(args) ? { args } : {}), sideEffect };
+  const refused = argsError === undefined ? yield* askFirst(run, call, sideEffect) : { status: 'error' as const, output: argsError, truncated: false };
+  const outcome = refused ?? (yield* checkpointAndRun(run, call, nextCheckpoint));
   const { refusal, ...result } = outcome;
   if (refusal) {
     const permission = toolbox.permissionOf(name);
-    await run.emit({ type: 'permission_request', id, name, action: 'prompt', permission, permissionMode: toolbox.permissionMode, sideEffect, ...refusal });
+    yield { type: 'permission_request', id, name, action: 'prompt', permission, permissionMode: toolbox.permissionMode, sideEffect, ...refusal };
   }
-  await run.emit({ type: 'tool_result', id, ...result });
+  yield { type: 'tool_result', id, ...result };
   return { role: 'tool', toolCallId: id, name, content: outcome.output, isError: outcome.status === 'error' };
 }
 
 /**
- * The turn loop: the model speaks, the tools it asked for run in order and their
- * results go back, until a turn asks for no tool (its text is `final`) or the
- * turn limit is reached (`final` with the last text, then MaxTurnsError).
- * Tool calls are announced only once their turn has streamed whole, so every
- * `tool_call` is answered by its `tool_result` even when the provider fails.
+ * The turn loop, as the events it yields: the model speaks, the tools it asked for run in order and their
+ * results go back, until a turn asks for no tool (its text is `final`) or the turn limit is reached (`final`
+ * with the last text, then MaxTurnsError). Nothing runs ahead of the reader: the next event is made when it is
+ * pulled, so a reader that stops pulling stops the provider (backpressure). Tool calls are announced only once
+ * their turn has streamed whole, so every `tool_call` is answered by its `tool_result` even when the provider fails.
  */
-export async function runAgent(run: AgentRun): Promise<void> {
-  const images = run.images?.length ? { images: run.images } : {};
-  const messages: ChatMessage[] = [...(run.history ?? []), { role: 'user', content: run.prompt, ...images }];
+export async function* runAgent(run: AgentRun): AsyncGenerator<Event, void> {
+  const messages: ChatMessage[] = [...(run.history ?? []), userMessage(run.prompt, run.images)];
   let checkpoints = 0;
-  const nextCheckpoint = () => ++checkpoints;
+  yield* runModelTurns(run, messages, () => ++checkpoints);
+}
+
+export function userMessage(prompt: string, images?: ImageInput[]): ChatMessage {
+  return { role: 'user', content: prompt, ...(images?.length ? { images } : {}) };
+}
+
+/**
+ * The model turns that answer the last message of `messages`, which they extend as they go (a conversation keeps
+ * it for its next user turn). Stopped by the signal, it keeps what the model said and the calls that were
+ * answered, so the next request is a valid conversation.
+ */
+export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nextCheckpoint: () => number): AsyncGenerator<Event, void> {
   let text = '';
   for (let turn = 1; turn <= run.maxTurns; turn++) {
     text = '';
     const calls: ToolCallRequest[] = [];
     const reasoningBlocks: unknown[] = [];
-    for await (const chunk of streamTurn(run, messages)) {
-      run.signal.throwIfAborted();
-      if (chunk.type === 'text') {
-        if (!chunk.delta) continue;
-        text += chunk.delta;
-        await run.emit({ type: 'text', delta: chunk.delta });
-      } else if (chunk.type === 'reasoning') {
-        if (chunk.delta) await run.emit({ type: 'reasoning', delta: chunk.delta });
-      } else if (chunk.type === 'reasoning_block') {
-        reasoningBlocks.push(chunk.block);
-      } else if (chunk.type === 'tool_call') {
-        const { type: _type, ...call } = chunk;
-        calls.push(withinDepth(call));
-      } else {
-        const { type: _type, ...counts } = chunk;
-        const totalTokens = (counts.promptTokens ?? 0) + (counts.completionTokens ?? 0);
-        await run.emit({ type: 'usage', ...counts, ...(counts.promptTokens !== undefined || counts.completionTokens !== undefined ? { totalTokens } : {}) });
-      }
+    try {
+      yield* streamInto(run, messages, calls, reasoningBlocks, (delta) => (text += delta));
+    } catch (error) {
+      if (run.signal.aborted && text) messages.push({ role: 'assistant', content: text, toolCalls: [] });
+      throw error;
     }
-    messages.push({ role: 'assistant', content: text, toolCalls: calls, ...(reasoningBlocks.length ? { reasoningBlocks } : {}) });
+    const answer: ChatMessage = { role: 'assistant', content: text, toolCalls: calls, ...(reasoningBlocks.length ? { reasoningBlocks } : {}) };
+    messages.push(answer);
     if (calls.length === 0) {
-      await run.emit({ type: 'final', text });
+      yield { type: 'final', text };
       return;
     }
-    for (const call of calls) messages.push(await runTool(run, call, nextCheckpoint));
+    for (const [index, call] of calls.entries()) {
+      // a call not yet announced is not run once the run is stopped, and the model is not told of it
+      if (run.signal.aborted) {
+        answer.toolCalls = calls.slice(0, index);
+        break;
+      }
+      messages.push(yield* runTool(run, call, nextCheckpoint));
+    }
     run.signal.throwIfAborted();
   }
-  await run.emit({ type: 'final', text });
+  yield { type: 'final', text };
   throw new MaxTurnsError(run.maxTurns);
+}
+
+/** One model turn streamed: text and reasoning yielded (and handed to `onText`), usage yielded, calls and reasoning blocks gathered. */
+async function* streamInto(run: ModelRun, messages: ChatMessage[], calls: ToolCallRequest[], reasoningBlocks: unknown[], onText: (delta: string) => void): AsyncGenerator<Event, void> {
+  for await (const chunk of streamTurn(run, messages)) {
+    run.signal.throwIfAborted();
+    if (chunk.type === 'text') {
+      if (!chunk.delta) continue;
+      onText(chunk.delta);
+      yield { type: 'text', delta: chunk.delta };
+    } else if (chunk.type === 'reasoning') {
+      if (chunk.delta) yield { type: 'reasoning', delta: chunk.delta };
+    } else if (chunk.type === 'reasoning_block') {
+      reasoningBlocks.push(chunk.block);
+    } else if (chunk.type === 'tool_call') {
+      const { type: _type, ...call } = chunk;
+      calls.push(withinDepth(call));
+    } else {
+      const { type: _type, ...counts } = chunk;
+      const totalTokens = (counts.promptTokens ?? 0) + (counts.completionTokens ?? 0);
+      yield { type: 'usage', ...counts, ...(counts.promptTokens !== undefined || counts.completionTokens !== undefined ? { totalTokens } : {}) };
+    }
+  }
 }

@@ -117,8 +117,11 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       warnings: [...config.warnings, ...tools.warnings, ...reasoningWarnings(settings, choice)],
       extraRoots: settings.extraRoots,
       input,
+      multiTurn: settings.multiTurn,
+      askPermissions: settings.permissionPrompt === 'stdio',
+      permissionTimeoutMs: settings.permissionTimeoutMs,
       session: recorder,
-      output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: screen.progress, recorder },
+      output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: screen.progress, recorder, heartbeatMs: settings.heartbeatMs, permissionEvents: settings.permissionPrompt === 'stdio' },
       onFailure: debug.failure,
     });
     source?.pipe(chain);

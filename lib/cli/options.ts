@@ -49,7 +49,14 @@ export type RawExecOptions = {
   maxContextChars?: string;
   schemaVersion?: string;
   reasoningBudget?: string;
+  multiTurn?: boolean;
+  permissionPrompt?: string;
+  permissionTimeout?: string;
+  heartbeat?: string;
 };
+
+export const PERMISSION_PROMPTS = ['none', 'stdio'] as const;
+export type PermissionPrompt = (typeof PERMISSION_PROMPTS)[number];
 
 export type ExecSettings = {
   inputFormat: InputFormat;
@@ -79,6 +86,14 @@ export type ExecSettings = {
   schemaVersion?: SchemaVersion;
   /** --reasoning-budget: tokens Anthropic's extended thinking may spend; off when undefined. */
   reasoningBudget?: number;
+  /** --multi-turn: every input message is a user turn of one conversation, answered as it comes (README: Conversations). */
+  multiTurn: boolean;
+  /** --permission-prompt: `stdio` asks the client for each call that needs a permission (a permission_request it answers on stdin). */
+  permissionPrompt: PermissionPrompt;
+  /** --permission-timeout: how long a permission_request waits for its answer before the call is denied (default 300 s). */
+  permissionTimeoutMs?: number;
+  /** --heartbeat: a `heartbeat` event when nothing else was written for this long (stream-json only). */
+  heartbeatMs?: number;
 };
 
 /** A value from a fixed list, case-insensitive; anything else is a usage error naming the flag and the choices. */
@@ -229,6 +244,24 @@ function nonEmpty(flag: string, value: string): string {
   return value;
 }
 
+/**
+ * --multi-turn reads a conversation of JSONL events; --permission-prompt stdio asks on stdout and is answered on
+ * stdin within that conversation (in either schema version); --heartbeat is a stream-json line.
+ */
+function conversationSettings(raw: RawExecOptions, inputFormat: InputFormat, outputFormat: OutputFormat) {
+  const multiTurn = Boolean(raw.multiTurn);
+  const permissionPrompt = choice('--permission-prompt', raw.permissionPrompt ?? 'none', PERMISSION_PROMPTS);
+  if (multiTurn && inputFormat !== 'stream-json') throw new UsageError('--multi-turn needs --input-format stream-json: the turns of a conversation are JSONL input events.');
+  if (permissionPrompt === 'stdio' && (!multiTurn || outputFormat !== 'stream-json')) {
+    throw new UsageError('--permission-prompt stdio needs --multi-turn and --output-format stream-json: requests are events on stdout, answered by permission_response events on stdin.');
+  }
+  const permissionTimeoutMs = seconds('--permission-timeout', raw.permissionTimeout);
+  if (permissionTimeoutMs !== undefined && permissionPrompt !== 'stdio') throw new UsageError('--permission-timeout needs --permission-prompt stdio: only then does a call wait for an answer.');
+  const heartbeatMs = seconds('--heartbeat', raw.heartbeat);
+  if (heartbeatMs !== undefined && outputFormat !== 'stream-json') throw new UsageError('--heartbeat needs --output-format stream-json: json and text have no heartbeat line.');
+  return { multiTurn, permissionPrompt, permissionTimeoutMs, heartbeatMs };
+}
+
 /** Checks every exec flag; the first bad one is a UsageError (exit 2). */
 export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env: NodeJS.ProcessEnv = {}): ExecSettings {
   const [words, raw] = reclaimPrompt(givenWords, givenRaw);
@@ -236,6 +269,7 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
   const outputFormat = choice('--output-format', raw.outputFormat ?? 'text', OUTPUT_FORMATS);
   const inputFormat = choice('--input-format', raw.inputFormat ?? 'text', INPUT_FORMATS);
   const cwd = directory(raw.cwd ?? '.');
+  const conversation = conversationSettings(raw, inputFormat, outputFormat);
   return {
     inputFormat,
     outputFormat,
@@ -255,6 +289,7 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
       skipPermissionsUnsafe: Boolean(raw.skipPermissionsUnsafe),
       enabled: parseToolNames('--enabled-tools', raw.enabledTools),
       disabled: parseToolNames('--disabled-tools', raw.disabledTools),
+      ask: conversation.permissionPrompt === 'stdio',
     },
     extraRoots: (raw.addDir ?? []).map((dir) => directory(nonEmpty('--add-dir', dir), '--add-dir directory', cwd)),
     listTools: Boolean(raw.listTools),
@@ -263,5 +298,6 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
     maxContextChars: positiveInteger('--max-context-chars', raw.maxContextChars),
     schemaVersion: schemaVersionSetting(raw.schemaVersion, env),
     reasoningBudget: reasoningBudget(raw.reasoningBudget),
+    ...conversation,
   };
 }

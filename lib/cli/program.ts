@@ -12,6 +12,7 @@ const EXEC_EXAMPLES = `
 Examples:
   $ zero exec --provider scripted --script examples/readme-demo.jsonl "What is this repo?"
   $ zero exec -i stream-json -o stream-json < turns.jsonl | jq -c .
+  $ zero exec -i stream-json -o stream-json --multi-turn --permission-prompt stdio   (a client on both pipes)
   $ zero exec -o json -f prompt.md -C ../other-repo
   $ zero exec --auto high --disabled-tools bash "Fix the failing test"
   $ zero exec --list-tools --skip-permissions-unsafe
@@ -98,6 +99,10 @@ function execCommand(zero: Command, io: CliIO): void {
     .option('--max-context-chars <n>', 'budget for the history a resumed session sends (oldest turns trimmed first; default 400000)')
     .option('--schema-version <n>', "stream-json schema version 1 | 2 (else $ZERO_SCHEMA_VERSION, else the input events' version, else 1)")
     .option('--reasoning-budget <tokens>', 'let Anthropic models think first, with up to this many tokens (at least 1024; off by default)')
+    .option('--multi-turn', 'with -i stream-json: every input message is a user turn of one conversation, answered as it comes; {"type":"interrupt"} stops the turn')
+    .option('--permission-prompt <mode>', 'none (default: a tool that needs a permission is refused) | stdio (with --multi-turn and -o stream-json: ask the client, who answers with permission_response)')
+    .option('--permission-timeout <seconds>', 'with --permission-prompt stdio: a request not answered within this many seconds is denied (default 300)')
+    .option('--heartbeat <seconds>', 'with -o stream-json: write a heartbeat event when nothing else was written for this many seconds')
     .option('--list-tools', 'print the tools the model would see with these flags, and exit')
     .option('--no-notify', 'accepted for wrappers that pass it: a headless run has nothing to notify')
     .option('--debug', 'diagnostics and stack traces on stderr (also ZERO_DEBUG=1)')

@@ -16,10 +16,10 @@ export type Problem = { lineNo: number; problem: string };
 type Run = { runId: string; startLine: number; lastLine: number; ended: boolean; beforeStart: boolean; open: Map<string, number> };
 
 /**
- * Events that may come while tool calls are still unanswered: more calls of the same turn, their results, notices,
+ * Events that may come while tool calls are still unanswered: more calls of the same turn, their results, notices, heartbeats,
  * and what happens around a call before its result (a checkpoint before it runs, the permission it needs).
  */
-const MAY_WAIT = new Set(['tool_call', 'tool_result', 'warning', 'usage', 'error', 'checkpoint', 'permission_request', 'permission_decision']);
+const MAY_WAIT = new Set(['tool_call', 'tool_result', 'warning', 'usage', 'error', 'checkpoint', 'permission_request', 'permission_decision', 'heartbeat']);
 
 /** §3.3 rule 8: the exit codes each status goes with (interrupted: 141 too, when stdout's reader went away, §3.4). */
 const EXIT_CODES = new Map<unknown, { agrees: (code: number) => boolean; expected: string }>([

@@ -1,9 +1,9 @@
-import type { CheckpointEvent, OutputEvent, PermissionDecisionEvent, PermissionRequestEvent, ReasoningEvent } from '../protocol/types.js';
+import type { CheckpointEvent, HeartbeatEvent, OutputEvent, PermissionDecisionEvent, PermissionRequestEvent, ReasoningEvent } from '../protocol/types.js';
 
-/** The events the `json` format has a line for: not reasoning, checkpoints or permission events (version 2's; the serializer skips them). */
-export type LegacyOutputEvent = Exclude<OutputEvent, { type: (ReasoningEvent | CheckpointEvent | PermissionRequestEvent | PermissionDecisionEvent)['type'] }>;
+/** The events the `json` format has a line for: not reasoning, checkpoints, permission events or heartbeats (the serializer skips them). */
+export type LegacyOutputEvent = Exclude<OutputEvent, { type: (ReasoningEvent | CheckpointEvent | PermissionRequestEvent | PermissionDecisionEvent | HeartbeatEvent)['type'] }>;
 
-const NO_LEGACY_LINE: ReadonlySet<string> = new Set(['reasoning', 'checkpoint', 'permission_request', 'permission_decision']);
+const NO_LEGACY_LINE: ReadonlySet<string> = new Set(['reasoning', 'checkpoint', 'permission_request', 'permission_decision', 'heartbeat']);
 
 export const hasLegacyLine = (event: OutputEvent): event is LegacyOutputEvent => !NO_LEGACY_LINE.has(event.type);
 
@@ -34,6 +34,10 @@ export function toLegacyJson(event: OutputEvent): LegacyEvent {
       return { type: 'final', text: event.text };
     case 'error':
       return { type: 'error', code: event.code, message: event.message };
+    case 'turn_start':
+      return { type: 'turn_start', turn: event.turn, content: event.content };
+    case 'turn_end':
+      return { type: 'turn_end', turn: event.turn, status: event.status };
     case 'run_end':
       return { type: 'done', exit_code: event.exitCode };
   }

@@ -1,5 +1,5 @@
 import type { SchemaKind } from './schemas.js';
-import type { Parsed, SchemaVersion } from './types.js';
+import { CONTROL_EVENT_TYPES, type Parsed, type SchemaVersion } from './types.js';
 import { mapStep, type Step } from '../streams.js';
 import { acceptLine, checkAgainstSchema, isJsonObject, validateParsed, type Verdict } from './validate.js';
 
@@ -64,7 +64,14 @@ export type LineValidatorOptions = {
    * even a line that is otherwise invalid (so a failure report can be written in that version).
    */
   onSchemaVersion?: (version: SchemaVersion) => void;
+  /**
+   * Input only: the control events (interrupt, permission_response) are refused, naming the flag they need: an
+   * input read whole into one prompt (no --multi-turn) has no turn to interrupt and no request to answer.
+   */
+  promptsOnly?: boolean;
 };
+
+const needsMultiTurn = (type: string) => ({ ok: false as const, field: 'type', problem: `"${type}" events are accepted only with --multi-turn` });
 
 /**
  * `{ value, lineNo }` → the typed value, or a usage error naming the line. `input`: each line against
@@ -80,7 +87,9 @@ export function createLineValidator<T>(kind: SchemaKind, options: LineValidatorO
   return ({ value, lineNo }) => {
     const scope = kind === 'output' && isJsonObject(value) && typeof value.runId === 'string' ? value.runId : '';
     const mixed = scopes.check(scope, value, lineNo);
-    return acceptLine(kind, mixed ? { ok: false, ...mixed } : checkVersioned<T>(kind, value), lineNo, options.label);
+    const verdict = mixed ? { ok: false as const, ...mixed } : checkVersioned<T>(kind, value);
+    const refused = options.promptsOnly && verdict.ok && CONTROL_EVENT_TYPES.has((value as { type: string }).type);
+    return acceptLine(kind, refused ? needsMultiTurn((value as { type: string }).type) : verdict, lineNo, options.label);
   };
 }
 

@@ -23,6 +23,8 @@ export type StampOptions = {
   onRunEnd?: (exitCode: number) => void;
   /** Event types written even when the version lacks them (the text format shows reasoning to a person in version 1 too). */
   keep?: ReadonlySet<Event['type']>;
+  /** --permission-prompt stdio: permission_request and permission_decision are written in version 1 too. */
+  permissionEvents?: boolean;
 };
 
 /**
@@ -37,7 +39,7 @@ export function stampStep(options: StampOptions = {}): Step<Event, Stamped> {
   return {
     write(event, emit) {
       version ??= resolveVersion(options.schemaVersion);
-      const versioned = (inVersion ??= createVersioner(version, { keep: options.keep }))(event);
+      const versioned = (inVersion ??= createVersioner(version, { keep: options.keep, permissionEvents: options.permissionEvents }))(event);
       if (!versioned) return;
       if (versioned.type === 'run_end') options.onRunEnd?.(versioned.exitCode);
       emit(stampEvent(versioned, runId, version));

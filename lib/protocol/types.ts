@@ -17,6 +17,19 @@ export type InputEvent =
   | { schemaVersion: 2; type: 'message'; role: 'user'; content: string; images?: ImageInput[] }
   | { schemaVersion: 2; type: 'prompt'; content: string };
 
+/** Every input event a conversation (--multi-turn) takes: what the user says, and the control events. */
+export type ConversationEvent = InputEvent | ControlEvent;
+
+/**
+ * The input events that steer a conversation (`--multi-turn`, docs/protocol.md §12) rather than say something to the
+ * model: stop the turn going on, or answer a `permission_request` (`--permission-prompt stdio`).
+ */
+export type ControlEvent =
+  | { schemaVersion: SchemaVersion; type: 'interrupt' }
+  | { schemaVersion: SchemaVersion; type: 'permission_response'; id: string; decision: 'allow' | 'deny' | 'allow_always'; reason?: string };
+
+export const CONTROL_EVENT_TYPES: ReadonlySet<string> = new Set(['interrupt', 'permission_response']);
+
 /** `none` is version 2 only. */
 export type SideEffect = 'read' | 'write' | 'shell' | 'network' | 'none' | 'unknown';
 
@@ -77,6 +90,12 @@ export type UsageEvent = { type: 'usage'; promptTokens?: number; completionToken
 export type FinalEvent = { type: 'final'; text: string };
 export type WarningEvent = { type: 'warning'; message: string };
 export type ErrorEvent = { type: 'error'; code: string; message: string; recoverable: boolean };
+/** A conversation's user turn begins (--multi-turn): its number from 1, and what the user said. */
+export type TurnStartEvent = { type: 'turn_start'; turn: number; content: string };
+/** A conversation's user turn is over: answered, stopped by an `interrupt`, or cut at the turn limit. */
+export type TurnEndEvent = { type: 'turn_end'; turn: number; status: 'success' | 'interrupted' | 'incomplete' };
+/** --heartbeat: nothing else was written for that long, and the run goes on. */
+export type HeartbeatEvent = { type: 'heartbeat' };
 /** `interrupted` and `incomplete` are version 2 only. */
 export type RunEndEvent = { type: 'run_end'; status: 'success' | 'error' | 'interrupted' | 'incomplete'; exitCode: number };
 
@@ -94,6 +113,9 @@ export type Event =
   | FinalEvent
   | WarningEvent
   | ErrorEvent
+  | TurnStartEvent
+  | TurnEndEvent
+  | HeartbeatEvent
   | RunEndEvent;
 
 export type Stamped<E extends Event = Event> = E & { schemaVersion: SchemaVersion; runId: string };

@@ -1,7 +1,10 @@
 import type { Event, SchemaVersion } from './types.js';
 
-/** The event types version 1 lacks (docs/protocol.md §8). */
-const NOT_IN_VERSION_1: ReadonlySet<string> = new Set(['reasoning', 'checkpoint', 'permission_request', 'permission_decision']);
+/**
+ * The event types version 1 lacks (docs/protocol.md §8). Its schema has the permission events, in version 2's shape,
+ * but they are written only with --permission-prompt stdio (`permissionEvents`): a client that answers them asked for them.
+ */
+const NOT_IN_VERSION_1: ReadonlySet<string> = new Set(['reasoning', 'checkpoint']);
 
 /** Whether a stamped event is part of its own schema version (a kept one, written for a human reader only, is not). */
 export const isInItsVersion = (event: { type: string; schemaVersion: SchemaVersion }): boolean => event.schemaVersion === 2 || !NOT_IN_VERSION_1.has(event.type);
@@ -18,20 +21,22 @@ const INTERRUPTED = { code: 'interrupted', message: 'run cancelled by signal', e
  * The run's events in one schema version: a function per run (it remembers the
  * last error, which decides version 2's run_end). Events are built in the
  * version 2 shape with version 1's error codes (`cancelled`, `max_turns`);
- * version 1 drops what it lacks (`reasoning`, `checkpoint`, permission events,
+ * version 1 drops what it lacks (`reasoning`, `checkpoint`, permission events unless asked for,
  * the tool_result fields past `truncated`), version 2 renames the endings,
  * names each tool_result after its tool_call, and drops `costUsd`.
  * undefined: the event is not written in this version.
  */
-export function createVersioner(version: SchemaVersion, options: { keep?: ReadonlySet<Event['type']> } = {}): (event: Event) => Event | undefined {
+export function createVersioner(version: SchemaVersion, options: { keep?: ReadonlySet<Event['type']>; permissionEvents?: boolean } = {}): (event: Event) => Event | undefined {
   let lastError: string | undefined;
   if (version === 1) {
     return (event) => {
       switch (event.type) {
-        case 'reasoning':
-        case 'checkpoint':
         case 'permission_request':
         case 'permission_decision':
+          if (options.permissionEvents) return event;
+        // falls through
+        case 'reasoning':
+        case 'checkpoint':
           // kept: stamped in version 1 all the same, for the text format's reader; never recorded (isInItsVersion)
           return options.keep?.has(event.type) ? event : undefined;
         case 'tool_result': {

@@ -14,9 +14,10 @@ type Obj = Record<string, unknown>;
 
 /**
  * The output event types a transcript knows (docs/protocol.md §3.2). A checkpoint shows nothing: it says what the
- * call after it changes, which the call's result shows; nor does a permission_decision, which zero exec never writes.
+ * call after it changes, which the call's result shows; nor does a permission_decision (the result shows what it
+ * decided) or a heartbeat.
  */
-export const EVENT_TYPES = new Set(['run_start', 'warning', 'reasoning', 'text', 'usage', 'tool_call', 'checkpoint', 'permission_request', 'permission_decision', 'tool_result', 'final', 'error', 'run_end']);
+export const EVENT_TYPES = new Set(['run_start', 'warning', 'reasoning', 'text', 'usage', 'tool_call', 'checkpoint', 'permission_request', 'permission_decision', 'tool_result', 'final', 'error', 'turn_start', 'turn_end', 'heartbeat', 'run_end']);
 
 export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const num = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);

@@ -25,7 +25,8 @@ function imagesOf(event: Record_): { images?: ImageInput[] } {
 
 /**
  * The whole conversation recorded in a session's events, as real messages:
- * - a recorded prompt (or a user `message` input event) → a user message;
+ * - a recorded prompt (or a user `message` input event) → a user message, and so is the `turn_start` of a
+ *   conversation's later turns (--multi-turn; their images are not recorded);
  * - a model turn's text deltas → one assistant message, with the turn's tool
  *   calls (id, name, args) → then one tool message per tool_result, in order.
  * A turn ends at its tool calls (the next text or usage event starts another),
@@ -91,8 +92,14 @@ export function conversationFromEvents(events: Iterable<object>): ChatMessage[] 
         close();
         break;
       }
+      case 'turn_start':
+        // a conversation's later user turns (--multi-turn); the first is the run's stored prompt, before run_start
+        close();
+        if (typeof e.turn === 'number' && e.turn > 1 && isString(e.content)) messages.push({ role: 'user', content: e.content });
+        break;
       case 'run_start':
       case 'error':
+      case 'turn_end':
       case 'run_end':
         close();
         break;

@@ -13,6 +13,8 @@ export type PermissionSettings = {
   enabled?: string[];
   /** --disabled-tools: never these. */
   disabled?: string[];
+  /** --permission-prompt stdio: the `prompt` tools are offered, and each call waits for the client's answer. */
+  ask?: boolean;
 };
 
 export type ToolListing = { name: string; sideEffect: SideEffect; permission: AnyTool['permission']; advertised: boolean; reason: string };
@@ -24,7 +26,9 @@ export type ToolPlan = {
   refusals: Map<string, string>;
   /** Those of the refusals that only a permission (--auto high) would lift: a call to one is a `permission_request`. */
   needPermission: Set<string>;
-  /** As permission events report it: `unsafe` with --auto high or --skip-permissions-unsafe, else `auto` (headless never asks). */
+  /** The advertised tools whose every call is asked for first (--permission-prompt stdio). */
+  askFirst: Set<string>;
+  /** As permission events report it: `unsafe` with --auto high or --skip-permissions-unsafe, `ask` when the client is asked, else `auto`. */
   permissionMode: PermissionMode;
   /** For `warning` events right after run_start. */
   warnings: string[];
@@ -46,10 +50,15 @@ export function parseToolNames(flag: string, values: string[] | undefined): stri
   return names;
 }
 
-function describeEffect(tool: AnyTool): string {
+function describeEffect(tool: { sideEffect: SideEffect }): string {
   if (tool.sideEffect === 'shell') return 'runs shell commands';
   if (tool.sideEffect === 'write') return 'changes files';
   return 'only reads';
+}
+
+/** The `reason` of a permission_request the client is asked to answer (--permission-prompt stdio). */
+export function askReason(name: string, sideEffect: SideEffect): string {
+  return `Permission required: ${name} ${describeEffect({ sideEffect })}. Answer with a permission_response naming this id: allow, deny or allow_always.`;
 }
 
 /**
@@ -73,12 +82,15 @@ export function planTools(tools: AnyTool[], settings: PermissionSettings = {}): 
     }
   }
 
-  const plan: ToolPlan = { advertised: [], refusals: new Map(), needPermission: new Set(), permissionMode: unsafe ? 'unsafe' : 'auto', warnings, listing: [] };
+  const ask = Boolean(settings.ask) && !unsafe;
+  const permissionMode = unsafe ? 'unsafe' : ask ? 'ask' : 'auto';
+  const plan: ToolPlan = { advertised: [], refusals: new Map(), needPermission: new Set(), askFirst: new Set(), permissionMode, warnings, listing: [] };
   for (const tool of tools) {
     // [reason for the listing, message for the model when it calls the tool anyway]
     let refused: [string, string] | undefined;
     if (disabled.includes(tool.name)) refused = ['disabled by --disabled-tools', `Tool ${tool.name} is disabled by --disabled-tools.`];
     else if (enabled && !enabled.includes(tool.name)) refused = ['not in --enabled-tools', `Tool ${tool.name} is not in --enabled-tools.`];
+    else if (tool.permission === 'prompt' && ask) plan.askFirst.add(tool.name);
     else if (tool.permission === 'prompt' && !unsafe) {
       plan.needPermission.add(tool.name);
       refused = [
@@ -88,7 +100,8 @@ export function planTools(tools: AnyTool[], settings: PermissionSettings = {}): 
     }
     if (refused) plan.refusals.set(tool.name, refused[1]);
     else plan.advertised.push(tool);
-    const reason = refused?.[0] ?? `${describeEffect(tool)}: ${tool.permission === 'allow' ? 'always allowed' : 'allowed by unsafe permissions'}`;
+    const allowedBy = tool.permission === 'allow' ? 'always allowed' : ask ? 'asked for on each call (--permission-prompt stdio)' : 'allowed by unsafe permissions';
+    const reason = refused?.[0] ?? `${describeEffect(tool)}: ${allowedBy}`;
     plan.listing.push({ name: tool.name, sideEffect: tool.sideEffect, permission: tool.permission, advertised: !refused, reason });
   }
   return plan;

@@ -28,6 +28,8 @@ export type Toolbox = {
   sideEffectOf(name: string): SideEffect;
   /** The tool's permission (`allow`, `prompt`), `unknown` for a name this version lacks. */
   permissionOf(name: string): string;
+  /** Whether the call must wait for the client's permission before it runs (--permission-prompt stdio): its tool asks, its arguments are fine. */
+  asks(call: ToolInvocation): boolean;
   /** What permission events report as the run's mode. */
   readonly permissionMode: PermissionMode;
   /** The files the call would change, for the checkpoint before it runs: none unless it will run and can tell. */
@@ -45,11 +47,13 @@ export type ToolboxOptions = {
   known?: AnyTool[];
   /** Default `auto`. */
   permissionMode?: PermissionMode;
+  /** Tools whose calls wait for the client's permission (see Toolbox.asks). */
+  askFirst?: ReadonlySet<string>;
 };
 
 /** The toolbox a permission plan allows (planTools over allTools). */
 export function toolboxFor(plan: ToolPlan): Toolbox {
-  return createToolbox(plan.advertised, { refusals: plan.refusals, needPermission: plan.needPermission, known: allTools, permissionMode: plan.permissionMode });
+  return createToolbox(plan.advertised, { refusals: plan.refusals, needPermission: plan.needPermission, askFirst: plan.askFirst, known: allTools, permissionMode: plan.permissionMode });
 }
 
 export function createToolbox(tools: AnyTool[] = readOnlyTools, options: ToolboxOptions = {}): Toolbox {
@@ -82,6 +86,7 @@ export function createToolbox(tools: AnyTool[] = readOnlyTools, options: Toolbox
     sideEffectOf: (name) => knownTools.get(name)?.sideEffect ?? 'unknown',
     permissionOf: (name) => knownTools.get(name)?.permission ?? 'unknown',
     permissionMode: options.permissionMode ?? 'auto',
+    asks: (call) => Boolean(options.askFirst?.has(call.name)) && !('status' in prepare(call)),
     async targets(call, context) {
       const prepared = prepare(call);
       if ('status' in prepared || !prepared.tool.targets) return [];

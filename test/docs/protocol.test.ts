@@ -103,8 +103,8 @@ t.test('every jsonl example validates against the shipped schema of its version,
 });
 
 t.test('the examples show every event type of each version', async (t) => {
-  // zero exec has no one to answer a permission prompt: §3.2 says it never writes permission_decision.
-  const neverWritten = new Set(['permission_decision']);
+  // every type is written now: permission_decision with --permission-prompt stdio (§12)
+  const neverWritten = new Set<string>();
   for (const version of [1, 2] as const) {
     const suffix = version === 2 ? '.v2' : '';
     const typesOf = (kind: 'input' | 'output') =>

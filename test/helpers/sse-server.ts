@@ -15,7 +15,8 @@ export type Reply =
 
 export type Received = { method: string; url: string; headers: IncomingHttpHeaders; body: any };
 
-export type FakeApi = { url: string; received: Received[]; close(): Promise<void> };
+/** `framesWritten`: the SSE frames the server has handed to the socket so far, over every reply (a stalled reader stops it). */
+export type FakeApi = { url: string; received: Received[]; framesWritten(): number; close(): Promise<void> };
 
 /** `data: <json>\n\n` */
 export const data = (value: unknown) => `data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`;
@@ -30,13 +31,14 @@ async function drop(res: ServerResponse) {
   res.socket?.destroy();
 }
 
-async function stream(res: ServerResponse, reply: Extract<Reply, { sse: string[] }>) {
+async function stream(res: ServerResponse, reply: Extract<Reply, { sse: string[] }>, onFrame: () => void) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', ...reply.headers });
   for (const [index, frame] of reply.sse.entries()) {
     if (reply.drop === index) return drop(res);
     if (reply.stall === index) return; // keep the connection open, say nothing more
     if (reply.delayMs) await pause(reply.delayMs);
     await new Promise((resolve) => res.write(frame, resolve));
+    onFrame();
   }
   if (reply.drop === reply.sse.length) return drop(res);
   if (reply.stall === reply.sse.length) return;
@@ -50,6 +52,7 @@ async function stream(res: ServerResponse, reply: Extract<Reply, { sse: string[]
 export async function fakeApi(replies: Reply[]): Promise<FakeApi> {
   const received: Received[] = [];
   let next = 0;
+  let frames = 0;
   const server = createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8').on('data', (chunk: string) => (raw += chunk));
@@ -63,7 +66,7 @@ export async function fakeApi(replies: Reply[]): Promise<FakeApi> {
       received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
       const reply = replies[Math.min(next++, replies.length - 1)];
       if (!reply) return res.writeHead(500).end();
-      if ('sse' in reply) return void stream(res, reply);
+      if ('sse' in reply) return void stream(res, reply, () => frames++);
       res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
       res.end(reply.json === undefined ? '' : JSON.stringify(reply.json));
     });
@@ -73,6 +76,7 @@ export async function fakeApi(replies: Reply[]): Promise<FakeApi> {
   return {
     url: `http://127.0.0.1:${port}`,
     received,
+    framesWritten: () => frames,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -135,6 +135,21 @@ t.test('backpressure: a paused reader stops the provider; resuming completes the
   t.same(out.at(-1)?.type, 'run_end');
 });
 
+t.test('backpressure in a conversation (--multi-turn): a paused reader stops the provider mid-turn, and the next turn waits', async (t) => {
+  const provider = scripted([{ chunks: Array.from({ length: 20000 }, (_, i) => `delta number ${i}; `) }, { text: 'second' }]);
+  const chain = execChain({ provider, cwd: t.testdir({}), multiTurn: true, input: { format: 'stream-json' }, output: streamJson });
+  chain.write('{"schemaVersion":1,"type":"message","role":"user","content":"first"}\n{"schemaVersion":1,"type":"message","role":"user","content":"next"}\n');
+  chain.end();
+  // the turn begins once the input has gone through its chain (timers may run first: wait for the first chunk)
+  while (provider.handedOut === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  const paused = await settled(() => provider.handedOut);
+  t.ok(paused > 0 && paused < 1000, `only ${paused} of 20000 chunks were handed out while paused`);
+  const out = events(await readAll(chain));
+  t.equal(out.filter((e) => e.type === 'text').length, 20001);
+  t.same(out.filter((e) => e.type === 'turn_end').map((e) => (e as { status: string }).status), ['success', 'success']);
+  t.same(out.at(-1)?.type, 'run_end');
+});
+
 t.test('reportFailure: a failure before the run, in each format', async (t) => {
   const { UsageError } = await import('../../lib/errors.js');
   const error = new UsageError('Invalid value for --max-turns: "abc". Expected a positive integer.');

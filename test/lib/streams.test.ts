@@ -1,5 +1,6 @@
 import t from 'tap';
-import { OBJECT_HIGH_WATER_MARK, applyStep, composeSteps, mapStream, stepStream } from '../../lib/streams.js';
+import { OBJECT_HIGH_WATER_MARK, applyStep, composeSteps, exchangeStream, mapStream, stepStream, type Exchange } from '../../lib/streams.js';
+import { settled } from '../helpers/timing.js';
 import { through, throughUntilError } from '../helpers/streams.js';
 
 t.test('each chunk is mapped through the function, in order', async (t) => {
@@ -126,4 +127,60 @@ t.test('byte mode: a step may give Buffers (bytes kept as they came); a chunk wi
   await new Promise((resolve) => step.on('end', resolve));
   t.equal(writes.length, 1);
   t.ok(writes[0]!.equals(Buffer.concat([Buffer.from('a\n'), latin1, Buffer.from('\n')])));
+});
+
+/** An exchange over a generator of `count` numbers that counts what was pulled and notes its end; `failAt` throws there. */
+function counting(count: number, failAt?: number) {
+  const state = { pulled: 0, finished: false, put: [] as string[], closed: false };
+  async function* events(): AsyncGenerator<number> {
+    try {
+      for (let n = 0; n < count; n++) {
+        if (n === failAt) throw new Error(`failed at ${n}`);
+        state.pulled++;
+        yield n;
+      }
+    } finally {
+      state.finished = true;
+    }
+  }
+  const exchange: Exchange<string, number> = { put: async (item) => void state.put.push(item), close: () => void (state.closed = true), events: events() };
+  return { state, exchange };
+}
+
+t.test('exchangeStream: items go in with put and close; events are pulled one per read, so a paused reader stops the generator', async (t) => {
+  const { state, exchange } = counting(1000);
+  const stream = exchangeStream(exchange);
+  stream.write('hello');
+  stream.end();
+  await settled(() => state.pulled);
+  t.ok(state.pulled <= 2, `pulled ${state.pulled} while nobody read`);
+  t.same(state.put, ['hello']);
+  t.ok(state.closed);
+  const out: number[] = [];
+  for await (const n of stream) out.push(n);
+  t.equal(out.length, 1000);
+  t.ok(state.finished);
+});
+
+t.test('exchangeStream: a failure comes after every event made before it', async (t) => {
+  const { exchange } = counting(10, 5);
+  const { out, error } = await throughUntilError<number>(exchangeStream(exchange), []);
+  t.same(out, [0, 1, 2, 3, 4]);
+  t.match(error, { message: 'failed at 5' });
+});
+
+t.test('exchangeStream: once unheld aborts, events are pulled with nobody reading; a reader that leaves ends the generator', async (t) => {
+  const controller = new AbortController();
+  const unheld = counting(50);
+  exchangeStream(unheld.exchange, { unheld: controller.signal });
+  controller.abort();
+  await settled(() => unheld.state.pulled);
+  t.equal(unheld.state.pulled, 50, 'a cancelled run winds down to its end');
+  const left = counting(1000);
+  const stream = exchangeStream(left.exchange);
+  stream.once('data', () => stream.destroy());
+  await new Promise((resolve) => stream.once('close', resolve));
+  await settled(() => left.state.pulled);
+  t.ok(left.state.finished, 'the generator was ended');
+  t.ok(left.state.pulled < 5);
 });

@@ -32,7 +32,7 @@ async function run(p: Provider, cwd: string, options: RunOptions = {}) {
   let error: unknown;
   try {
     const { toolbox = createToolbox(), maxTurns = 5, signal = new AbortController().signal, images, history } = options;
-    await runAgent({ prompt: 'start', images, history, provider: p, toolbox, cwd, maxTurns, signal, emit: async (event) => void events.push(event) });
+    for await (const event of runAgent({ prompt: 'start', images, history, provider: p, toolbox, cwd, maxTurns, signal })) events.push(event);
   } catch (caught) {
     error = caught;
   }
@@ -227,4 +227,27 @@ t.test('images go with the prompt in the run\'s first user message, after the ea
   const plain = provider([answer('ok')]);
   await run(plain, t.testdir({}), { images: [] });
   t.same(plain.seen[0], [{ role: 'user', content: 'start' }], 'no images: no images field');
+});
+
+t.test('a tool error is a result, and the run goes on: a path outside, an unknown tool, arguments that are not an object', async (t) => {
+  const calls: ProviderChunk[] = [
+    { type: 'tool_call', id: 'c1', name: 'read_file', args: { path: '../outside.txt' } },
+    { type: 'tool_call', id: 'c2', name: 'no_such_tool', args: {} },
+    { type: 'tool_call', id: 'c3', name: 'glob', args: 'not an object' },
+  ];
+  const { events, error } = await run(provider([() => calls, () => [{ type: 'text', delta: 'done' }]]), t.testdir({}));
+  t.equal(error, undefined);
+  const results = events.filter((event) => event.type === 'tool_result');
+  t.same(results.map((r) => r.type === 'tool_result' && r.status), ['error', 'error', 'error']);
+  t.match(results[0], { output: /outside the working directory/ });
+  t.match(results[1], { output: /Unknown tool "no_such_tool"/ });
+  t.same(events.find((event) => event.type === 'tool_call' && event.id === 'c3'), { type: 'tool_call', id: 'c3', name: 'glob', sideEffect: 'read' }, 'args that are not an object are left out');
+  t.same(events.at(-1), { type: 'final', text: 'done' });
+});
+
+t.test('every tool_call is answered before a later failure: the call, its result, then the next turn fails', async (t) => {
+  const p = provider([() => [{ type: 'tool_call', id: 'a', name: 'list_directory', args: {} }], () => new Error('dropped connection')]);
+  const { events, error } = await run(p, t.testdir({}));
+  t.same(events.map((event) => event.type), ['tool_call', 'tool_result']);
+  t.match(error, { code: 'provider_error', message: /dropped connection/ });
 });

@@ -134,3 +134,8 @@ t.test('property: every legacy event has snake_case keys, no camelCase, no undef
   );
   t.pass('property held');
 });
+
+t.test('turn_start and turn_end (--multi-turn): lines of their own, the run id left to run_start', async (t) => {
+  t.same(toLegacyJson(stamped({ type: 'turn_start', turn: 2, content: 'And the tests?' })), { type: 'turn_start', turn: 2, content: 'And the tests?' });
+  t.same(toLegacyJson(stamped({ type: 'turn_end', turn: 2, status: 'interrupted' })), { type: 'turn_end', turn: 2, status: 'interrupted' });
+});

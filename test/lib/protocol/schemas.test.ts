@@ -54,5 +54,5 @@ t.test('input and output schemas discriminate on type', async (t) => {
     }
   }
   const types = (loadSchema('output') as { oneOf: { properties: { type: { const: string } } }[] }).oneOf.map((b) => b.properties.type.const);
-  t.same(types.sort(), ['error', 'final', 'run_end', 'run_start', 'text', 'tool_call', 'tool_result', 'usage', 'warning']);
+  t.same(types.sort(), ['error', 'final', 'heartbeat', 'permission_decision', 'permission_request', 'run_end', 'run_start', 'text', 'tool_call', 'tool_result', 'turn_end', 'turn_start', 'usage', 'warning']);
 });

@@ -93,7 +93,7 @@ async function record(cwd: string, userPrompt: string, turns: (ProviderChunk[] |
   const events: Event[] = [];
   let error: unknown;
   try {
-    await runAgent({ prompt: userPrompt, provider, toolbox: createToolbox(), cwd, maxTurns, signal: new AbortController().signal, emit: async (event) => void events.push(event) });
+    for await (const event of runAgent({ prompt: userPrompt, provider, toolbox: createToolbox(), cwd, maxTurns, signal: new AbortController().signal })) events.push(event);
   } catch (caught) {
     error = caught;
   }

@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Test } from 'tap';
+import { createLogChecker } from '../../lib/logs/validate.js';
+import { ZERO, cleanEnv, writeScript } from './zero.js';
+
+export type Event = Record<string, unknown>;
+
+/** What a client can do while it reads the events: send input events, close stdin, send a signal. */
+export type Client = { send(event: object): void; end(): void; kill(signal: NodeJS.Signals): void; pid: number };
+
+export type Conversed = { events: Event[]; stderr: string; code: number | null; problems: string[] };
+
+/**
+ * Drives `zero exec --multi-turn` as a client does: stdin and stdout both open, each event read as a line
+ * arrives and answered by `onEvent`; `start` sends what comes first. Input events get `schemaVersion` (1 unless
+ * given). `problems` are what zero validate finds in the output (schema and order rules).
+ */
+export function converse(
+  args: string[],
+  start: (client: Client) => void,
+  onEvent: (event: Event, client: Client) => void = () => {},
+  options: { env?: NodeJS.ProcessEnv; version?: 1 | 2 } = {},
+): Promise<Conversed> {
+  const child = spawn(process.execPath, [ZERO, 'exec', '-i', 'stream-json', '--multi-turn', ...args], { env: options.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const client: Client = {
+    send: (event) => void (child.stdin.writable && child.stdin.write(`${JSON.stringify({ schemaVersion: options.version ?? 1, ...event })}\n`)),
+    end: () => void child.stdin.end(),
+    kill: (signal) => void child.kill(signal),
+    pid: child.pid!,
+  };
+  child.stdin.on('error', () => {});
+  const events: Event[] = [];
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const lines = createInterface({ input: child.stdout });
+  lines.on('line', (line) => {
+    const event = JSON.parse(line) as Event;
+    events.push(event);
+    onEvent(event, client);
+  });
+  start(client);
+  const closed = new Promise<void>((resolve) => lines.once('close', resolve));
+  return new Promise((resolve) =>
+    child.on('close', async (code) => {
+      await closed;
+      const checker = createLogChecker('output');
+      const found = [...events.flatMap((value, index) => checker.item({ value, lineNo: index + 1 })), ...checker.end()];
+      resolve({ events, stderr, code, problems: found.map((problem) => JSON.stringify(problem)) });
+    }),
+  );
+}
+
+export const say = (content: string) => ({ type: 'message', role: 'user', content });
+
+/** The event types in order, consecutive deltas of one kind counted once: redaction may re-split them. */
+export const kinds = (events: Event[]) => events.map((event) => event.type).filter((type, index, all) => !((type === 'text' || type === 'reasoning') && all[index - 1] === type));
+
+/** The concatenated `text` deltas between turn_start and turn_end of that turn (or the end of the run). */
+export function turnText(events: Event[], turn: number): string {
+  const start = events.findIndex((event) => event.type === 'turn_start' && event.turn === turn);
+  const end = events.findIndex((event) => event.type === 'turn_end' && event.turn === turn);
+  return events.slice(start, end < 0 ? undefined : end).filter((event) => event.type === 'text').map((event) => event.delta).join('');
+}
+
+/** A test directory with the scripted provider's script, its env (its own ZERO_HOME) and the flags that use them. */
+export function scripted(t: Test, turns: unknown[], files: Record<string, string> = {}) {
+  const dir = t.testdir(files);
+  const script = writeScript(dir, turns, '.script.jsonl');
+  const env = cleanEnv({ ZERO_HOME: join(dir, '.home') });
+  const args = (...more: string[]) => ['-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...more];
+  return { dir, env, args };
+}
+
+/** Sends each message once the turn before it has ended, then closes stdin. */
+export const oneAfterAnother = (messages: string[]) => ({
+  start: (client: Client) => client.send(say(messages[0]!)),
+  onEvent: (event: Event, client: Client) => {
+    if (event.type !== 'turn_end') return;
+    const next = messages[event.turn as number];
+    if (next === undefined) client.end();
+    else client.send(say(next));
+  },
+});

@@ -1,0 +1,78 @@
+import t from 'tap';
+import { createConversation } from '../../../lib/agent/conversation.js';
+import type { Event } from '../../../lib/protocol/types.js';
+import type { ChatMessage } from '../../../lib/providers/types.js';
+import { ScriptedProvider, type ScriptTurn } from '../../../lib/providers/scripted.js';
+import { createToolbox } from '../../../lib/tools/registry.js';
+
+/** A conversation over the scripted provider; resolves with the events once the input (the items `feed` puts) has been answered. */
+async function converse(turns: ScriptTurn[], feed: (conversation: ReturnType<typeof createConversation>, events: Event[]) => Promise<void> | void, options: { maxTurns?: number; history?: ChatMessage[] } = {}) {
+  const controller = new AbortController();
+  const conversation = createConversation(controller.signal);
+  const events: Event[] = [];
+  const provider = new ScriptedProvider(turns);
+  const firsts: string[] = [];
+  const answers = conversation.run(async (first) => {
+    firsts.push(first.prompt);
+    const run = { provider, toolbox: createToolbox(), cwd: process.cwd(), maxTurns: options.maxTurns ?? 5, signal: controller.signal };
+    return { history: options.history ?? [], run };
+  });
+  const done = (async () => {
+    for await (const event of answers) events.push(event);
+  })();
+  await feed(conversation, events);
+  conversation.close();
+  await done;
+  return { events, firsts };
+}
+
+const types = (events: Event[]) => events.map((event) => event.type);
+
+t.test('turns are answered in order with one history; begin is told the first turn only', async (t) => {
+  const history: ChatMessage[] = [{ role: 'user', content: 'Earlier question.' }, { role: 'assistant', content: 'Earlier answer.', toolCalls: [] }];
+  const { events, firsts } = await converse(
+    [{ expect: { contains: ['Earlier answer.', 'one'] }, text: 'First.' }, { expect: { contains: ['Earlier answer.', 'First.', 'two'] }, text: 'Second.' }],
+    async (conversation) => {
+      await conversation.put({ kind: 'turn', prompt: 'one' });
+      await conversation.put({ kind: 'turn', prompt: 'two' });
+    },
+    { history },
+  );
+  t.same(firsts, ['one']);
+  t.same(types(events), ['turn_start', 'text', 'final', 'turn_end', 'turn_start', 'text', 'final', 'turn_end']);
+  t.same(events.filter((event) => event.type === 'turn_end'), [{ type: 'turn_end', turn: 1, status: 'success' }, { type: 'turn_end', turn: 2, status: 'success' }]);
+});
+
+t.test('the turn limit ends that turn as incomplete, and the conversation goes on', async (t) => {
+  const call = { id: 'c1', name: 'list_directory', args: {} };
+  const { events } = await converse([{ toolCalls: [call] }, { text: 'Next turn answered.' }], async (conversation) => {
+    await conversation.put({ kind: 'turn', prompt: 'look around' });
+    await conversation.put({ kind: 'turn', prompt: 'and now?' });
+  }, { maxTurns: 1 });
+  t.same(types(events), ['turn_start', 'tool_call', 'tool_result', 'final', 'turn_end', 'turn_start', 'text', 'final', 'turn_end']);
+  t.match(events.filter((event) => event.type === 'turn_end'), [{ status: 'incomplete' }, { status: 'success' }]);
+});
+
+t.test('an interrupt before the turns start ends them unasked; a turn after it runs; notices come out with the next event', async (t) => {
+  const { events } = await converse([{ expect: { contains: ['later'] }, text: 'Only this one.' }], async (conversation) => {
+    await conversation.put({ kind: 'turn', prompt: 'early' });
+    await conversation.put({ kind: 'turn', prompt: 'also early' });
+    await conversation.put({ kind: 'interrupt' });
+    await conversation.put({ kind: 'permission', id: 'nobody', decision: 'allow' });
+    await conversation.put({ kind: 'turn', prompt: 'later' });
+  });
+  t.same(types(events), ['turn_start', 'warning', 'turn_end', 'turn_start', 'turn_end', 'turn_start', 'text', 'final', 'turn_end']);
+  t.match(events.filter((event) => event.type === 'turn_end'), [{ turn: 1, status: 'interrupted' }, { turn: 2, status: 'interrupted' }, { turn: 3, status: 'success' }]);
+});
+
+t.test('a failure of the input ends the run with it, also between turns', async (t) => {
+  const failure = new Error('Invalid stream-json input at line 3: expected a JSON object.');
+  await t.rejects(
+    converse([{ text: 'First.' }], async (conversation, events) => {
+      await conversation.put({ kind: 'turn', prompt: 'one' });
+      while (!events.some((event) => event.type === 'turn_end')) await new Promise((resolve) => setImmediate(resolve));
+      await conversation.put({ kind: 'failure', error: failure });
+    }),
+    failure,
+  );
+});
