@@ -4,7 +4,7 @@
  * `zero render` of a 100 MB log (peak RSS), 10^6 tiny input events through `zero exec` (peak RSS against the
  * input's size), and `zero --version` against `node -e ''` (paired, alternating runs).
  *
- *   node dist/bench/memory.js [--gb 1] [--reader-mbps 16] [--render-mb 100] [--tiny 1000000] [--starts 20]
+ *   node dist/bench/memory.js [--gb 1] [--reader-mbps 1] [--render-mb 100] [--tiny 1000000] [--starts 20]
  *
  * A report, never a test: nothing is asserted.
  */
@@ -20,7 +20,7 @@ import { syntheticLog } from './synthetic-log.js';
 const { values: args } = parseArgs({
   options: {
     gb: { type: 'string', default: '1' },
-    'reader-mbps': { type: 'string', default: '16' },
+    'reader-mbps': { type: 'string', default: '1' },
     'render-mb': { type: 'string', default: '100' },
     tiny: { type: 'string', default: '1000000' },
     starts: { type: 'string', default: '20' },
