@@ -13,10 +13,10 @@ import { formatToolListing, listingWarnings, toolListingRun } from './list-tools
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
 import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot, type Launch } from '../sessions/index.js';
 import { launchOf, providerFlags } from './resume.js';
-import type { CliIO } from './io.js';
+import { readText, type CliIO } from './io.js';
 import { captureConsole, debugReporter, deliver } from './process.js';
 import { screenFor } from './screen.js';
-import { STDIN, execSettings, outputFormatFromArgv, readText, schemaVersionFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
+import { STDIN, execSettings, outputFormatFromArgv, schemaVersionFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
 import type { ToolPlan } from '../tools/permissions.js';
 import type { ProviderChoice } from '../providers/index.js';
 

@@ -11,13 +11,6 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
 /** `-f -`: the prompt (or the JSONL input) is read from stdin, as `-` means for cat and rg. */
 export const STDIN = '-';
 
-/** All of a stream, as UTF-8 text. */
-export async function readText(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /** The exec flags as commander hands them over: strings, unchecked. */
 export type RawExecOptions = {
   inputFormat?: string;
