@@ -59,8 +59,12 @@ Examples:
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const formatOption = (what = 'text | json | stream-json', fallback = 'text') => new Option('-o, --output-format <format>', what).default(fallback);
-/** --format, hidden: the same setting as -o (zero render's flag before it had -o); the last one given wins. */
-const formatAlias = () => new Option('--format <format>').hideHelp();
+/**
+ * -o/--output-format, and --format, hidden: the same setting (zero render's flag before it had -o); the last one
+ * given wins (see command()).
+ */
+const withFormat = (made: Command, what?: string, fallback?: string) =>
+  made.addOption(formatOption(what, fallback)).addOption(new Option('--format <format>').hideHelp());
 const framingOption = () => new Option('--framing <mode>', 'lines (strict JSONL) | values (any JSON values, a top-level array included) | auto').default('auto');
 
 /** Help asked for goes to stdout; help shown because a command is missing goes to stderr; errors are main's to word. */
@@ -72,12 +76,12 @@ function command(parent: Command, name: string, io: CliIO): Command {
 }
 
 function execCommand(zero: Command, io: CliIO): void {
-  command(zero, 'exec', io)
-    .description('Run one prompt through the agent and report what it does on stdout.')
-    .argument('[prompt...]', 'prompt text (words are joined by spaces)')
-    .addOption(new Option('-i, --input-format <format>', 'text | stream-json (JSONL events on stdin or --file)').default('text'))
-    .addOption(formatOption())
-    .addOption(formatAlias())
+  withFormat(
+    command(zero, 'exec', io)
+      .description('Run one prompt through the agent and report what it does on stdout.')
+      .argument('[prompt...]', 'prompt text (words are joined by spaces)')
+      .addOption(new Option('-i, --input-format <format>', 'text | stream-json (JSONL events on stdin or --file)').default('text')),
+  )
     .option('-f, --file <path>', 'prompt file (with -i stream-json: the JSONL input)')
     .option('-m, --model <name>', 'model name')
     .option('--provider <name>', 'openai | anthropic | openai-compatible | anthropic-compatible | scripted | a profile from the config files (else $ZERO_PROVIDER; a profile named like a built-in provider wins over it)')
@@ -112,57 +116,61 @@ function execCommand(zero: Command, io: CliIO): void {
 
 function sessionsCommand(zero: Command, io: CliIO): void {
   const sessions = zero.command('sessions').description('List, show and delete recorded sessions (see zero exec --resume / --fork).');
-  command(sessions, 'list', io)
-    .description('Every session, newest first: id, updated time, events, cwd, title, and for a fork its parent.')
-    .option('-n, --limit <n>', 'the newest N only')
-    .option('--cwd <dir>', 'only the sessions recorded in this working directory')
-    .addOption(formatOption())
-    .addOption(formatAlias())
+  withFormat(
+    command(sessions, 'list', io)
+      .description('Every session, newest first: id, updated time, events, cwd, title, and for a fork its parent.')
+      .option('-n, --limit <n>', 'the newest N only')
+      .option('--cwd <dir>', 'only the sessions recorded in this working directory'),
+  )
     .action(async (options) => (await import('./sessions.js')).runSessionsList(options, io));
-  command(sessions, 'rm', io)
-    .description('Delete sessions (their folders); a session a run is using is refused.')
-    .argument('<id...>', 'the session ids (zero_…)')
-    .addOption(formatOption())
-    .addOption(formatAlias())
+  withFormat(
+    command(sessions, 'rm', io)
+      .description('Delete sessions (their folders); a session a run is using is refused.')
+      .argument('<id...>', 'the session ids (zero_…)'),
+  )
     .action(async (ids, options) => (await import('./sessions-remove.js')).runSessionsRemove(ids, options, io));
-  command(sessions, 'prune', io)
-    .description('Delete the sessions not updated for DAYS days (fractions allowed); those in use are left.')
-    .requiredOption('--older-than <days>', 'age in days since the last update')
-    .addOption(formatOption())
-    .addOption(formatAlias())
+  withFormat(
+    command(sessions, 'prune', io)
+      .description('Delete the sessions not updated for DAYS days (fractions allowed); those in use are left.')
+      .requiredOption('--older-than <days>', 'age in days since the last update'),
+  )
     .action(async (options) => (await import('./sessions-remove.js')).runSessionsPrune(options, io));
-  command(sessions, 'show', io)
-    .description("A session's events, as zero exec printed them, in any output format.")
-    .argument('<id>', 'the session id (zero_…)')
-    .addOption(formatOption())
-    .addOption(formatAlias())
+  withFormat(
+    command(sessions, 'show', io)
+      .description("A session's events, as zero exec printed them, in any output format.")
+      .argument('<id>', 'the session id (zero_…)'),
+  )
     .action(async (id, options) => (await import('./sessions.js')).runSessionsShow(id, options, io));
 }
 
 function logCommands(zero: Command, io: CliIO): void {
-  command(zero, 'render', io)
-    .description('A recorded log (zero exec -o stream-json, or a session file) as a transcript to read: Markdown or one self-contained HTML page.')
-    .argument('[file]', 'the log (stdin when - or left out)')
-    .addOption(formatOption('markdown | html', 'markdown'))
-    .addOption(formatAlias())
+  withFormat(
+    command(zero, 'render', io)
+      .description('A recorded log (zero exec -o stream-json, or a session file) as a transcript to read: Markdown or one self-contained HTML page.')
+      .argument('[file]', 'the log (stdin when - or left out)'),
+    'markdown | html',
+    'markdown',
+  )
     .addOption(framingOption())
     .addHelpText('after', renderExamples(io.env))
     .action(async (file, options) => (await import('./render.js')).runRender(file, options, io));
-  command(zero, 'validate', io)
-    .description("Check a log against the output schema and the protocol's order rules, per run.")
-    .argument('[file]', 'the log (stdin for - or none)')
-    .addOption(formatOption('text | json | stream-json (json: one object per problem, then a summary)'))
-    .addOption(formatAlias())
+  withFormat(
+    command(zero, 'validate', io)
+      .description("Check a log against the output schema and the protocol's order rules, per run.")
+      .argument('[file]', 'the log (stdin for - or none)'),
+    'text | json | stream-json (json: one object per problem, then a summary)',
+  )
     .addOption(framingOption())
     .option('--input', 'validate input events (the -i stream-json of zero exec) instead')
     .option('--max-problems <n>', 'problems printed at most (default: 50)')
     .addHelpText('after', VALIDATE_EXAMPLES)
     .action(async (file, options) => (await import('./validate.js')).runValidate(file, options, io));
-  command(zero, 'stats', io)
-    .description('Per run of a log: turns, tool calls by name and side effect, token totals, outcome and exit code.')
-    .argument('[file]', 'the log (stdin for - or none)')
-    .addOption(formatOption('text | json | stream-json (one JSON object per run)'))
-    .addOption(formatAlias())
+  withFormat(
+    command(zero, 'stats', io)
+      .description('Per run of a log: turns, tool calls by name and side effect, token totals, outcome and exit code.')
+      .argument('[file]', 'the log (stdin for - or none)'),
+    'text | json | stream-json (one JSON object per run)',
+  )
     .addOption(framingOption())
     .addHelpText('after', '\nExamples:\n  $ zero stats run.jsonl\n  $ zero stats -o json run.jsonl | jq .tokens')
     .action(async (file, options) => (await import('./stats.js')).runStats(file, options, io));
@@ -172,11 +180,13 @@ function logCommands(zero: Command, io: CliIO): void {
     .addOption(framingOption())
     .addHelpText('after', '\nExamples:\n  $ zero redact run.jsonl > shareable.jsonl\n  $ jq . run.jsonl | zero redact > shareable.jsonl   # values framing: written back as JSONL')
     .action(async (file, options) => (await import('./redact.js')).runRedact(file, options, io));
-  command(zero, 'replay', io)
-    .description('Re-emit a recorded run as zero exec printed it live, in any output format; exits with its exit code.')
-    .argument('[file]', 'the recorded log (stdin for - or none)')
-    .addOption(formatOption('text | json | stream-json', 'stream-json'))
-    .addOption(formatAlias())
+  withFormat(
+    command(zero, 'replay', io)
+      .description('Re-emit a recorded run as zero exec printed it live, in any output format; exits with its exit code.')
+      .argument('[file]', 'the recorded log (stdin for - or none)'),
+    'text | json | stream-json',
+    'stream-json',
+  )
     .addOption(framingOption())
     .option('--delay <ms>', `milliseconds between events (at most ${MAX_TIMER_MS})`, '0')
     .option('--new-run-id', 'stamp the events with a fresh runId')
