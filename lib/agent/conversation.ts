@@ -1,7 +1,7 @@
 import { MaxTurnsError, ZeroError } from '../errors.js';
 import type { Event, ImageInput, TurnEndEvent } from '../protocol/types.js';
 import type { ChatMessage } from '../providers/types.js';
-import { runModelTurns, userMessage, type ModelRun } from './loop.js';
+import { runModelTurns, userMessage, type ModelRun, type PermissionDesk } from './loop.js';
 import { createPermissionDesk, type PermissionResponse } from './permission-desk.js';
 
 /** What the conversation's input gives (lib/protocol/conversation.ts): user turns, control events, or the input's failure. */
@@ -65,6 +65,20 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
     wakeRunner?.();
     wakeRunner = undefined;
   };
+  /** Lets the input be read again: a full queue holds it, but never while an answer to a request must get through, nor once the conversation ends. */
+  const releaseWriter = () => {
+    wakeWriter?.();
+    wakeWriter = undefined;
+  };
+  let asking = 0;
+  const permissions: PermissionDesk = {
+    remembered: desk.remembered,
+    ask(call, askSignal) {
+      asking += 1;
+      releaseWriter();
+      return desk.ask(call, askSignal).finally(() => (asking -= 1));
+    },
+  };
 
   const put = (item: ConversationItem): Promise<void> => {
     if (item.kind === 'turn') {
@@ -81,7 +95,7 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
       desk.close(item.error.message);
       wake();
     }
-    if (queue.length < MAX_QUEUED_TURNS) return Promise.resolve();
+    if (queue.length < MAX_QUEUED_TURNS || asking > 0 || failure || ended) return Promise.resolve();
     return new Promise((resolve) => (wakeWriter = resolve));
   };
 
@@ -91,7 +105,7 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
       signal.throwIfAborted();
       const turn = (taken = queue.shift());
       if (turn) {
-        if (queue.length < MAX_QUEUED_TURNS) wakeWriter?.();
+        if (queue.length < MAX_QUEUED_TURNS) releaseWriter();
         return turn;
       }
       if (ended) return undefined;
@@ -100,7 +114,7 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
   }
 
   async function* run(begin: Parameters<Conversation['run']>[0]): AsyncGenerator<Event, void> {
-    signal.addEventListener('abort', wake, { once: true });
+    signal.addEventListener('abort', () => (wake(), releaseWriter()), { once: true });
     const first = await nextTurn(signal);
     if (!first) return;
     const { history, run: agentRun } = await begin(first);
@@ -109,7 +123,6 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
     const nextCheckpoint = () => ++checkpoints;
     for (let turn: QueuedTurn | undefined = first; turn; turn = await nextTurn(signal)) {
       const { number, prompt, images } = turn;
-      messages.push(userMessage(prompt, images));
       // turn_start comes with the turn's first event, as run_start does with the run's (the model the API names)
       let opened = false;
       const framed = function* (event: Event): Generator<Event> {
@@ -120,6 +133,8 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
       };
       let status: TurnEndEvent['status'] = 'interrupted';
       if (!turn.interrupted) {
+        // a turn interrupted before it ran is no part of the conversation the model sees
+        messages.push(userMessage(prompt, images));
         const answering = answer(agentRun, messages, nextCheckpoint);
         for (let next = await answering.next(); ; next = await answering.next()) {
           if (next.done) {
@@ -144,7 +159,7 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
     const controller = (current = new AbortController());
     const turnSignal = AbortSignal.any([agentRun.signal, controller.signal]);
     try {
-      yield* runModelTurns({ ...agentRun, signal: turnSignal, ...(agentRun.askPermissions ? { permissions: desk } : {}) }, messages, nextCheckpoint);
+      yield* runModelTurns({ ...agentRun, signal: turnSignal, ...(agentRun.askPermissions ? { permissions } : {}) }, messages, nextCheckpoint);
       return 'success';
     } catch (error) {
       if (failure) throw failure;
@@ -161,6 +176,7 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
       ended = true;
       desk.close(INPUT_CLOSED);
       wake();
+      releaseWriter();
     },
     run,
   };

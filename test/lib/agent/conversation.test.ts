@@ -6,11 +6,18 @@ import { ScriptedProvider, type ScriptTurn } from '../../../lib/providers/script
 import { createToolbox } from '../../../lib/tools/registry.js';
 
 /** A conversation over the scripted provider; resolves with the events once the input (the items `feed` puts) has been answered. */
-async function converse(turns: ScriptTurn[], feed: (conversation: ReturnType<typeof createConversation>, events: Event[]) => Promise<void> | void, options: { maxTurns?: number; history?: ChatMessage[] } = {}) {
+async function converse(turns: ScriptTurn[], feed: (conversation: ReturnType<typeof createConversation>, events: Event[]) => Promise<void> | void, options: { maxTurns?: number; history?: ChatMessage[]; seen?: string[][] } = {}) {
   const controller = new AbortController();
   const conversation = createConversation(controller.signal);
   const events: Event[] = [];
-  const provider = new ScriptedProvider(turns);
+  const scripted = new ScriptedProvider(turns);
+  // what each model request carried, as the model would read it
+  const provider = Object.assign(Object.create(scripted), {
+    turn: (request: Parameters<ScriptedProvider['turn']>[0], signal: AbortSignal) => {
+      options.seen?.push(request.messages.map((message) => String(message.content)));
+      return scripted.turn(request, signal);
+    },
+  }) as ScriptedProvider;
   const firsts: string[] = [];
   const answers = conversation.run(async (first) => {
     firsts.push(first.prompt);
@@ -75,4 +82,15 @@ t.test('a failure of the input ends the run with it, also between turns', async 
     }),
     failure,
   );
+});
+
+t.test("a turn interrupted before it ran never reaches the model: the next turn's history has no trace of it", async (t) => {
+  const seen: string[][] = [];
+  const { events } = await converse([{ text: 'Only this one.' }], async (conversation) => {
+    await conversation.put({ kind: 'turn', prompt: 'early' });
+    await conversation.put({ kind: 'interrupt' });
+    await conversation.put({ kind: 'turn', prompt: 'later' });
+  }, { seen });
+  t.match(events.filter((event) => event.type === 'turn_end'), [{ turn: 1, status: 'interrupted' }, { turn: 2, status: 'success' }]);
+  t.same(seen, [['later']]);
 });

@@ -93,3 +93,20 @@ t.test('SIGTERM while a permission request waits: the call is cancelled, then er
   t.match(ofType(result.events, 'permission_decision')[0], { action: 'cancel' });
   t.match(result.events.at(-1), { status: 'interrupted', exitCode: 130 });
 });
+
+t.test('an answer gets through while 64 and more messages wait behind the turn that asks', async (t) => {
+  const waiting = 70;
+  const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }, { text: 'Written.' }, ...Array.from({ length: waiting }, () => ({ text: 'Next.' }))]);
+  let ended = 0;
+  const result = await converse(run.args('--permission-prompt', 'stdio', '--permission-timeout', '20'), (client) => {
+    client.send(say('Write.'));
+    for (let n = 0; n < waiting; n++) client.send(say(`message ${n}`));
+  }, (event, client) => {
+    if (event.type === 'permission_request') client.send({ type: 'permission_response', id: event.id, decision: 'allow' });
+    if (event.type === 'turn_end' && ++ended === waiting + 1) client.end();
+  }, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.match(ofType(result.events, 'permission_decision'), [{ id: 'w1', action: 'allow' }], 'answered, not timed out behind the queue');
+  t.equal(ofType(result.events, 'turn_end').length, waiting + 1);
+});
