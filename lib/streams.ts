@@ -106,6 +106,7 @@ export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOpti
     const check = () => {
       if (stream.readableLength > 0 && !stream.destroyed) return;
       onRead = undefined;
+      stream.off('close', check);
       callback(error);
     };
     onRead = check;
@@ -200,6 +201,7 @@ export function joinDuplex(writable: Writable, readable: Readable): Duplex {
     if (!joined.push(chunk)) readable.pause();
   });
   readable.on('end', () => joined.push(null));
+  readable.on('error', (error) => joined.destroy(error));
   writable.on('error', () => {
     // reported on the readable side as an error event
   });

@@ -36,23 +36,20 @@ export function createTextRenderer(options: TextRendererOptions = {}) {
   const toolNames = new Map<string, string>();
   let wroteText = false;
   let atLineStart = true;
-  let turnBreak = false;
   let sessionId: string | undefined;
   /** Reasoning shown on stderr whose line is still open. */
   let reasoningOpen = false;
 
   function text(delta: string): string {
-    const out = turnBreak && !atLineStart ? `\n${delta}` : delta;
-    turnBreak = false;
     wroteText = true;
     atLineStart = delta.endsWith('\n');
-    return out;
+    return delta;
   }
 
   /** The answer's open line, ended before something else is shown (its own newline, due anyway). */
   function endLine(): string | undefined {
     if (!wroteText || atLineStart) return undefined;
-    [atLineStart, turnBreak] = [true, false];
+    atLineStart = true;
     return '\n';
   }
 
@@ -84,12 +81,12 @@ export function createTextRenderer(options: TextRendererOptions = {}) {
         return { stdout: text(event.delta) };
       case 'tool_call': {
         toolNames.set(event.id, event.name);
-        const shown = { ...progress(line('[tool]', style.cyan, describeCall(event)), `running ${event.name}`) };
-        turnBreak = wroteText && !atLineStart;
-        return shown;
+        // the answer's open line ends before the progress line: text after the call starts on a line of its own
+        return progress(line('[tool]', style.cyan, describeCall(event)), `running ${event.name}`);
       }
       case 'tool_result': {
         const { ok, summary } = describeResult(event, event.name ?? toolNames.get(event.id));
+        toolNames.delete(event.id);
         return progress(ok ? line('[ok]', style.green, summary) : line('[error]', style.red, summary), WAITING_FOR_MODEL);
       }
       case 'warning':

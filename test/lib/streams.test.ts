@@ -1,5 +1,6 @@
 import t from 'tap';
-import { OBJECT_HIGH_WATER_MARK, applyStep, composeSteps, exchangeStream, mapStream, stepStream, type Exchange } from '../../lib/streams.js';
+import { PassThrough } from 'node:stream';
+import { OBJECT_HIGH_WATER_MARK, applyStep, composeSteps, exchangeStream, joinDuplex, mapStream, stepStream, type Exchange } from '../../lib/streams.js';
 import { settled } from '../helpers/timing.js';
 import { through, throughUntilError } from '../helpers/streams.js';
 
@@ -183,4 +184,13 @@ t.test('exchangeStream: once unheld aborts, events are pulled with nobody readin
   await settled(() => left.state.pulled);
   t.ok(left.state.finished, 'the generator was ended');
   t.ok(left.state.pulled < 5);
+});
+
+t.test('joinDuplex: a failure of the readable side reaches the reader of the joined stream', async (t) => {
+  const readable = new PassThrough();
+  const joined = joinDuplex(new PassThrough(), readable);
+  const failed = new Promise((resolve) => joined.on('error', resolve));
+  joined.resume();
+  readable.destroy(new Error('the output chain failed'));
+  t.match(await failed, { message: 'the output chain failed' });
 });
