@@ -107,7 +107,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     secrets.splice(0, secrets.length, ...credentialsInUse(io.env, choice, config));
     const provider = await createProvider(choice);
     const { input, source } = await execInput(settings, io);
-    const recorder = await sessionRecorder(settings, io.env, { name: provider.name, model: provider.model, ...launchOf(choice, flags.provider, io.env, config) }, secrets);
+    const recorder = await sessionRecorder({ ...settings, session: flags.session ?? settings.session }, io.env, { name: provider.name, model: provider.model, ...launchOf(choice, flags.provider, io.env, config) }, secrets);
     const screen = screenFor(io, settings.outputFormat, { spinner: true, sessionHint: true });
     const chain = execChain({
       provider,

@@ -3,8 +3,12 @@ import type { ZeroConfig } from '../providers/config.js';
 import { latestSessionFor, openSession, sessionsRoot, type Launch } from '../sessions/index.js';
 import type { ExecSettings } from './options.js';
 
-/** The provider flags of a run: as given, or for --resume and --fork, the session's own where none was given. */
-export type ProviderFlags = Pick<ExecSettings, 'provider' | 'model' | 'script'>;
+/**
+ * The provider flags of a run: as given, or for --resume and --fork, the session's own where none was given; and
+ * then the session they came from, by id, so that the run continues that one (`--resume` alone names no id, and
+ * another run may make a newer session meanwhile).
+ */
+export type ProviderFlags = Pick<ExecSettings, 'provider' | 'model' | 'script'> & { session?: ExecSettings['session'] };
 
 /**
  * --resume and --fork continue with the provider, model and (scripted) script the session ran with: a
@@ -19,8 +23,9 @@ export async function providerFlags(settings: ExecSettings, env: NodeJS.ProcessE
   const session = 'fork' in choice ? await openSession(root, choice.fork) : choice.resume === true ? await latestSessionFor(root, settings.cwd) : await openSession(root, choice.resume);
   const recorded = session.metadata;
   // metadata rebuilt from a damaged file may not know the provider
-  if (recorded.provider === 'unknown') return { provider, model, script };
-  return { provider: recorded.profile ?? recorded.provider, model: model ?? recorded.model, script: script ?? recorded.script };
+  const pinned = 'fork' in choice ? choice : { resume: session.id };
+  if (recorded.provider === 'unknown') return { provider, model, script, session: pinned };
+  return { provider: recorded.profile ?? recorded.provider, model: model ?? recorded.model, script: script ?? recorded.script, session: pinned };
 }
 
 /** What the session records of how the provider was chosen: the profile that chose it, and the script. */

@@ -22,14 +22,15 @@ t.test('a new run uses the flags as given', async (t) => {
 
 t.test("--resume continues with the session's provider, model and script; --resume without an id, the newest here", async (t) => {
   const { env, id, settings } = await setup(t, { provider: 'scripted', model: 'scripted', script: '/s.jsonl' });
-  t.same(await providerFlags(settings({ session: { resume: id } }), env), { provider: 'scripted', model: 'scripted', script: '/s.jsonl' });
-  t.same(await providerFlags(settings({ session: { resume: true } }), env), { provider: 'scripted', model: 'scripted', script: '/s.jsonl' });
-  t.same(await providerFlags(settings({ session: { fork: id } }), env), { provider: 'scripted', model: 'scripted', script: '/s.jsonl' }, 'a fork too');
+  const recorded = { provider: 'scripted', model: 'scripted', script: '/s.jsonl' };
+  t.same(await providerFlags(settings({ session: { resume: id } }), env), { ...recorded, session: { resume: id } });
+  t.same(await providerFlags(settings({ session: { resume: true } }), env), { ...recorded, session: { resume: id } }, 'the session found, by its id: the run resumes the one its provider came from');
+  t.same(await providerFlags(settings({ session: { fork: id } }), env), { ...recorded, session: { fork: id } }, 'a fork too');
 });
 
 t.test('--model and --script replace only themselves; --provider starts from nothing of the session', async (t) => {
   const { env, id, settings } = await setup(t, { provider: 'openai-compatible', model: 'llama', profile: 'gw' });
-  t.same(await providerFlags(settings({ session: { resume: id }, model: 'other' }), env), { provider: 'gw', model: 'other', script: undefined }, 'the profile, not its kind');
+  t.same(await providerFlags(settings({ session: { resume: id }, model: 'other' }), env), { provider: 'gw', model: 'other', script: undefined, session: { resume: id } }, 'the profile, not its kind');
   t.same(await providerFlags(settings({ session: { resume: id }, provider: 'anthropic' }), env), { provider: 'anthropic', model: undefined, script: undefined });
 });
 
