@@ -13,6 +13,7 @@
  * by that test.
  */
 
+import { keywordScanners, NO_KEYWORD, type KeywordScanner } from './keyword-scanner.js';
 import { escapeRegExp, type TextRule } from './rule.js';
 
 export interface Prefilter {
@@ -20,13 +21,8 @@ export interface Prefilter {
   test(text: string): boolean;
   /** The rules, in their order, whose keywords occur in `text` (plus those without keywords). */
   select(text: string): readonly TextRule[];
-  /**
-   * Where the last keyword occurrence in `text` starts (-1: none; 0 when some rule has no keywords).
-   * A keyword is at most `longestKeyword` characters: scanning new text after that many minus one
-   * characters of what came before finds every keyword that ends in the new text.
-   */
-  lastKeyword(text: string): number;
-  readonly longestKeyword: number;
+  /** A scanner of text that arrives in pieces, for where its last keyword starts (always the piece's start when some rule has no keywords). */
+  scanner(): KeywordScanner;
 }
 
 type Trie = Map<string, Trie | null>;
@@ -64,13 +60,15 @@ export function keywordSource(keywords: Iterable<string>): string {
 export function buildPrefilter(rules: readonly TextRule[], frequent: readonly string[] = []): Prefilter {
   const always = rules.filter((rule) => rule.keywords.length === 0);
   const keyed = rules.filter((rule) => rule.keywords.length > 0);
-  if (keyed.length === 0) return { test: () => always.length > 0, select: () => always, lastKeyword: () => (always.length > 0 ? 0 : -1), longestKeyword: 0 };
+  const everywhere: KeywordScanner = { scan: () => 0, reset() {} };
+  const nowhere: KeywordScanner = { scan: () => NO_KEYWORD, reset() {} };
+  if (keyed.length === 0) return { test: () => always.length > 0, select: () => always, scanner: () => (always.length > 0 ? everywhere : nowhere) };
 
   const isTested = (rule: TextRule): boolean =>
     rule.hasKeyword !== undefined || rule.keywords.some((keyword) => frequent.includes(keyword));
   const keywords = keyed.flatMap((rule) => rule.keywords);
   const any = new RegExp(keywordSource(keywords), 'i');
-  const anyAt = new RegExp(keywordSource(keywords), 'gi');
+  const scanners = keywordScanners(keywords);
   const testOf = (rule: TextRule): ((text: string) => boolean) => {
     const regex = new RegExp(keywordSource(rule.keywords), 'i');
     return rule.hasKeyword ?? ((text) => regex.test(text));
@@ -86,17 +84,7 @@ export function buildPrefilter(rules: readonly TextRule[], frequent: readonly st
 
   return {
     test: (text) => always.length > 0 || any.test(text),
-    lastKeyword(text) {
-      if (always.length > 0) return 0;
-      let last = -1;
-      anyAt.lastIndex = 0;
-      for (let match = anyAt.exec(text); match !== null; match = anyAt.exec(text)) {
-        last = match.index;
-        anyAt.lastIndex = match.index + 1;
-      }
-      return last;
-    },
-    longestKeyword: Math.max(...keywords.map((keyword) => keyword.length)),
+    scanner: () => (always.length > 0 ? everywhere : scanners()),
     select(text) {
       if (!any.test(text)) return always;
       const selected = new Set<TextRule>(always);

@@ -8,7 +8,8 @@
  */
 
 import { holdFrom, isSpaceCode, PEM_HEADER_START, SHORT_RUN } from './hold.js';
-import { KEYWORDS, mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
+import { NO_KEYWORD } from './keyword-scanner.js';
+import { keywordScanner, mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
 
 export { holdFrom } from './hold.js';
 
@@ -23,6 +24,7 @@ const CONTEXT_CHARS = 160;
  */
 const EAGER_HOLD = 512;
 const SPACE = /\s/;
+const PEM_HEADER_END_CHAR = PEM_HEADER_START.at(-1)!;
 
 export type StreamRedactor = {
   /** A raw piece in; what can be released now, redacted ('' while everything is held back). */
@@ -77,23 +79,30 @@ const STALE_CHARS = 4096;
 const STALE_CUTS = 64;
 
 /**
- * The context, kept as it grows: the text released since an older cut, and the cuts as positions since the
- * context began. Releasing costs no copy and no walk of the cuts (the latest cut that leaves CONTEXT_CHARS or
- * more only moves on); the text is made when a release that needs it looks (a quiet one needs only its length).
+ * The context, kept as it grows: the pieces released since an older cut (one between each two cuts), and the
+ * cuts as positions since the context began. Releasing costs no copy and no walk of the cuts (the latest cut
+ * that leaves CONTEXT_CHARS or more only moves on); the text is joined when a release that needs it looks (a
+ * quiet one needs only its length).
  */
 function createContext() {
-  let released = '';
+  let pieces: string[] = [];
   let cuts = [0];
-  /** The context starts at cuts[keep]; released starts at cuts[0]. */
+  /** The context starts at cuts[keep]. */
   let keep = 0;
   let end = 0;
+  let text: string | undefined = '';
   return {
     get length(): number {
       return end - cuts[keep]!;
     },
     get text(): string {
-      const from = cuts[keep]! - cuts[0]!;
-      return from === 0 ? released : released.slice(from);
+      return (text ??= pieces.length - keep === 1 ? pieces[keep]! : pieces.slice(keep).join(''));
+    },
+    /** Its last `length` characters, or all of it when shorter (without joining the rest). */
+    last(length: number): string {
+      let tail = '';
+      for (let at = pieces.length - 1; at >= keep && tail.length < length; at--) tail = pieces[at] + tail;
+      return tail.length > length ? tail.slice(-length) : tail;
     },
     /** As a Context: its text, and its cuts from 0. */
     view(): Context {
@@ -102,12 +111,13 @@ function createContext() {
     },
     /** Releases `raw` into it: the text from the latest cut that leaves CONTEXT_CHARS or more. */
     extend(raw: string): void {
-      released += raw;
+      pieces.push(raw);
       end += raw.length;
       cuts.push(end);
+      text = undefined;
       while (keep + 1 < cuts.length && end - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
       if (keep < STALE_CUTS && cuts[keep]! - cuts[0]! < STALE_CHARS) return;
-      released = this.text;
+      pieces = pieces.slice(keep);
       cuts = cuts.slice(keep);
       keep = 0;
     },
@@ -123,27 +133,28 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   let held = '';
   let context = createContext();
   let lookedAt = 0;
-  // Keywords are found as text arrives, each piece scanned once (with the few characters before it a keyword
-  // may span), not with the whole window at every look: positions count characters since the stream began.
+  // Keywords are found as text arrives, each character scanned once, not with the whole window at every
+  // look: positions count characters since the stream began.
   /** Characters released so far: where `held` starts. */
   let released = 0;
-  /** Where the last keyword seen starts (-1: none yet). */
-  let lastKeyword = -1;
+  /** Where the last keyword seen starts (-Infinity: none yet). */
+  let lastKeyword = NO_KEYWORD;
   /** Where the last private-key header seen starts (-1: none yet): a block it opens is held, keyword or not. */
   let lastPem = -1;
-  const overlap = Math.max(KEYWORDS.longestKeyword, PEM_HEADER_START.length) - 1;
+  const keywords = keywordScanner();
   const knowsSecrets = prepareSecrets(options.secrets).length > 0;
 
-  /** The last `overlap` characters since the last flush (the context's, then held): a keyword ending in the next piece may start there. */
-  let tail = '';
+  /** The last `length` characters since the last flush (the context's, then held). */
+  const recent = (length: number): string => (held.length >= length ? held.slice(-length) : context.last(length - held.length) + held);
   const scan = (piece: string): void => {
-    const text = tail + piece;
-    const start = released + held.length - tail.length;
-    tail = text.length > overlap ? text.slice(text.length - overlap) : text;
-    const at = KEYWORDS.lastKeyword(text);
-    if (at >= 0) lastKeyword = start + at;
+    const start = released + held.length;
+    lastKeyword = Math.max(lastKeyword, start + keywords.scan(piece));
+    // a header that ends in this piece has its last letter in it (one native search, most pieces have none)
+    if (!piece.includes(PEM_HEADER_END_CHAR)) return;
+    const before = PEM_HEADER_START.length - 1;
+    const text = recent(before) + piece;
     const pem = text.lastIndexOf(PEM_HEADER_START);
-    if (pem >= 0) lastPem = start + pem;
+    if (pem >= 0) lastPem = start - (text.length - piece.length) + pem;
   };
 
   /**
@@ -161,6 +172,27 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     if (held.length - run > SHORT_RUN) return undefined;
     const ready = held.slice(0, run);
     advance(ready);
+    return ready;
+  };
+
+  /**
+   * releaseQuiet's answer for a piece with a space in it, given before the piece is added to what is held (so
+   * the held text is not built only to be cut again): all up to the piece's last space. Undefined when
+   * releaseQuiet would not answer so, or the piece is not due a look as soon as it comes.
+   */
+  const releaseQuietPiece = (piece: string): string | undefined => {
+    let space = piece.length;
+    while (space > 0 && !isSpaceCode(piece.charCodeAt(space - 1))) space--;
+    if (space === 0 || held.length + piece.length > EAGER_HOLD || piece.length - space > SHORT_RUN) return undefined;
+    const windowStart = released - context.length;
+    if (knowsSecrets || lastKeyword >= windowStart || lastPem >= windowStart) return undefined;
+    const ends = space === piece.length;
+    const ready = held === '' ? (ends ? piece : piece.slice(0, space)) : held + (ends ? piece : piece.slice(0, space));
+    held = ends ? '' : piece.slice(space);
+    context.extend(ready);
+    released += ready.length;
+    releasedRun = 0;
+    lookedAt = held.length;
     return ready;
   };
 
@@ -208,6 +240,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   return {
     push(piece) {
       scan(piece);
+      const quiet = releaseQuietPiece(piece);
+      if (quiet !== undefined) return quiet;
       held += piece;
       const endsWord = SPACE.test(piece);
       const due = held.length >= 2 * lookedAt || (held.length <= EAGER_HOLD && endsWord);
@@ -221,7 +255,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
       released += held.length;
       held = '';
       context = createContext();
-      tail = '';
+      keywords.reset();
       releasedRun = 0;
       lookedAt = 0;
       return out;

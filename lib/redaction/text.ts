@@ -5,6 +5,7 @@ import { AWS_SECRET_RULE } from './aws.js';
 import { COOKIE_RULE } from './cookies.js';
 import { HTTP_RULES } from './http.js';
 import { PATTERN_RULES } from './patterns.js';
+import type { KeywordScanner } from './keyword-scanner.js';
 import { buildPrefilter } from './prefilter.js';
 import { type TextRule } from './rule.js';
 import { ESCAPE_KEYWORDS, decodeSecretEscapes, hasEscapeKeyword } from './escapes.js';
@@ -77,8 +78,8 @@ export function mayContainSecret(text: string, options?: RedactOptions): boolean
   return prefilter.test(text) || mayContainKnownSecret(text, options);
 }
 
-/** The keyword half of mayContainSecret, for text that grows: see Prefilter.lastKeyword. */
-export const KEYWORDS: Pick<typeof prefilter, 'lastKeyword' | 'longestKeyword'> = prefilter;
+/** The keyword half of mayContainSecret, for text that grows: see Prefilter.scanner. */
+export const keywordScanner = (): KeywordScanner => prefilter.scanner();
 
 /** The other half: a loaded credential occurs in `text`, whole, in base64, escaped or in pieces. */
 export function mayContainKnownSecret(text: string, options?: RedactOptions): boolean {

@@ -1,0 +1,83 @@
+import t from 'tap';
+import fc from 'fast-check';
+import { keywordScanners, NO_KEYWORD } from '../../../lib/redaction/keyword-scanner.js';
+import { keywordSource } from '../../../lib/redaction/prefilter.js';
+
+const KEYWORDS = ['sk-', 'sk-ant-', 'key', 'api-key', 'token', 'private key', 'ab', 'bc', '://', '\\u'];
+
+/** Where the last keyword starts in the whole text, as a regex with the `i` flag finds it (-Infinity: none). */
+function lastKeywordByRegex(text: string, keywords = KEYWORDS): number {
+  const regex = new RegExp(keywordSource(keywords), 'gi');
+  let last = NO_KEYWORD;
+  for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
+    last = match.index;
+    regex.lastIndex = match.index + 1;
+  }
+  return last;
+}
+
+/** The pieces scanned in turn: the latest keyword start, as a position in the whole text. */
+function scanPieces(pieces: string[], keywords = KEYWORDS): number {
+  const scanner = keywordScanners(keywords)();
+  let start = 0;
+  let last = NO_KEYWORD;
+  for (const piece of pieces) {
+    last = Math.max(last, start + scanner.scan(piece));
+    start += piece.length;
+  }
+  return last;
+}
+
+t.test('a keyword is found where it starts, relative to the piece it ends in', async (t) => {
+  const scanner = keywordScanners(KEYWORDS)();
+  t.equal(scanner.scan('plain words'), NO_KEYWORD);
+  t.equal(scanner.scan('my token'), 3);
+  t.equal(scanner.scan(' and s'), NO_KEYWORD, 'a keyword still arriving is not found yet');
+  t.equal(scanner.scan('k-live'), -1, 'found in the piece it ends in, starting one character before it');
+});
+
+t.test('the latest start wins: a short keyword ending inside a longer one', async (t) => {
+  t.equal(scanPieces(['x-api-key']), 6, '`key` starts after `api-key`');
+  t.equal(scanPieces(['abc']), 1, '`bc` overlaps `ab`');
+  t.equal(scanPieces(['the private key']), 12);
+});
+
+t.test('case is ignored as a regex `i` flag ignores it: only ASCII letters fold', async (t) => {
+  t.equal(scanPieces(['My TOKEN']), 3);
+  t.equal(scanPieces(['Sk-Ant-x']), 0);
+  t.equal(scanPieces(['\u017Fk-']), NO_KEYWORD, 'the long s (U+017F) is not an s');
+  t.equal(scanPieces(['\u212Aey']), NO_KEYWORD, 'the Kelvin sign is not a k');
+  t.equal(lastKeywordByRegex('\u017Fk- \u212Aey'), NO_KEYWORD, 'nor to the regex');
+});
+
+t.test('reset: no keyword spans the texts before and after', async (t) => {
+  const scanner = keywordScanners(KEYWORDS)();
+  scanner.scan('to');
+  scanner.reset();
+  t.equal(scanner.scan('ken'), NO_KEYWORD);
+  t.equal(scanner.scan(' token'), 1);
+});
+
+t.test('scanners from one factory keep their own state', async (t) => {
+  const scanners = keywordScanners(KEYWORDS);
+  const a = scanners();
+  const b = scanners();
+  a.scan('tok');
+  t.equal(b.scan('en'), NO_KEYWORD);
+  t.equal(a.scan('en'), -3);
+});
+
+t.test('keywords must be ASCII', async (t) => {
+  t.throws(() => keywordScanners(['clé']), /not ASCII/);
+  t.equal(scanPieces(['anything'], []), NO_KEYWORD, 'no keywords: nothing is found');
+});
+
+t.test('property: however the text is cut, the latest keyword is the one a regex finds in the whole', async () => {
+  const alphabet = fc.constantFrom(...'skSK-antANTeyEYpiPI:/\\uUbcBC rvxzé\n'.split(''));
+  await fc.assert(
+    fc.property(fc.array(fc.array(alphabet, { maxLength: 12 }).map((chars) => chars.join('')), { maxLength: 10 }), (pieces) => {
+      return scanPieces(pieces) === lastKeywordByRegex(pieces.join(''));
+    }),
+    { numRuns: 3000 },
+  );
+});
