@@ -1,7 +1,7 @@
 import type { SchemaKind } from './schemas.js';
 import { CONTROL_EVENT_TYPES, type Parsed, type SchemaVersion } from './types.js';
 import { mapStep, type Step } from '../streams.js';
-import { acceptLine, checkAgainstSchema, isJsonObject, validateParsed, type Verdict } from './validate.js';
+import { acceptLine, checkAgainstSchema, conformsToSchema, isJsonObject, validateParsed, type Verdict } from './validate.js';
 
 /** The kinds shipped in both versions (docs/protocol.md §9): a value is checked against the schema of its own schemaVersion. */
 export type VersionedKind = 'input' | 'output';
@@ -23,6 +23,12 @@ export function checkVersioned<T>(kind: VersionedKind, value: unknown): Verdict<
   return checkAgainstSchema<T>(schemaVersionOf(value) === 2 ? V2[kind] : kind, value);
 }
 
+/** Whether checkVersioned would find no problem (the common case, answered without building a verdict). */
+function conformsVersioned(kind: VersionedKind, value: unknown): boolean {
+  const version = schemaVersionOf(value);
+  return version !== undefined && conformsToSchema(version === 2 ? V2[kind] : kind, value);
+}
+
 const V2 = { input: 'input.v2', output: 'output.v2' } as const;
 
 export type VersionProblem = { field: 'schemaVersion'; problem: string };
@@ -40,18 +46,23 @@ export type VersionScopes = {
  */
 export function createVersionScopes(describe: (scope: string) => string, onFirst?: (version: SchemaVersion, scope: string) => void): VersionScopes {
   const first = new Map<string, { version: SchemaVersion; lineNo: number }>();
+  // the scope and version of the line before, when they agreed: a run's lines come together
+  let lastScope: string | undefined;
+  let lastVersion: SchemaVersion | undefined;
   return {
     check(scope, value, lineNo) {
       const version = schemaVersionOf(value);
-      if (version === undefined) return undefined;
+      if (version === undefined || (scope === lastScope && version === lastVersion)) return undefined;
       const seen = first.get(scope);
       if (!seen) {
         first.set(scope, { version, lineNo });
         onFirst?.(version, scope);
-        return undefined;
+      } else if (seen.version !== version) {
+        return { field: 'schemaVersion', problem: `Expected ${seen.version}, received ${version} (${describe(scope)} is version ${seen.version} from line ${seen.lineNo})` };
       }
-      if (seen.version === version) return undefined;
-      return { field: 'schemaVersion', problem: `Expected ${seen.version}, received ${version} (${describe(scope)} is version ${seen.version} from line ${seen.lineNo})` };
+      lastScope = scope;
+      lastVersion = version;
+      return undefined;
     },
   };
 }
@@ -87,6 +98,7 @@ export function createLineValidator<T>(kind: SchemaKind, options: LineValidatorO
   return ({ value, lineNo }) => {
     const scope = kind === 'output' && isJsonObject(value) && typeof value.runId === 'string' ? value.runId : '';
     const mixed = scopes.check(scope, value, lineNo);
+    if (!mixed && !options.promptsOnly && conformsVersioned(kind, value)) return value as T;
     const verdict = mixed ? { ok: false as const, ...mixed } : checkVersioned<T>(kind, value);
     const refused = options.promptsOnly && verdict.ok && CONTROL_EVENT_TYPES.has((value as { type: string }).type);
     return acceptLine(kind, refused ? needsMultiTurn((value as { type: string }).type) : verdict, lineNo, options.label);

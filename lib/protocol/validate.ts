@@ -107,6 +107,11 @@ export function checkAgainstSchema<T>(kind: SchemaKind, value: unknown): Verdict
   return verdict<T>(validatorFor(kind), value);
 }
 
+/** Whether a value conforms to one of the shipped schemas: checkAgainstSchema's answer, without the verdict. */
+export function conformsToSchema(kind: SchemaKind, value: unknown): boolean {
+  return validatorFor(kind)(value);
+}
+
 /** A checker for any other JSON Schema (a tool's arguments, say), compiled once, reporting like checkAgainstSchema. */
 export function compileChecker<T>(schema: Record<string, unknown>): (value: unknown) => Verdict<T> {
   const validate = ajv.compile(schema);
