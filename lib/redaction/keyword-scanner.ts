@@ -9,8 +9,8 @@
  * before it a keyword may span costs ten times more).
  */
 
-/** No keyword ends in the piece. */
-export const NO_KEYWORD = Number.NEGATIVE_INFINITY;
+/** No keyword ends in the piece (an integer, as every answer is: no number is boxed in the loop that asks). */
+export const NO_KEYWORD = Number.MIN_SAFE_INTEGER;
 
 export interface KeywordScanner {
   /**

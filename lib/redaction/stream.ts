@@ -137,8 +137,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   // look: positions count characters since the stream began.
   /** Characters released so far: where `held` starts. */
   let released = 0;
-  /** Where the last keyword seen starts (-Infinity: none yet). */
-  let lastKeyword = NO_KEYWORD;
+  /** Where the last keyword seen starts (-1: none yet). */
+  let lastKeyword = -1;
   /** Where the last private-key header seen starts (-1: none yet): a block it opens is held, keyword or not. */
   let lastPem = -1;
   const keywords = keywordScanner();
@@ -148,7 +148,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   const recent = (length: number): string => (held.length >= length ? held.slice(-length) : context.last(length - held.length) + held);
   const scan = (piece: string): void => {
     const start = released + held.length;
-    lastKeyword = Math.max(lastKeyword, start + keywords.scan(piece));
+    const at = keywords.scan(piece);
+    if (at !== NO_KEYWORD) lastKeyword = Math.max(lastKeyword, start + at);
     // a header that ends in this piece has its last letter in it (one native search, most pieces have none)
     if (!piece.includes(PEM_HEADER_END_CHAR)) return;
     const before = PEM_HEADER_START.length - 1;

@@ -5,7 +5,7 @@ import { keywordSource } from '../../../lib/redaction/prefilter.js';
 
 const KEYWORDS = ['sk-', 'sk-ant-', 'key', 'api-key', 'token', 'private key', 'ab', 'bc', '://', '\\u'];
 
-/** Where the last keyword starts in the whole text, as a regex with the `i` flag finds it (-Infinity: none). */
+/** Where the last keyword starts in the whole text, as a regex with the `i` flag finds it (NO_KEYWORD: none). */
 function lastKeywordByRegex(text: string, keywords = KEYWORDS): number {
   const regex = new RegExp(keywordSource(keywords), 'gi');
   let last = NO_KEYWORD;
@@ -22,7 +22,8 @@ function scanPieces(pieces: string[], keywords = KEYWORDS): number {
   let start = 0;
   let last = NO_KEYWORD;
   for (const piece of pieces) {
-    last = Math.max(last, start + scanner.scan(piece));
+    const at = scanner.scan(piece);
+    if (at !== NO_KEYWORD) last = Math.max(last, start + at);
     start += piece.length;
   }
   return last;
