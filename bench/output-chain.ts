@@ -3,7 +3,7 @@
  * stamp → serialize) against a bare split2 → JSON.parse → JSON.stringify
  * baseline, over the same synthetic stream-json log, in one process.
  *
- *   node dist/bench/output-chain.js [--events 200000] [--reps 5] [--chunk-kib 64] [--seed 42] [--stages]
+ *   node dist/bench/output-chain.js [--events 200000] [--reps 9] [--chunk-kib 64] [--seed 42] [--stages]
  *
  * Env: BENCH_EVENTS, BENCH_REPS. A report, never a test: nothing is asserted.
  */
@@ -32,7 +32,7 @@ import { composeSteps, stepStream } from '../lib/streams.js';
 const { values: args } = parseArgs({
   options: {
     events: { type: 'string', default: process.env.BENCH_EVENTS ?? '200000' },
-    reps: { type: 'string', default: process.env.BENCH_REPS ?? '5' },
+    reps: { type: 'string', default: process.env.BENCH_REPS ?? '9' },
     'chunk-kib': { type: 'string', default: '64' },
     seed: { type: 'string', default: '42' },
     stages: { type: 'boolean', default: false },
@@ -98,9 +98,9 @@ async function runOnce(stages: Stages, objectOut = false, countRedacted = false)
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 
-type Row = { name: string; ms: number; heapPeak: number };
+type Row = { name: string; ms: number; heapPeak: number; times: number[] };
 
-/** One warm-up each, then `reps` runs interleaved across the cases; the median time and the largest heap peak. */
+/** One warm-up each, then `reps` runs interleaved across the cases; the median time, each rep's time, the largest heap peak. */
 async function measure(cases: Array<{ name: string; stages: Stages; objectOut?: boolean }>): Promise<Row[]> {
   for (const c of cases) await runOnce(c.stages, c.objectOut);
   const times = cases.map(() => [] as number[]);
@@ -112,7 +112,15 @@ async function measure(cases: Array<{ name: string; stages: Stages; objectOut?: 
       heaps[i] = Math.max(heaps[i], heapPeak);
     }
   }
-  return cases.map((c, i) => ({ name: c.name, ms: median(times[i]), heapPeak: heaps[i] }));
+  return cases.map((c, i) => ({ name: c.name, ms: median(times[i]), heapPeak: heaps[i], times: times[i] }));
+}
+
+/**
+ * The throughput ratio as the median of each rep's own ratio (the baseline and the chain ran one after the other):
+ * pairing keeps it steady when the machine's speed drifts during the run, which a ratio of medians is not.
+ */
+function pairedRatio(reference: Row, row: Row): number {
+  return median(reference.times.map((ms, rep) => ms / row.times[rep]!));
 }
 
 function table(rows: Row[], reference: Row): string {
@@ -148,7 +156,10 @@ const [base, chain, stages] = await measure([
   { name: 'the same stages, one stream each', stages: outputStages },
 ]);
 console.log(table([base, chain, stages], base));
-console.log(`\noutput chain / baseline throughput: ${(base.ms / chain.ms).toFixed(2)}`);
+console.log(
+  `\noutput chain / baseline throughput: ${pairedRatio(base, chain).toFixed(2)} (median of ${reps} paired runs; ` +
+    `ratio of the median times ${(base.ms / chain.ms).toFixed(2)}; stages one stream each ${pairedRatio(base, stages).toFixed(2)})`,
+);
 
 if (args.stages) {
   // Cumulative prefixes of the chain, each drained to an object-mode sink: the step between rows is that stage's cost.

@@ -74,28 +74,40 @@ export type StepStreamOptions = {
   writableObjectMode?: boolean;
 };
 
+/** Room to write a batch in, kept between batches up to this size. */
+const KEPT_ROOM = 1 << 20;
+let room = Buffer.allocUnsafe(0);
+
+/**
+ * Strings (as UTF-8) and bytes (a line that is not valid UTF-8, kept as it came) as one Buffer, each written
+ * straight into it. Not a joined string: one character past Latin-1 in any line would make all of it two bytes a
+ * character, to be copied and encoded again.
+ */
+export function concatBytes(items: readonly (string | Buffer)[]): Buffer {
+  let most = 0;
+  // at most 3 bytes for each UTF-16 unit (a surrogate pair, 2 units, is 4)
+  for (const item of items) most += typeof item === 'string' ? item.length * 3 : item.length;
+  const into = most <= room.length ? room : Buffer.allocUnsafe(most);
+  if (most <= KEPT_ROOM) room = into;
+  let at = 0;
+  for (const item of items) at += typeof item === 'string' ? into.write(item, at) : item.copy(into, at);
+  return Buffer.from(into.subarray(0, at));
+}
+
 /**
  * A step as a Transform. In object mode each item out is pushed as it comes;
- * in byte mode what one input chunk gave is pushed as one string, so a chunk
+ * in byte mode what one input chunk gave is pushed as one Buffer, so a chunk
  * of a thousand lines is one write downstream, not a thousand.
  */
 export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOptions = {}): Transform {
   const { readableObjectMode = true, writableObjectMode = true } = options;
   let batch: (string | Buffer)[] = [];
-  let buffers = false;
   let stream: Transform;
-  const emit: Emit<Out> = readableObjectMode
-    ? (item) => void stream.push(item)
-    : (item) => {
-        if (typeof item !== 'string') buffers = true;
-        batch.push(item as unknown as string | Buffer);
-      };
-  // Strings are joined; bytes (a line that is not valid UTF-8, kept as it came) make the batch one Buffer.
+  const emit: Emit<Out> = readableObjectMode ? (item) => void stream.push(item) : (item) => void batch.push(item as unknown as string | Buffer);
   const pushBatch = () => {
     if (batch.length === 0) return;
-    const out = !buffers ? (batch as string[]).join('') : Buffer.concat(batch.map((item) => (typeof item === 'string' ? Buffer.from(item) : item)));
+    const out = concatBytes(batch);
     batch = [];
-    buffers = false;
     if (out.length) stream.push(out);
   };
   /** Waiting to fail until what was pushed has been read: set while a failure waits. */

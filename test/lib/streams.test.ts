@@ -1,6 +1,6 @@
 import t from 'tap';
 import { PassThrough } from 'node:stream';
-import { OBJECT_HIGH_WATER_MARK, applyStep, composeSteps, exchangeStream, joinDuplex, mapStream, stepStream, type Exchange } from '../../lib/streams.js';
+import { OBJECT_HIGH_WATER_MARK, applyStep, composeSteps, concatBytes, exchangeStream, joinDuplex, mapStream, stepStream, type Exchange } from '../../lib/streams.js';
 import { settled } from '../helpers/timing.js';
 import { through, throughUntilError } from '../helpers/streams.js';
 
@@ -100,7 +100,7 @@ t.test('steps compose depth first: an item goes all the way before the next one 
   t.same(seen, ['a1', 'b1', 'b10', 'a2', 'b2', 'b20', 'b-1']);
 });
 
-t.test('a step stream in byte mode writes what one chunk gave as one string', async (t) => {
+t.test('a step stream in byte mode writes what one chunk gave as one write', async (t) => {
   const lines = stepStream({ write: (text: Buffer, emit: (line: string) => void) => String(text).split(',').forEach((part) => emit(`${part}\n`)) }, { writableObjectMode: false, readableObjectMode: false });
   const writes: string[] = [];
   lines.on('data', (chunk: Buffer) => writes.push(String(chunk)));
@@ -128,6 +128,24 @@ t.test('byte mode: a step may give Buffers (bytes kept as they came); a chunk wi
   await new Promise((resolve) => step.on('end', resolve));
   t.equal(writes.length, 1);
   t.ok(writes[0]!.equals(Buffer.concat([Buffer.from('a\n'), latin1, Buffer.from('\n')])));
+});
+
+t.test('concatBytes: strings as UTF-8 and bytes as they came, in one Buffer of exactly their length', async (t) => {
+  const parts = ['plain ', 'em dash \u2014 ', 'emoji \u{1F600} ', Buffer.from([0xe9]), ' lone \ud800 ', 'caf\u00e9\n'];
+  const expected = Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part, 'utf8') : part)));
+  const out = concatBytes(parts);
+  t.ok(out.equals(expected), 'each string encoded as Buffer.from would, the bytes untouched');
+  t.equal(out.length, expected.length);
+  t.equal(concatBytes([]).length, 0);
+});
+
+t.test('concatBytes: each result is its own copy, whatever the size (a later batch does not write over an earlier one)', async (t) => {
+  const first = concatBytes(['a'.repeat(100), '\n']);
+  const big = concatBytes(['\u00e9'.repeat(700_000)]);
+  const second = concatBytes(['b'.repeat(100), '\n']);
+  t.equal(String(first), `${'a'.repeat(100)}\n`);
+  t.equal(big.length, 1_400_000, 'a batch over the kept room');
+  t.equal(String(second), `${'b'.repeat(100)}\n`);
 });
 
 /** An exchange over a generator of `count` numbers that counts what was pulled and notes its end; `failAt` throws there. */
