@@ -6,7 +6,7 @@
  * the process's start < 2 × the limit), and endless `/dev/zero`-like input on
  * the exec input chain (lib/pipeline.ts inputChain), refused as quickly.
  *
- *   node dist/bench/framing.js [--reps 5] [--chunk-kib 64]
+ *   node dist/bench/framing.js [--reps 9] [--chunk-kib 64]
  *
  * Each case runs in a child process of its own, so one case's heap and RSS do
  * not pollute the next; input is made lazily, a fresh chunk at a time, as a
@@ -27,7 +27,7 @@ import { split } from '../transforms/split.js';
 
 const { values: args } = parseArgs({
   options: {
-    reps: { type: 'string', default: process.env.BENCH_REPS ?? '5' },
+    reps: { type: 'string', default: process.env.BENCH_REPS ?? '9' },
     'chunk-kib': { type: 'string', default: '64' },
     case: { type: 'string' },
   },
