@@ -85,8 +85,8 @@ let room = Buffer.allocUnsafe(0);
  */
 export function concatBytes(items: readonly (string | Buffer)[]): Buffer {
   let most = 0;
-  // at most 3 bytes for each UTF-16 unit (a surrogate pair, 2 units, is 4)
-  for (const item of items) most += typeof item === 'string' ? item.length * 3 : item.length;
+  // at most 3 bytes for each UTF-16 unit (a surrogate pair, 2 units, is 4); a long string is counted exactly, not to hold 3× its size
+  for (const item of items) most += typeof item !== 'string' ? item.length : item.length > KEPT_ROOM / 16 ? Buffer.byteLength(item) : item.length * 3;
   const into = most <= room.length ? room : Buffer.allocUnsafe(most);
   if (most <= KEPT_ROOM) room = into;
   let at = 0;

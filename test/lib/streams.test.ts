@@ -145,6 +145,7 @@ t.test('concatBytes: each result is its own copy, whatever the size (a later bat
   const second = concatBytes(['b'.repeat(100), '\n']);
   t.equal(String(first), `${'a'.repeat(100)}\n`);
   t.equal(big.length, 1_400_000, 'a batch over the kept room');
+  t.equal(String(big), '\u00e9'.repeat(700_000));
   t.equal(String(second), `${'b'.repeat(100)}\n`);
 });
 
