@@ -20,16 +20,18 @@ export function checkVersioned<T>(kind: VersionedKind, value: unknown): Verdict<
   if (isJsonObject(value) && 'schemaVersion' in value && schemaVersionOf(value) === undefined) {
     return { ok: false, field: 'schemaVersion', problem: `Expected 1 or 2, received ${JSON.stringify(value.schemaVersion)}` };
   }
-  return checkAgainstSchema<T>(schemaVersionOf(value) === 2 ? V2[kind] : kind, value);
+  return checkAgainstSchema<T>(schemaOf(kind, schemaVersionOf(value)), value);
 }
 
 /** Whether checkVersioned would find no problem (the common case, answered without building a verdict). */
 function conformsVersioned(kind: VersionedKind, value: unknown): boolean {
   const version = schemaVersionOf(value);
-  return version !== undefined && conformsToSchema(version === 2 ? V2[kind] : kind, value);
+  return version !== undefined && conformsToSchema(schemaOf(kind, version), value);
 }
 
 const V2 = { input: 'input.v2', output: 'output.v2' } as const;
+/** The schema a value of `version` is checked against (without one, version 1's, which names it missing). */
+const schemaOf = (kind: VersionedKind, version: SchemaVersion | undefined): SchemaKind => (version === 2 ? V2[kind] : kind);
 
 export type VersionProblem = { field: 'schemaVersion'; problem: string };
 

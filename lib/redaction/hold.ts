@@ -170,7 +170,7 @@ export const isSpaceCode = (code: number): boolean => code === 32 || (code >= 9 
 const isQuoteOrSpace = (code: number): boolean => isSpaceCode(code) || code === 34 || code === 39 || code === 96;
 
 /** Where the trailing run of non-space characters starts. */
-function trailingRunStart(text: string): number {
+export function trailingRunStart(text: string): number {
   let from = text.length;
   while (from > 0 && !isSpaceCode(text.charCodeAt(from - 1))) from--;
   return from;

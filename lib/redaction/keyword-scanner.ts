@@ -58,6 +58,9 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
     shortestLength[state] = shortestLength[state] === 0 ? keyword.length : Math.min(shortestLength[state]!, keyword.length);
   }
 
+  // Table entries hold a row offset and a keyword length in 16 bits each.
+  if (children.length * classes > 0xffff || lowered.some((keyword) => keyword.length > 0xffff)) throw new Error('too many keywords');
+
   // The complete transition table, breadth first: a missing edge goes where the longest proper suffix's state goes.
   const next = new Uint16Array(children.length * classes);
   const fail = new Uint16Array(children.length);
@@ -84,7 +87,6 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
     }
   }
   // One load a character: each entry is the next state's row offset, and above it the shortest keyword ending there.
-  if (shortestLength.some((length) => length > 0xffff) || children.length * classes > 0xffff) throw new Error('too many keywords');
   const table = new Uint32Array(children.length * classes);
   for (let entry = 0; entry < table.length; entry++) table[entry] = (next[entry]! * classes) | (shortestLength[next[entry]!]! << 16);
 

@@ -7,7 +7,7 @@
  * redactText(concatenation of what came in), for every split.
  */
 
-import { holdFrom, isSpaceCode, PEM_HEADER_START, SHORT_RUN } from './hold.js';
+import { holdFrom, PEM_HEADER_START, SHORT_RUN, trailingRunStart } from './hold.js';
 import { NO_KEYWORD } from './keyword-scanner.js';
 import { keywordScanner, mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
 
@@ -158,16 +158,19 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     if (pem >= 0) lastPem = start - (text.length - piece.length) + pem;
   };
 
+  /** Nothing in view can be a secret: no keyword, no private-key header, no loaded credential. */
+  const quietWindow = (): boolean => {
+    const windowStart = released - context.length;
+    return !knowsSecrets && lastKeyword < windowStart && lastPem < windowStart;
+  };
+
   /**
-   * What releaseReady gives when nothing in view can be a secret (no keyword, no private-key header, no loaded
-   * credential) and the trailing word is short and all held: all but that word, as it came. Undefined otherwise.
-   * Most deltas of ordinary prose take this way, without the window being built.
+   * What releaseReady gives when the window is quiet and the trailing word is short and all held: all but that
+   * word, as it came. Undefined otherwise. Most deltas of ordinary prose take this way, without the window being built.
    */
   const releaseQuiet = (): string | undefined => {
-    const windowStart = released - context.length;
-    if (knowsSecrets || lastKeyword >= windowStart || lastPem >= windowStart) return undefined;
-    let run = held.length;
-    while (run > 0 && !isSpaceCode(held.charCodeAt(run - 1))) run--;
+    if (!quietWindow()) return undefined;
+    const run = trailingRunStart(held);
     // a word still arriving, short with what was released of it: releaseReady would hold it all
     if (run === 0) return releasedRun + held.length <= SHORT_RUN ? '' : undefined;
     if (held.length - run > SHORT_RUN) return undefined;
@@ -182,17 +185,13 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
    * releaseQuiet would not answer so, or the piece is not due a look as soon as it comes.
    */
   const releaseQuietPiece = (piece: string): string | undefined => {
-    let space = piece.length;
-    while (space > 0 && !isSpaceCode(piece.charCodeAt(space - 1))) space--;
-    if (space === 0 || held.length + piece.length > EAGER_HOLD || piece.length - space > SHORT_RUN) return undefined;
-    const windowStart = released - context.length;
-    if (knowsSecrets || lastKeyword >= windowStart || lastPem >= windowStart) return undefined;
+    const space = trailingRunStart(piece);
+    if (space === 0 || held.length + piece.length > EAGER_HOLD || piece.length - space > SHORT_RUN || !quietWindow()) return undefined;
     const ends = space === piece.length;
-    const ready = held === '' ? (ends ? piece : piece.slice(0, space)) : held + (ends ? piece : piece.slice(0, space));
+    const ready = held + (ends ? piece : piece.slice(0, space));
     held = ends ? '' : piece.slice(space);
-    context.extend(ready);
-    released += ready.length;
-    releasedRun = 0;
+    // it ends with the piece's last space: no run trails it
+    release(ready, ready.length);
     lookedAt = held.length;
     return ready;
   };
@@ -202,13 +201,15 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
 
   /** How many characters the released text ends with that are not space (since the last flush). */
   let releasedRun = 0;
-  const advance = (raw: string): void => {
-    held = held.slice(raw.length);
+  /** `raw`, the start of what was held, goes out: into the context, and counted (`space`: where its trailing run starts). */
+  const release = (raw: string, space = trailingRunStart(raw)): void => {
     context.extend(raw);
     released += raw.length;
-    let space = raw.length;
-    while (space > 0 && !isSpaceCode(raw.charCodeAt(space - 1))) space--;
     releasedRun = space === 0 ? releasedRun + raw.length : raw.length - space;
+  };
+  const advance = (raw: string): void => {
+    held = held.slice(raw.length);
+    release(raw);
   };
 
   /**
