@@ -84,6 +84,7 @@ let room = Buffer.allocUnsafe(0);
  * character, to be copied and encoded again.
  */
 export function concatBytes(items: readonly (string | Buffer)[]): Buffer {
+  if (items.length === 1) return typeof items[0] === 'string' ? Buffer.from(items[0]) : items[0]!;
   let most = 0;
   // at most 3 bytes for each UTF-16 unit (a surrogate pair, 2 units, is 4); a long string is counted exactly, not to hold 3× its size
   for (const item of items) most += typeof item !== 'string' ? item.length : item.length > KEPT_ROOM / 16 ? Buffer.byteLength(item) : item.length * 3;
@@ -91,7 +92,8 @@ export function concatBytes(items: readonly (string | Buffer)[]): Buffer {
   if (most <= KEPT_ROOM) room = into;
   let at = 0;
   for (const item of items) at += typeof item === 'string' ? into.write(item, at) : item.copy(into, at);
-  return Buffer.from(into.subarray(0, at));
+  // the kept room is written over by the next batch; a room of its own is given as it is, unless mostly unused
+  return into !== room && at * 2 >= into.length ? into.subarray(0, at) : Buffer.from(into.subarray(0, at));
 }
 
 /**

@@ -147,6 +147,11 @@ t.test('concatBytes: each result is its own copy, whatever the size (a later bat
   t.equal(big.length, 1_400_000, 'a batch over the kept room');
   t.equal(String(big), '\u00e9'.repeat(700_000));
   t.equal(String(second), `${'b'.repeat(100)}\n`);
+  const bigPair = concatBytes(['\u00e9'.repeat(700_000), '\n']);
+  concatBytes(['c'.repeat(2_000_000), 'd'.repeat(10)]);
+  concatBytes(['e'.repeat(100), '\n']);
+  t.equal(String(bigPair), `${'\u00e9'.repeat(700_000)}\n`, 'a large batch given without a copy is not written over either');
+  t.equal(String(first), `${'a'.repeat(100)}\n`);
 });
 
 /** An exchange over a generator of `count` numbers that counts what was pulled and notes its end; `failAt` throws there. */
