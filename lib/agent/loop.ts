@@ -107,8 +107,8 @@ async function* runTool(run: ModelRun, call: ToolCallRequest, nextCheckpoint: ()
 
 /**
  * The turn loop, as the events it yields: the model speaks, the tools it asked for run in order and their
- * results go back, until a turn asks for no tool (its text is `final`) or the turn limit is reached (`final`
- * with the last text, then MaxTurnsError). Nothing runs ahead of the reader: the next event is made when it is
+ * results go back, until a turn asks for no tool (its text is `final`) or the turn limit is reached (one more
+ * call asks for the answer, which is `final`, then MaxTurnsError). Nothing runs ahead of the reader: the next event is made when it is
  * pulled, so a reader that stops pulling stops the provider (backpressure). Tool calls are announced only once
  * their turn has streamed whole, so every `tool_call` is answered by its `tool_result` even when the provider fails.
  */
@@ -128,9 +128,8 @@ export function userMessage(prompt: string, images?: ImageInput[]): ChatMessage 
  * answered, so the next request is a valid conversation.
  */
 export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nextCheckpoint: () => number): AsyncGenerator<Event, void> {
-  let text = '';
   for (let turn = 1; turn <= run.maxTurns; turn++) {
-    text = '';
+    let text = '';
     const calls: ToolCallRequest[] = [];
     const reasoningBlocks: unknown[] = [];
     try {
@@ -155,8 +154,34 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
     }
     run.signal.throwIfAborted();
   }
-  yield { type: 'final', text };
+  yield { type: 'final', text: yield* lastAnswer(run, messages) };
   throw new MaxTurnsError(run.maxTurns);
+}
+
+/** Zero's words for the request at the turn limit (internal/agent/loop.go), and its answer when that request gets none. */
+export const TURN_LIMIT_REQUEST = 'You have reached the tool-turn limit. Do not call tools. Give a concise final answer now: summarize what you completed, what you found, and any remaining blockers.';
+export const NO_LAST_ANSWER = 'Agent reached maximum number of turns without a final answer.';
+
+/**
+ * At the turn limit, as in Zero, one more model call asks for the answer: its text streams and is the `final`, and
+ * a tool it asks for is neither announced nor run. The tools are still described to it, as Zero does: Anthropic
+ * refuses a request whose history holds tool calls but that describes no tools. A call that fails (a warning says
+ * why) or says nothing gives Zero's fallback answer; only a cancellation ends the run otherwise.
+ */
+async function* lastAnswer(run: ModelRun, messages: ChatMessage[]): AsyncGenerator<Event, string> {
+  const request = userMessage(TURN_LIMIT_REQUEST);
+  const reasoningBlocks: unknown[] = [];
+  let text = '';
+  try {
+    yield* streamInto(run, [...messages, request], [], reasoningBlocks, (delta) => (text += delta));
+  } catch (error) {
+    if (run.signal.aborted) throw error;
+    yield { type: 'warning', message: `The last request for an answer at the turn limit failed: ${error instanceof Error ? error.message : String(error)}` };
+    return NO_LAST_ANSWER;
+  }
+  if (!text.trim()) return NO_LAST_ANSWER;
+  messages.push(request, { role: 'assistant', content: text, toolCalls: [], ...(reasoningBlocks.length ? { reasoningBlocks } : {}) });
+  return text;
 }
 
 /** One model turn streamed: text and reasoning yielded (and handed to `onText`), usage yielded, calls and reasoning blocks gathered. */

@@ -30,7 +30,8 @@ export type AgentOptions = {
   permissionTimeoutMs?: number;
 };
 
-export const DEFAULT_MAX_TURNS = 12;
+/** Zero's default turn limit (internal/config/resolver.go). */
+export const DEFAULT_MAX_TURNS = 50;
 
 /** What goes into a run, and the events that come out: pulling the next event is what makes it (backpressure). */
 export type AgentRunExchange = {

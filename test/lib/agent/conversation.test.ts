@@ -52,11 +52,12 @@ t.test('turns are answered in order with one history; begin is told the first tu
 
 t.test('the turn limit ends that turn as incomplete, and the conversation goes on', async (t) => {
   const call = { id: 'c1', name: 'list_directory', args: {} };
-  const { events } = await converse([{ toolCalls: [call] }, { text: 'Next turn answered.' }], async (conversation) => {
+  const { events } = await converse([{ toolCalls: [call] }, { expect: { contains: ['tool-turn limit'] }, text: 'Listed it.' }, { text: 'Next turn answered.' }], async (conversation) => {
     await conversation.put({ kind: 'turn', prompt: 'look around' });
     await conversation.put({ kind: 'turn', prompt: 'and now?' });
   }, { maxTurns: 1 });
-  t.same(types(events), ['turn_start', 'tool_call', 'tool_result', 'final', 'turn_end', 'turn_start', 'text', 'final', 'turn_end']);
+  t.same(types(events), ['turn_start', 'tool_call', 'tool_result', 'text', 'final', 'turn_end', 'turn_start', 'text', 'final', 'turn_end']);
+  t.match(events.find((event) => event.type === 'final'), { text: 'Listed it.' }, 'the answer asked for at the limit');
   t.match(events.filter((event) => event.type === 'turn_end'), [{ status: 'incomplete' }, { status: 'success' }]);
 });
 

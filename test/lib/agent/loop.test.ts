@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { runAgent } from '../../../lib/agent/loop.js';
+import { NO_LAST_ANSWER, TURN_LIMIT_REQUEST, runAgent } from '../../../lib/agent/loop.js';
 import { planTools, type PermissionSettings } from '../../../lib/tools/permissions.js';
 import { allTools, createToolbox, toolboxFor, type Toolbox } from '../../../lib/tools/registry.js';
 import { CancelledError, ZeroError } from '../../../lib/errors.js';
@@ -93,11 +93,51 @@ t.test('tool calls of a failing turn are never announced', async (t) => {
   t.match(error, { code: 'provider_error' });
 });
 
-t.test('max turns: final with the last text, then max_turns', async (t) => {
+t.test('the turn limit: one more call asks for the answer, which is final; a tool it asks for does not run; then max_turns', async (t) => {
   const again = () => [{ type: 'text', delta: 'more' }, { type: 'tool_call', id: 'c', name: 'glob', args: { pattern: '*' } }] as ProviderChunk[];
-  const { events, error } = await run(provider([again, again, again]), t.testdir({}), { maxTurns: 2 });
-  t.same(events.at(-1), { type: 'final', text: 'more' });
+  const last = (request: TurnRequest) => {
+    t.equal(request.tools.length > 0, true, 'the tools are still described (Anthropic refuses tool history without them)');
+    return [{ type: 'text', delta: 'Found two files; ' }, { type: 'text', delta: 'not done yet.' }, { type: 'tool_call', id: 'x', name: 'glob', args: { pattern: '**' } }, { type: 'usage', promptTokens: 9, completionTokens: 4 }] as ProviderChunk[];
+  };
+  const p = provider([again, again, last]);
+  const { events, error } = await run(p, t.testdir({}), { maxTurns: 2 });
+  t.equal(p.seen.length, 3, 'two turns, then the request for the answer');
+  t.same(p.seen[2]!.at(-1), { role: 'user', content: TURN_LIMIT_REQUEST }, "Zero's words end the last request");
+  t.equal(TURN_LIMIT_REQUEST, 'You have reached the tool-turn limit. Do not call tools. Give a concise final answer now: summarize what you completed, what you found, and any remaining blockers.');
+  t.same(events.slice(-4), [
+    { type: 'text', delta: 'Found two files; ' },
+    { type: 'text', delta: 'not done yet.' },
+    { type: 'usage', promptTokens: 9, completionTokens: 4, totalTokens: 13 },
+    { type: 'final', text: 'Found two files; not done yet.' },
+  ]);
+  t.equal(events.filter((event) => event.type === 'tool_call').length, 2, 'the call in the last answer is neither announced nor run');
   t.match(error, { code: 'max_turns', exitCode: 4, message: /turn limit \(2\)/ });
+});
+
+t.test('the turn limit: a last answer that says nothing, or fails, gives Zero\'s fallback answer (and a failure a warning)', async (t) => {
+  const call = () => [{ type: 'tool_call', id: 'c', name: 'glob', args: { pattern: '*' } }] as ProviderChunk[];
+  const silent = await run(provider([call, () => [{ type: 'text', delta: '  ' }]]), t.testdir({}), { maxTurns: 1 });
+  t.same(silent.events.at(-1), { type: 'final', text: NO_LAST_ANSWER });
+  t.equal(NO_LAST_ANSWER, 'Agent reached maximum number of turns without a final answer.');
+  t.match(silent.error, { code: 'max_turns' });
+  const failing = await run(provider([call, () => new Error('socket hang up')]), t.testdir({}), { maxTurns: 1 });
+  t.same(failing.events.slice(-2), [
+    { type: 'warning', message: 'The last request for an answer at the turn limit failed: Provider inline failed: socket hang up' },
+    { type: 'final', text: NO_LAST_ANSWER },
+  ]);
+  t.match(failing.error, { code: 'max_turns', exitCode: 4 });
+});
+
+t.test('the turn limit: a cancellation during the last request ends the run as cancelled', async (t) => {
+  const controller = new AbortController();
+  const call = () => [{ type: 'tool_call', id: 'c', name: 'glob', args: { pattern: '*' } }] as ProviderChunk[];
+  const cancelled = () => {
+    controller.abort(new CancelledError('SIGTERM'));
+    return [{ type: 'text', delta: 'never shown' }] as ProviderChunk[];
+  };
+  const { events, error } = await run(provider([call, cancelled]), t.testdir({}), { maxTurns: 1, signal: controller.signal });
+  t.notOk(events.some((event) => event.type === 'final'));
+  t.match(error, { code: 'cancelled', exitCode: 143 });
 });
 
 t.test('an abort ends the run with its reason after the running tool is answered', async (t) => {
