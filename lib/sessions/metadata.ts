@@ -8,8 +8,10 @@ import { METADATA_FILE } from './paths.js';
 /** `metadata.json` of a session; times are ISO strings. */
 export type SessionMetadata = {
   id: string;
-  /** The first 80 characters of the session's first prompt, whitespace collapsed. */
+  /** --session-title, else the first 80 characters of the session's first prompt, whitespace collapsed. */
   title: string;
+  /** --tag: labels the user gave the session (Zero's `tag`, which holds one). */
+  tags?: string[];
   cwd: string;
   provider: string;
   model: string;
@@ -46,6 +48,7 @@ export function checkMetadata(value: unknown, id: string): SessionMetadata | und
   if (!isCount(m.eventCount)) return undefined;
   if ([m.parentId, m.profile, m.script].some((field) => field !== undefined && !isString(field))) return undefined;
   if (m.forkedAt !== undefined && !isCount(m.forkedAt)) return undefined;
+  if (m.tags !== undefined && !(Array.isArray(m.tags) && m.tags.every(isString))) return undefined;
   return m as SessionMetadata;
 }
 
@@ -68,6 +71,7 @@ function ordered(m: SessionMetadata): SessionMetadata {
   return {
     id: m.id,
     title: m.title,
+    ...(m.tags === undefined ? {} : { tags: m.tags }),
     cwd: m.cwd,
     provider: m.provider,
     model: m.model,
@@ -106,7 +110,7 @@ function timeOfId(id: string): string {
 /**
  * Metadata for a session whose metadata.json is damaged, rebuilt from what its
  * events tell: the title from the first prompt, cwd, provider and model from the
- * first run_start, the creation time from the id. A fork's parentId is lost.
+ * first run_start, the creation time from the id. A fork's parentId, a --session-title and the tags are lost.
  */
 export function metadataFromEvents(id: string, events: readonly StoredEvent[], updatedAt: Date): SessionMetadata {
   const prompt = events.find((event) => (event.type === 'prompt' || (event.type === 'message' && event.role === 'user')) && isString(event.content));

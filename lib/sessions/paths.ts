@@ -1,7 +1,6 @@
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
-import { SESSION_ID_PATTERN } from '../protocol/ids.js';
 
 export const METADATA_FILE = 'metadata.json';
 export const EVENTS_FILE = 'events.jsonl';
@@ -18,9 +17,19 @@ export function sessionsRoot(env: NodeJS.ProcessEnv = process.env, home: string 
   return join(home, '.local', 'share', 'zero', 'sessions');
 }
 
-/** A session id is never a path: anything but `zero_<14 digits>_<6 base36>` is refused before the disk is touched. */
+/**
+ * The ids a session folder may have: Zero's (internal/sessions/store.go), a letter or digit, then up to 127 letters,
+ * digits, `_` or `-`. Ours (`zero_<14 digits>_<6 base36>`) are among them; `--init-session-id` may choose another.
+ */
+const STORED_SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+export function isSessionId(id: unknown): id is string {
+  return typeof id === 'string' && STORED_SESSION_ID.test(id);
+}
+
+/** A session id is never a path: no `/`, no `.`, nothing but an id is accepted before the disk is touched. */
 export function assertSessionId(id: unknown): asserts id is string {
-  if (typeof id !== 'string' || !SESSION_ID_PATTERN.test(id)) {
+  if (!isSessionId(id)) {
     throw new UsageError(`Invalid session id: ${typeof id === 'string' ? JSON.stringify(id) : String(id)}`);
   }
 }

@@ -2,7 +2,7 @@ import type { ChatMessage } from '../providers/types.js';
 import type { ImageInput } from '../protocol/types.js';
 import { redactText } from '../redaction/index.js';
 import { conversationFromEvents, trimHistory } from './history.js';
-import { appendEvents, createSession, forkSession, readAllEvents, promptEvent, syncSession, unlockSession, type Launch, type Session } from './store.js';
+import { appendEvents, createSession, forkSession, readAllEvents, promptEvent, syncSession, unlockSession, type Labels, type Launch, type Session } from './store.js';
 
 export const DEFAULT_MAX_CONTEXT_CHARS = 400_000;
 
@@ -26,6 +26,8 @@ export type RecorderOptions = Launch & {
   maxContextChars?: number;
   /** Credentials in use: the prompt is redacted before it is stored, like every event. */
   secrets?: string[];
+  /** A new session's or a fork's id, title and tags, when the user chose them. */
+  labels?: Labels;
 };
 
 export type RunStart = { sessionId: string; history: ChatMessage[]; warnings: string[] };
@@ -75,8 +77,9 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
   return {
     async begin(prompt, images) {
       const stored = redactText(prompt, { secrets });
-      if (plan.kind === 'new') session = await createSession({ root, cwd, provider, model, profile, script, prompt: stored || imagesTitle(images), secrets });
-      else if (plan.kind === 'fork') session = await forkSession(root, plan.parentId, { cwd, provider, model, profile, script, secrets });
+      const { labels } = options;
+      if (plan.kind === 'new') session = await createSession({ root, cwd, provider, model, profile, script, prompt: stored || imagesTitle(images), secrets, ...labels });
+      else if (plan.kind === 'fork') session = await forkSession(root, plan.parentId, { cwd, provider, model, profile, script, secrets, ...labels });
       else session = plan.session;
       const warnings: string[] = [];
       const onDamaged = (message: string) => warnings.push(`${message} That line was skipped.`);

@@ -21,10 +21,15 @@ export type Session = {
 /** `secrets`: the credentials in use, redacted (with every other secret) from the metadata as it is created. */
 /** How a run chose its provider, besides its name and model: kept for --resume (see SessionMetadata). */
 export type Launch = { profile?: string; script?: string };
-export type NewSession = Launch & { root: string; cwd: string; provider: string; model: string; prompt: string; now?: Date; secrets?: readonly string[] };
-export type ForkOptions = Launch & { cwd?: string; provider?: string; model?: string; now?: Date; secrets?: readonly string[] };
+/** What the user named a new session (--init-session-id, --session-title, --tag), instead of a new id and a title from the prompt. */
+export type Labels = { id?: string; title?: string; tags?: string[] };
+export type NewSession = Launch & Labels & { root: string; cwd: string; provider: string; model: string; prompt: string; now?: Date; secrets?: readonly string[] };
+export type ForkOptions = Launch & Labels & { cwd?: string; provider?: string; model?: string; now?: Date; secrets?: readonly string[] };
+
+export const sessionExists = (id: string) => new UsageError(`Zero session already exists: ${id}`);
 
 const launchFields = ({ profile, script }: Launch): Launch => ({ ...(profile ? { profile } : {}), ...(script ? { script } : {}) });
+const tagsOf = ({ tags }: { tags?: string[] }) => (tags?.length ? { tags } : {});
 
 type State = { lock?: SessionLock; queue: Promise<unknown> };
 const states = new WeakMap<Session, State>();
@@ -70,18 +75,19 @@ export async function prepareStore(root: string): Promise<void> {
 /** Ids are random: a clash more than a few times in a row means the folder answers EEXIST to everything. */
 const NEW_ID_ATTEMPTS = 20;
 
-/** A fresh folder (0700) under root with a new id; holds its lock before anything else can see it. */
-async function makeFolder(root: string, now: Date): Promise<{ id: string; dir: string; lock: SessionLock }> {
+/** A fresh folder (0700) under root with a new id, or the one asked for; holds its lock before anything else can see it. */
+async function makeFolder(root: string, now: Date, asked?: string): Promise<{ id: string; dir: string; lock: SessionLock }> {
   await prepareStore(root);
   for (let attempt = 0; attempt < NEW_ID_ATTEMPTS; attempt++) {
-    const id = newSessionId(now);
-    const dir = join(root, id);
+    const id = asked ?? newSessionId(now);
+    const dir = sessionDir(root, id);
     try {
       await mkdir(dir, { mode: PRIVATE_DIR_MODE });
       await chmod(dir, PRIVATE_DIR_MODE);
       return { id, dir, lock: await acquireLock(dir, id) };
     } catch (error) {
       if (errnoOf(error) !== 'EEXIST') throw storeError(dir, error);
+      if (asked) throw sessionExists(asked);
     }
   }
   throw new UsageError(`Cannot use the session store at ${root}: no new session folder could be created there.`);
@@ -95,11 +101,12 @@ async function makeFolder(root: string, now: Date): Promise<{ id: string; dir: s
  */
 export async function createSession(options: NewSession): Promise<Session> {
   const now = options.now ?? new Date();
-  const { id, dir, lock } = await makeFolder(options.root, now);
+  const { id, dir, lock } = await makeFolder(options.root, now, options.id);
   const time = now.toISOString();
   const metadata: SessionMetadata = redactOutbound({
     id,
-    title: titleFromPrompt(options.prompt),
+    title: options.title ?? titleFromPrompt(options.prompt),
+    ...tagsOf(options),
     cwd: options.cwd,
     provider: options.provider,
     model: options.model,
@@ -287,7 +294,7 @@ export async function readAllEvents(session: Session, options: ReadEventsOptions
 export async function forkSession(root: string, parentId: string, options: ForkOptions = {}): Promise<Session> {
   const parent = await openSession(root, parentId);
   const now = options.now ?? new Date();
-  const { id, dir, lock } = await makeFolder(root, now);
+  const { id, dir, lock } = await makeFolder(root, now, options.id);
   try {
     const events = join(dir, EVENTS_FILE);
     await copyFile(eventsPath(parent), events).catch((error) => {
@@ -302,7 +309,8 @@ export async function forkSession(root: string, parentId: string, options: ForkO
     const time = now.toISOString();
     const metadata: SessionMetadata = redactOutbound({
       id,
-      title: parent.metadata.title,
+      title: options.title ?? parent.metadata.title,
+      ...tagsOf(options.tags ? options : parent.metadata),
       cwd: options.cwd ?? parent.metadata.cwd,
       provider: options.provider ?? parent.metadata.provider,
       model: options.model ?? parent.metadata.model,

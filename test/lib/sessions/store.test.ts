@@ -165,7 +165,7 @@ t.test('open: unreadable metadata is a usage error saying so', async (t) => {
 t.test('bad ids are refused before the disk is touched', async (t) => {
   const parent = t.testdir({ 'x': { 'metadata.json': '{}' } });
   const root = join(parent, 'never-created');
-  for (const bad of ['../x', '/etc', 'zero_1', '', `../${'zero_20240102030405_abcdef'}`]) {
+  for (const bad of ['../x', '/etc', 'a.b', '', `../${'zero_20240102030405_abcdef'}`]) {
     const message = `Invalid session id: ${JSON.stringify(bad)}`;
     await t.rejects(openSession(root, bad), new UsageError(message));
     await t.rejects(forkSession(root, bad, { cwd: '/work' }), new UsageError(message));
