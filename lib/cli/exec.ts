@@ -6,7 +6,7 @@ import { execChain, reportEvents, reportFailure, type ExecInput } from '../pipel
 import { NO_INPUT } from '../protocol/combine.js';
 import { loadConfig } from '../providers/config.js';
 import { chooseProvider, createProvider, credentialsInUse } from '../providers/index.js';
-import { DEFAULT_MAX_TURNS } from '../../transforms/agent.js';
+import { DEFAULT_MAX_TURNS } from '../agent/run.js';
 import { planTools } from '../tools/permissions.js';
 import { allTools, toolboxFor } from '../tools/registry.js';
 import { formatToolListing, listingWarnings, toolListingRun } from './list-tools.js';
@@ -19,6 +19,8 @@ import { screenFor } from './screen.js';
 import { STDIN, execSettings, outputFormatFromArgv, schemaVersionFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
 import type { ToolPlan } from '../tools/permissions.js';
 import type { ProviderChoice } from '../providers/index.js';
+import { checkNewSessionId } from './session-flags.js';
+import { discardWorktree, movedInto, prepareWorktree, type Worktree } from './worktree.js';
 
 export const NO_PROMPT_TEXT = 'No prompt given. Pass it as arguments, with --file PATH, or on stdin (echo "…" | zero exec).';
 export const POSITIONAL_WITH_STREAM_JSON = 'Stream-json input does not accept positional prompt text. Pipe JSONL or use --file.';
@@ -70,7 +72,8 @@ async function sessionRecorder(settings: ExecSettings, env: NodeJS.ProcessEnv, p
   if (settings.noSession) return undefined;
   const root = sessionsRoot(env);
   await prepareStore(root);
-  return createRecorder({ root, plan: await sessionPlan(settings, root), cwd: settings.cwd, ...provider, provider: provider.name, maxContextChars: settings.maxContextChars, secrets });
+  await checkNewSessionId(root, settings.labels);
+  return createRecorder({ root, plan: await sessionPlan(settings, root), cwd: settings.cwd, ...provider, provider: provider.name, maxContextChars: settings.maxContextChars, secrets, labels: settings.labels });
 }
 
 /** --list-tools: the table, or a tool per line (json), or in stream-json a run of its own; needs no provider. */
@@ -94,10 +97,14 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
   const format = outputFormatFromArgv(['-o', raw.outputFormat ?? 'text']);
   const debug = debugReporter(io, Boolean(raw.debug) || io.env.ZERO_DEBUG === '1', secrets);
   captureConsole(debug.log);
+  let worktree: Worktree | undefined;
   try {
-    const settings = execSettings(words, raw, io.env);
-    const tools = planTools(allTools, settings.permissions);
-    if (settings.listTools) return await listTools(settings, tools, io, secrets);
+    const given = execSettings(words, raw, io.env);
+    const tools = planTools(allTools, given.permissions);
+    if (given.listTools) return await listTools(given, { ...tools, warnings: [...tools.warnings, ...given.warnings] }, io, secrets);
+    worktree = given.worktree && (await prepareWorktree(given.cwd, given.worktree, io.env));
+    // the run, its tools, its config and its session are the worktree's
+    const settings = movedInto(given, worktree);
     const config = await loadConfig(settings.cwd, io.env);
     const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget } = settings;
     const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget };
@@ -114,7 +121,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       cwd: settings.cwd,
       maxTurns: settings.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
       toolbox: toolboxFor(tools),
-      warnings: [...config.warnings, ...tools.warnings, ...reasoningWarnings(settings, choice)],
+      warnings: [...config.warnings, ...tools.warnings, ...reasoningWarnings(settings, choice), ...settings.warnings, ...(worktree ? [worktree.note] : [])],
       extraRoots: settings.extraRoots,
       input,
       multiTurn: settings.multiTurn,
@@ -129,6 +136,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const run = { cancel: chain.cancel, silence: screen.progress.silence };
     await deliver(screen.io, chain, chain.exitCode, run, () => debug.log(`run started with provider ${provider.name}, model ${provider.model}; prompt from ${from}`));
   } catch (error) {
+    await discardWorktree(worktree);
     const schemaVersion = schemaVersionFromArgv(raw.schemaVersion === undefined ? [] : ['--schema-version', raw.schemaVersion], io.env);
     const { readable, exitCode } = reportFailure(error, { format, schemaVersion, secrets, stderr: io.stderr }, debug.failure);
     await deliver(io, readable, exitCode);

@@ -37,17 +37,29 @@ async function exitOnceWritten(io: CliIO): Promise<void> {
   io.exit(failure.code === 'EPIPE' ? EXIT_STDOUT_CLOSED : 1);
 }
 
+/**
+ * `zero -p TEXT …` is `zero exec --prompt=TEXT …`, as in Zero: the inline form takes a prompt that starts with `-`
+ * as it is. Other exec flags may follow.
+ */
+export function promptShortcut(argv: string[]): string[] {
+  const [first = '', ...rest] = argv;
+  if ((first === '-p' || first === '--prompt') && rest.length > 0) return ['exec', `--prompt=${rest[0]}`, ...rest.slice(1)];
+  if (first === '-p' || first === '--prompt' || first.startsWith('--prompt=') || /^-p./.test(first)) return ['exec', ...argv];
+  return argv;
+}
+
 /** `zero --version` alone is answered before anything else loads (commander included): scripts call it to probe. */
 const VERSION_FLAGS = new Set(['--version', '-V']);
 
-export async function main(argv: string[] = process.argv.slice(2), io: CliIO = processIO()): Promise<void> {
+export async function main(given: string[] = process.argv.slice(2), io: CliIO = processIO()): Promise<void> {
   watchStdout(io);
+  const argv = promptShortcut(given);
   if (argv.length === 1 && VERSION_FLAGS.has(argv[0]!)) {
     io.stdout.write(`${packageVersion()}\n`);
     return exitOnceWritten(io);
   }
-  const [{ CommanderError }, { program }] = await Promise.all([import('commander'), import('./program.js')]);
-  const zero = program(io);
+  const [{ CommanderError }, { program }, { checkOptionValues }] = await Promise.all([import('commander'), import('./program.js'), import('./option-values.js')]);
+  const zero = program(io).hook('preAction', (_zero, command) => checkOptionValues(command, argv));
   try {
     await zero.parseAsync(argv, { from: 'user' });
   } catch (error) {

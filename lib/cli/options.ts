@@ -4,6 +4,10 @@ import { UsageError } from '../errors.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/serializer.js';
 import { AUTO_LEVELS, parseToolNames, type PermissionSettings } from '../tools/permissions.js';
 import { SCHEMA_VERSIONS, type SchemaVersion } from '../protocol/types.js';
+import type { Labels } from '../sessions/store.js';
+import { compatSettings, type CompatFlags } from './compat.js';
+import { noSessionSource, reclaimPrompt, sessionChoice, sessionLabels, type SessionChoice, type SessionFlags } from './session-flags.js';
+import { worktreeRequest, type WorktreeFlags, type WorktreeRequest } from './worktree.js';
 
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -12,7 +16,7 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
 export const STDIN = '-';
 
 /** The exec flags as commander hands them over: strings, unchecked. */
-export type RawExecOptions = {
+export type RawExecOptions = CompatFlags & SessionFlags & WorktreeFlags & {
   inputFormat?: string;
   outputFormat?: string;
   file?: string;
@@ -34,11 +38,6 @@ export type RawExecOptions = {
   listTools?: boolean;
   /** --no-notify: accepted for wrappers that pass it; headless runs have nothing to notify. */
   notify?: boolean;
-  /** --resume [ID]: true without an id. */
-  resume?: string | boolean;
-  fork?: string;
-  /** --no-session: false. */
-  session?: boolean;
   maxContextChars?: string;
   schemaVersion?: string;
   reasoningBudget?: string;
@@ -46,6 +45,8 @@ export type RawExecOptions = {
   permissionPrompt?: string;
   permissionTimeout?: string;
   heartbeat?: string;
+  /** -p/--prompt (repeatable): prompt text, before the positional words. */
+  prompt?: string[];
 };
 
 export const PERMISSION_PROMPTS = ['none', 'stdio'] as const;
@@ -71,7 +72,7 @@ export type ExecSettings = {
   extraRoots: string[];
   listTools: boolean;
   /** --resume / --fork: which session the run continues; undefined for a new one. */
-  session?: { resume: string | true } | { fork: string };
+  session?: SessionChoice;
   /** --no-session or ZERO_NO_SESSION=1: the run is not recorded, nothing is written to disk. */
   noSession: boolean;
   maxContextChars?: number;
@@ -87,6 +88,12 @@ export type ExecSettings = {
   permissionTimeoutMs?: number;
   /** --heartbeat: a `heartbeat` event when nothing else was written for this long (stream-json only). */
   heartbeatMs?: number;
+  /** --worktree: the run works in a git worktree of cwd's repository (lib/cli/worktree.ts). */
+  worktree?: WorktreeRequest;
+  /** --init-session-id, --session-title, --tag: what the new session (or fork) is called. */
+  labels: Labels;
+  /** Zero's flags that do less here, each with a warning that says what (lib/cli/compat.ts). */
+  warnings: string[];
 };
 
 /** A value from a fixed list, case-insensitive; anything else is a usage error naming the flag and the choices. */
@@ -196,31 +203,10 @@ export function outputFormatFromArgv(argv: string[]): OutputFormat {
   return (OUTPUT_FORMATS as readonly string[]).includes(format) ? (format as OutputFormat) : 'text';
 }
 
-function sessionChoice(raw: RawExecOptions, noSession: string | undefined): ExecSettings['session'] {
-  if (raw.resume !== undefined && raw.fork !== undefined) throw new UsageError('Use either --resume or --fork, not both.');
-  if (noSession && (raw.resume !== undefined || raw.fork !== undefined)) throw new UsageError(`${noSession} cannot be used with --resume or --fork: they continue a recorded session.`);
-  if (raw.fork !== undefined) return { fork: raw.fork };
-  if (raw.resume !== undefined) return { resume: raw.resume === true ? true : String(raw.resume) };
-  return undefined;
-}
-
-/**
- * `--resume "And the tests?"`: the option's optional value swallows the prompt.
- * A value that cannot be a session id (zero_…) is given back to the prompt words.
- */
-function reclaimPrompt(words: string[], raw: RawExecOptions): [string[], RawExecOptions] {
-  if (typeof raw.resume !== 'string' || /^zero_/.test(raw.resume)) return [words, raw];
-  return [[raw.resume, ...words], { ...raw, resume: true }];
-}
-
-/** Values of ZERO_NO_SESSION that turn recording off: someone who wrote `true` meant it, and a miss writes to disk. */
-const TRUTHY = /^(1|true|yes|on)$/i;
-
-/** Which of --no-session or ZERO_NO_SESSION=1 turned sessions off, if one did. */
-function noSessionSource(raw: RawExecOptions, env: NodeJS.ProcessEnv): string | undefined {
-  if (raw.session === false) return '--no-session';
-  const value = env.ZERO_NO_SESSION?.trim() ?? '';
-  return TRUTHY.test(value) ? `ZERO_NO_SESSION=${value}` : undefined;
+/** The turn limit of the command line: --max-turns, else a --mode's, else ZERO_MAX_TURNS (Zero's order); the config files' comes after. */
+function maxTurnsSetting(raw: RawExecOptions, mode: number | undefined, env: NodeJS.ProcessEnv): number | undefined {
+  const fromEnv = env.ZERO_MAX_TURNS?.trim() ? env.ZERO_MAX_TURNS : undefined;
+  return positiveInteger('--max-turns', raw.maxTurns) ?? mode ?? positiveInteger('ZERO_MAX_TURNS', fromEnv);
 }
 
 /** --auto, checked against --skip-permissions-unsafe: asking for less than it gives is a contradiction, not a silent `high`. */
@@ -257,7 +243,8 @@ function conversationSettings(raw: RawExecOptions, inputFormat: InputFormat, out
 
 /** Checks every exec flag; the first bad one is a UsageError (exit 2). */
 export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env: NodeJS.ProcessEnv = {}): ExecSettings {
-  const [words, raw] = reclaimPrompt(givenWords, givenRaw);
+  const [words, raw] = reclaimPrompt<RawExecOptions>([...(givenRaw.prompt ?? []), ...givenWords], givenRaw, env);
+  const compat = compatSettings(raw);
   const noSession = noSessionSource(raw, env);
   const outputFormat = choice('--output-format', raw.outputFormat ?? 'text', OUTPUT_FORMATS);
   const inputFormat = choice('--input-format', raw.inputFormat ?? 'text', INPUT_FORMATS);
@@ -272,7 +259,7 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
     model: raw.model,
     provider: raw.provider,
     script: raw.script,
-    maxTurns: positiveInteger('--max-turns', raw.maxTurns),
+    maxTurns: maxTurnsSetting(raw, compat.maxTurns, env),
     maxLineBytes: positiveInteger('--max-line-bytes', raw.maxLineBytes),
     maxRetries: nonNegativeInteger('--max-retries', raw.maxRetries),
     timeoutMs: seconds('--timeout', raw.timeout),
@@ -292,5 +279,8 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
     schemaVersion: schemaVersionSetting(raw.schemaVersion, env),
     reasoningBudget: reasoningBudget(raw.reasoningBudget),
     ...conversation,
+    worktree: worktreeRequest(raw),
+    labels: sessionLabels(raw, noSession),
+    warnings: compat.warnings,
   };
 }

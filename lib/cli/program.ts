@@ -17,6 +17,7 @@ Examples:
   $ zero exec --auto high --disabled-tools bash "Fix the failing test"
   $ zero exec --list-tools --skip-permissions-unsafe
   $ zero exec --resume "And the tests?"
+  $ zero -p "Fix the failing test" --auto high --worktree -o stream-json
   $ OPENAI_BASE_URL=http://localhost:11434/v1 zero exec -m llama3.2 "Explain lib/"
 
 Exit codes: 0 success, 1 internal error or stdout not writable, 2 usage, 3 provider, 4 turn limit,
@@ -82,12 +83,13 @@ function execCommand(zero: Command, io: CliIO): void {
       .argument('[prompt...]', 'prompt text (words are joined by spaces)')
       .addOption(new Option('-i, --input-format <format>', 'text | stream-json (JSONL events on stdin or --file)').default('text')),
   )
+    .option('-p, --prompt <text>', 'prompt text, before the prompt words (repeatable; `zero -p TEXT` is `zero exec --prompt TEXT`)', collect)
     .option('-f, --file <path>', 'prompt file (with -i stream-json: the JSONL input)')
     .option('-m, --model <name>', 'model name')
     .option('--provider <name>', 'openai | anthropic | openai-compatible | anthropic-compatible | scripted | a profile from the config files (else $ZERO_PROVIDER; a profile named like a built-in provider wins over it)')
     .option('--script <path>', "the scripted provider's JSONL script (else $ZERO_SCRIPT)")
     .option('-C, --cwd <dir>', 'working directory; relative paths, --file included, resolve after it')
-    .option('--max-turns <n>', 'model turns before the run stops (exit 4; default 12, or maxTurns from the config files)')
+    .option('--max-turns <n>', 'model turns before one last call asks for the answer and the run stops (exit 4; default $ZERO_MAX_TURNS, else maxTurns from the config files, else 50)')
     .option('--max-line-bytes <n>', 'longest accepted input line', String(16 * 1024 * 1024))
     .option('--max-retries <n>', 'retries of a model call refused with 429 or 5xx, with backoff honouring Retry-After (default 2)')
     .option('--timeout <seconds>', `limit for one whole model call (default 600; more than ${MAX_TIMER_SECONDS} is a usage error)`)
@@ -107,6 +109,14 @@ function execCommand(zero: Command, io: CliIO): void {
     .option('--permission-prompt <mode>', 'none (default: a tool that needs a permission is refused) | stdio (with --multi-turn and -o stream-json: ask the client, who answers with permission_response)')
     .option('--permission-timeout <seconds>', 'with --permission-prompt stdio: a request not answered within this many seconds is denied (default 300)')
     .option('--heartbeat <seconds>', 'with -o stream-json: write a heartbeat event when nothing else was written for this many seconds')
+    .option('--mode <name>', "Zero's presets smart | deep | fast | large | precise: here only their turn limit applies (deep 50, fast 15), with a warning")
+    .option('--allow-escalation', "accepted for Zero's wrappers, with a warning: there is no escalate_model tool here")
+    .option('--self-correct', "accepted for Zero's wrappers, with a warning: no tests or language servers run after an edit here")
+    .option('-w, --worktree [name]', 'work in a git worktree of this repository, left for you to inspect (a name reuses that worktree; default task-<UTC time>)')
+    .option('--worktree-dir <dir>', 'with --worktree: where worktrees go (default $ZERO_HOME/worktrees, else $XDG_STATE_HOME/zero/worktrees, else ~/.local/state/zero/worktrees)')
+    .option('--init-session-id <id>', "the new session's id (letters, digits, _ and -), which --resume ID then finds")
+    .option('--session-title <text>', "the new session's title (default: the start of the prompt)")
+    .option('--tag <tag>', 'a label kept in the session and shown by zero sessions list (repeatable)', collect)
     .option('--list-tools', 'print the tools the model would see with these flags, and exit')
     .option('--no-notify', 'accepted for wrappers that pass it: a headless run has nothing to notify')
     .option('--debug', 'diagnostics and stack traces on stderr (also ZERO_DEBUG=1)')
@@ -118,7 +128,7 @@ function sessionsCommand(zero: Command, io: CliIO): void {
   const sessions = zero.command('sessions').description('List, show and delete recorded sessions (see zero exec --resume / --fork).');
   withFormat(
     command(sessions, 'list', io)
-      .description('Every session, newest first: id, updated time, events, cwd, title, and for a fork its parent.')
+      .description('Every session, newest first: id, updated time, events, cwd, title, its --tag labels, and for a fork its parent.')
       .option('-n, --limit <n>', 'the newest N only')
       .option('--cwd <dir>', 'only the sessions recorded in this working directory'),
   )
@@ -201,7 +211,8 @@ export function program(io: CliIO): Command {
     .description('Run a coding agent headlessly; everything it does is reported as redacted JSON events.')
     .version(packageVersion(), '-V, --version')
     .exitOverride()
-    .configureOutput(output(io));
+    .configureOutput(output(io))
+    .addHelpText('after', '\n`zero -p TEXT [exec options]` is short for `zero exec --prompt TEXT [exec options]`.');
   execCommand(zero, io);
   sessionsCommand(zero, io);
   logCommands(zero, io);

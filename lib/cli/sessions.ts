@@ -13,15 +13,16 @@ import { redactEvent, redactOutbound } from '../redaction/index.js';
 export function formatSessionList(sessions: SessionMetadata[], format: OutputFormat): string {
   if (format !== 'text') {
     return sessions
-      .map(({ id, updatedAt, cwd, title, eventCount, parentId }) =>
-        JSON.stringify(format === 'json' ? { type: 'session', id, updated_at: updatedAt, cwd, title, events: eventCount, parent_id: parentId } : { type: 'session', id, updatedAt, cwd, title, events: eventCount, parentId }),
+      .map(({ id, updatedAt, cwd, title, tags, eventCount, parentId }) =>
+        JSON.stringify(format === 'json' ? { type: 'session', id, updated_at: updatedAt, cwd, title, tags, events: eventCount, parent_id: parentId } : { type: 'session', id, updatedAt, cwd, title, tags, events: eventCount, parentId }),
       )
       .map((line) => `${line}\n`)
       .join('');
   }
   if (sessions.length === 0) return 'No Zero sessions yet.\n';
   const forkOf = (s: SessionMetadata) => (s.parentId ? `  (fork of ${s.parentId})` : '');
-  return sessions.map((s) => `${s.id}  ${s.updatedAt}  ${String(s.eventCount).padStart(5)} events  ${s.cwd}  ${s.title}${forkOf(s)}\n`).join('');
+  const tagged = (s: SessionMetadata) => (s.tags?.length ? `  [${s.tags.join(', ')}]` : '');
+  return sessions.map((s) => `${s.id}  ${s.updatedAt}  ${String(s.eventCount).padStart(5)} events  ${s.cwd}  ${s.title}${tagged(s)}${forkOf(s)}\n`).join('');
 }
 
 /**

@@ -71,12 +71,13 @@ t.test('a provider error mid-stream keeps the deltas before it', async (t) => {
   t.match(events.at(-1), { status: 'error', exitCode: 3 });
 });
 
-t.test('the turn limit', async (t) => {
+t.test('the turn limit: one more call asks for the answer, then max_turns, exit 4', async (t) => {
   const again = { text: 'Still working.', toolCalls: [{ name: 'list_directory', args: {} }] };
-  const { events, code } = await exec(t, [again, again, again], ['--max-turns', '2', 'go']);
+  const last = { expect: { contains: ['You have reached the tool-turn limit. Do not call tools.'] }, text: 'Listed it twice; not done.', toolCalls: [{ name: 'list_directory', args: {} }] };
+  const { events, code } = await exec(t, [again, again, last], ['--max-turns', '2', 'go']);
   t.equal(code, 4);
-  t.same(eventTypes(events), ['run_start', 'text', 'tool_call', 'tool_result', 'text', 'tool_call', 'tool_result', 'final', 'error', 'run_end']);
-  t.match(nth(events, 'final'), { text: 'Still working.' });
+  t.same(eventTypes(events), ['run_start', 'text', 'tool_call', 'tool_result', 'text', 'tool_call', 'tool_result', 'text', 'final', 'error', 'run_end']);
+  t.match(nth(events, 'final'), { text: 'Listed it twice; not done.' });
   t.match(nth(events, 'error'), { code: 'max_turns', recoverable: true });
   t.match(events.at(-1), { status: 'error', exitCode: 4 });
 });

@@ -2,6 +2,8 @@ import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageVersion } from '../../../lib/package.js';
+import { promptShortcut } from '../../../lib/cli/main.js';
+import { runInProcess } from '../../helpers/in-process.js';
 import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 t.test('zero --version', async (t) => {
@@ -174,4 +176,30 @@ t.test('--debug prints the failure with its stack on stderr, redacted', async (t
   t.equal(result.code, 2);
   t.match(result.stderr, /^\[zero debug\] UsageError: Invalid value for --max-turns/);
   t.match(result.stderr, /at execSettings/);
+});
+
+t.test('zero -p TEXT is zero exec --prompt TEXT; a prompt that starts with - is taken as it is', async (t) => {
+  t.same(promptShortcut(['-p', 'hi', '-o', 'json']), ['exec', '--prompt=hi', '-o', 'json']);
+  t.same(promptShortcut(['--prompt', '-foo']), ['exec', '--prompt=-foo']);
+  t.same(promptShortcut(['--prompt=hi']), ['exec', '--prompt=hi']);
+  t.same(promptShortcut(['-phi']), ['exec', '-phi']);
+  t.same(promptShortcut(['-p']), ['exec', '-p'], "exec's own error for the missing value");
+  t.same(promptShortcut(['exec', '-p', 'hi']), ['exec', '-p', 'hi']);
+  t.same(promptShortcut(['render', 'run.jsonl']), ['render', 'run.jsonl']);
+  t.same(promptShortcut([]), []);
+});
+
+t.test('zero -p "hi" -o stream-json --provider scripted --script s.jsonl: a whole exec run', async (t) => {
+  const dir = t.testdir({});
+  const script = writeScript(dir, [{ expect: { contains: ['hi'] }, text: 'Hello.' }]);
+  const run = await runInProcess(['-p', 'hi', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, '--no-session']);
+  t.equal(run.code, 0, run.stderr);
+  t.match(jsonLines(run.stdout), [{ type: 'run_start' }, { type: 'text' }, { type: 'final', text: 'Hello.' }, { type: 'run_end', exitCode: 0 }]);
+  const dashed = writeScript(dir, [{ expect: { contains: ['-v is verbose?'] }, text: 'Yes.' }], 'dashed.jsonl');
+  const dash = await runInProcess(['-p', '-v is verbose?', '--provider', 'scripted', '--script', dashed, '-C', dir, '--no-session']);
+  t.same([dash.code, dash.stdout], [0, 'Yes.\n']);
+  const missing = await runInProcess(['-p']);
+  t.same([missing.code, missing.stderr], [2, "[zero] Option '-p, --prompt <text>' argument missing. See zero exec --help.\n"]);
+  const help = await runInProcess(['--help']);
+  t.match(help.stdout, '`zero -p TEXT [exec options]` is short for `zero exec --prompt TEXT [exec options]`.');
 });

@@ -97,3 +97,29 @@ t.test('--reasoning-budget: whole tokens, at least Anthropic\'s minimum of 1024'
   t.throws(() => execSettings([], { reasoningBudget: '1000' }), { code: 'usage_error', message: 'Invalid value for --reasoning-budget: "1000". Expected at least 1024 tokens (the smallest thinking budget Anthropic accepts).' });
   t.throws(() => execSettings([], { reasoningBudget: 'lots' }), { message: /--reasoning-budget: "lots"\. Expected a positive integer/ });
 });
+
+t.test('-p/--prompt: its values are prompt text, before the prompt words, joined by spaces as words are', async (t) => {
+  t.same(execSettings([], { prompt: ['Fix the bug'] }).words, ['Fix the bug']);
+  t.same(execSettings(['in', 'lib/'], { prompt: ['Fix', 'the bug'] }).words, ['Fix', 'the bug', 'in', 'lib/']);
+});
+
+t.test('the turn limit of the command line: --max-turns, else a --mode\'s, else ZERO_MAX_TURNS; none: undefined (config, else 50)', async (t) => {
+  t.equal(execSettings(['hi'], {}).maxTurns, undefined);
+  t.equal(execSettings(['hi'], {}, { ZERO_MAX_TURNS: '7' }).maxTurns, 7);
+  t.equal(execSettings(['hi'], { maxTurns: '3' }, { ZERO_MAX_TURNS: '7' }).maxTurns, 3, 'the flag wins');
+  t.equal(execSettings(['hi'], { mode: 'fast' }, { ZERO_MAX_TURNS: '7' }).maxTurns, 15, "a mode's limit is a preset, as a flag is in Zero");
+  t.equal(execSettings(['hi'], { mode: 'smart' }, { ZERO_MAX_TURNS: '7' }).maxTurns, 7, 'a mode without one leaves it');
+  t.equal(execSettings(['hi'], {}, { ZERO_MAX_TURNS: ' ' }).maxTurns, undefined, 'an empty variable is unset');
+  for (const bad of ['0', 'ten', '1.5', '-2']) {
+    t.throws(() => execSettings(['hi'], {}, { ZERO_MAX_TURNS: bad }), { code: 'usage_error', message: `Invalid value for ZERO_MAX_TURNS: "${bad}". Expected a positive integer.` });
+  }
+});
+
+t.test("Zero's flags that do less here come back as warnings; the others as settings", async (t) => {
+  const settings = execSettings(['hi'], { mode: 'Deep', allowEscalation: true, selfCorrect: true, worktree: 'fix-1', worktreeDir: 'trees', initSessionId: 'ci-42', sessionTitle: 'Nightly', tag: ['ci'] });
+  t.equal(settings.warnings.length, 3);
+  t.same(settings.worktree, { name: 'fix-1', baseDir: 'trees' });
+  t.same(settings.labels, { id: 'ci-42', title: 'Nightly', tags: ['ci'] });
+  t.same(execSettings(['hi'], {}).warnings, []);
+  t.same(execSettings(['hi'], {}).labels, {});
+});
