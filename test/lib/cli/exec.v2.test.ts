@@ -105,13 +105,13 @@ t.test('scripted: a write through a symlink that leads out is refused with symli
 });
 
 t.test('scripted: the turn limit ends as incomplete, exit 4, after the final', async (t) => {
-  const run = scripted(t, [{ chunks: ['Let me read it.'], toolCalls: [{ id: 'r1', name: 'read_file', args: { path: 'README.md' } }] }], { 'README.md': '# project\n' });
+  const run = scripted(t, [{ chunks: ['Let me read it.'], toolCalls: [{ id: 'r1', name: 'read_file', args: { path: 'README.md' } }] }, { expect: { contains: ['tool-turn limit'] }, text: 'It is a README.' }], { 'README.md': '# project\n' });
   const result = await run.exec(['-i', 'stream-json', '--max-turns', '1'], v2Input(prompt('Read the README.')));
   t.equal(result.code, 4);
   const events = assertValidRun(t, result.stdout, 2);
-  t.same(kinds(events).slice(-4), ['tool_result', 'final', 'error', 'run_end']);
+  t.same(kinds(events).slice(-5), ['tool_result', 'text', 'final', 'error', 'run_end']);
   t.match(events.slice(-3), [
-    { type: 'final', text: 'Let me read it.' },
+    { type: 'final', text: 'It is a README.' },
     { type: 'error', code: 'incomplete', message: 'Reached the turn limit (1) before the model finished. Raise it with --max-turns.', recoverable: true },
     { type: 'run_end', status: 'incomplete', exitCode: 4 },
   ]);
@@ -247,10 +247,13 @@ for (const wire of WIRES) {
   });
 
   t.test(`${wire.name}: the turn limit is incomplete, exit 4`, async (t) => {
-    const { code, stdout } = await overWire(t, wire, [wire.toolTurn(['Reading.'], readCall)], ['--max-turns', '1'], v2Input(prompt('Read the README.')));
+    const { code, stdout, api } = await overWire(t, wire, [wire.toolTurn(['Reading.'], readCall), wire.answer('It is a README.')], ['--max-turns', '1'], v2Input(prompt('Read the README.')));
     t.equal(code, 4);
     const events = assertValidRun(t, stdout, 2);
-    t.match(events.slice(-3), [{ type: 'final', text: 'Noting it.' }, { type: 'error', code: 'incomplete' }, { type: 'run_end', status: 'incomplete', exitCode: 4 }]);
+    t.match(events.slice(-3), [{ type: 'final', text: 'It is a README.' }, { type: 'error', code: 'incomplete' }, { type: 'run_end', status: 'incomplete', exitCode: 4 }]);
+    const last = api.received[1]!.body;
+    t.match(JSON.stringify(last.messages.at(-1)), 'You have reached the tool-turn limit. Do not call tools.', 'the last request asks for the answer in Zero\'s words');
+    t.ok(last.tools?.length, 'and still describes the tools, as Zero does');
   });
 
   t.test(`${wire.name}: SIGTERM while the stream stalls is interrupted, exit 130`, async (t) => {

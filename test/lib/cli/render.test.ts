@@ -130,7 +130,7 @@ t.test('render and stats count the same turns of recorded runs (lib/logs/turns.t
   const runs: [string, unknown[], string[]][] = [
     ['a turn of two calls', [{ chunks: ['Reading.'], toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'notes.txt' } }, { id: 'c2', name: 'list_directory', args: {} }], usage: { promptTokens: 5, completionTokens: 3 } }, { text: 'Done.' }], []],
     ['a turn of tool calls alone', [{ toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'notes.txt' } }] }, { text: 'Done.' }], []],
-    ['the turn limit', [{ chunks: ['Checking.'], toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'notes.txt' } }] }, { text: 'never' }], ['--max-turns', '1']],
+    ['the turn limit, then the call that asks for the answer', [{ chunks: ['Checking.'], toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'notes.txt' } }] }, { text: 'Stopped.' }], ['--max-turns', '1']],
     ['a failed run', [{ chunks: ['Half'], error: { message: 'overloaded', status: 529 } }], []],
   ];
   let log = '';
@@ -140,7 +140,7 @@ t.test('render and stats count the same turns of recorded runs (lib/logs/turns.t
   }
   const counted = jsonLines((await zero(['stats', '-o', 'json', '-'], { stdin: log })).stdout).map((run) => run.turns);
   const shown = Array.from((await zero(['render', '-'], { stdin: log })).stdout.matchAll(/- Turns: (\d+),/g), (match) => Number(match[1]));
-  t.same(counted, [2, 2, 1, 1], 'stats');
+  t.same(counted, [2, 2, 2, 1], 'stats');
   t.same(shown, counted, 'render');
 });
 

@@ -38,6 +38,13 @@ t.test('formatSessionList: a fork names its parent in the table', async (t) => {
   t.match(formatSessionList([{ ...session, parentId: 'zero_20261130000000_parent' }], 'text'), /  First question  \(fork of zero_20261130000000_parent\)\n$/);
 });
 
+t.test('formatSessionList: the --tag labels of a session, in every format', async (t) => {
+  const tagged = { ...session, id: 'ci-4711', tags: ['ci', 'nightly'], parentId: 'zero_20261130000000_parent' };
+  t.equal(formatSessionList([tagged], 'text'), 'ci-4711  2026-11-30T06:55:00.000Z     14 events  /repo  First question  [ci, nightly]  (fork of zero_20261130000000_parent)\n');
+  t.match(JSON.parse(formatSessionList([tagged], 'json')), { id: 'ci-4711', tags: ['ci', 'nightly'] });
+  t.match(JSON.parse(formatSessionList([tagged], 'stream-json')), { id: 'ci-4711', tags: ['ci', 'nightly'] });
+});
+
 t.test('zero sessions list --limit N --cwd DIR', async (t) => {
   const { cleanEnv, jsonLines, tempDir, writeScript, zero } = await import('../../helpers/zero.js');
   const env = cleanEnv({ ZERO_HOME: tempDir(t) });

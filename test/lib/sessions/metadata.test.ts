@@ -42,6 +42,16 @@ t.test('metadata round-trips, fields in a fixed order, optional ones only when s
   t.same(await readMetadata(dir, id), fork);
 });
 
+t.test('tags (--tag) are kept after the title, and must be strings', async (t) => {
+  const dir = t.testdir({});
+  const tagged = { ...base, tags: ['ci', 'nightly'] };
+  await writeMetadata(dir, tagged);
+  t.same(Object.keys(JSON.parse(await readFile(join(dir, 'metadata.json'), 'utf8'))).slice(0, 3), ['id', 'title', 'tags']);
+  t.same(await readMetadata(dir, id), tagged);
+  t.equal(checkMetadata({ ...base, tags: 'ci' }, id), undefined);
+  t.equal(checkMetadata({ ...base, tags: ['ci', 2] }, id), undefined);
+});
+
 t.test('replacement is atomic: readers always see whole metadata, and no temporary file remains', async (t) => {
   const dir = t.testdir({});
   await writeMetadata(dir, base);

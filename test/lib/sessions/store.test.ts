@@ -74,6 +74,23 @@ t.test('create: a folder named by a new id, metadata, an empty journal, and the 
   t.notOk(await exists(join(session.dir, 'lock')));
 });
 
+t.test('create with a chosen id, title and tags (--init-session-id, --session-title, --tag); a taken id is a usage error', async (t) => {
+  const root = t.testdir({});
+  const session = await createSession({ root, cwd: '/work', provider: 'scripted', model: 'm', prompt: 'Inspect this repo.', id: 'ci-4711', title: 'Nightly', tags: ['ci'] });
+  t.same([session.id, session.dir], ['ci-4711', join(root, 'ci-4711')]);
+  t.match(JSON.parse(await readFile(join(root, 'ci-4711', 'metadata.json'), 'utf8')), { id: 'ci-4711', title: 'Nightly', tags: ['ci'] });
+  await unlockSession(session);
+  t.match((await openSession(root, 'ci-4711')).metadata, { title: 'Nightly', tags: ['ci'] });
+  await t.rejects(createSession({ root, cwd: '/work', provider: 'scripted', model: 'm', prompt: 'again', id: 'ci-4711' }), new UsageError('Zero session already exists: ci-4711'));
+  const fork = await forkSession(root, 'ci-4711', { id: 'ci-4712' });
+  t.match(fork.metadata, { id: 'ci-4712', title: 'Nightly', tags: ['ci'], parentId: 'ci-4711' }, "a fork keeps the parent's title and tags unless given its own");
+  await unlockSession(fork);
+  const renamed = await forkSession(root, 'ci-4711', { title: 'Other', tags: ['x'] });
+  t.match(renamed.metadata, { title: 'Other', tags: ['x'] });
+  await unlockSession(renamed);
+  await t.rejects(forkSession(root, 'ci-4711', { id: 'ci-4712' }), new UsageError('Zero session already exists: ci-4712'));
+});
+
 t.test('two sessions created in the same second get different ids', async (t) => {
   const root = t.testdir({});
   const now = at('2024-01-02T03:04:05Z');
