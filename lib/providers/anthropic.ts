@@ -1,13 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ProviderError } from '../errors.js';
 import { isJsonObject } from '../protocol/validate.js';
-import type { ToolDefinition } from '../tools/types.js';
+import type { ChatMessage, ToolDefinition } from '../protocol/chat.js';
 import { deadlines, parseToolArguments, providerFailure } from './faults.js';
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
-  type ChatMessage,
   type Provider,
   type ProviderChunk,
   type ProviderOptions,

@@ -1,12 +1,11 @@
 import OpenAI from 'openai';
 import { ProviderError } from '../errors.js';
-import type { ToolDefinition } from '../tools/types.js';
+import type { ChatMessage, ToolDefinition } from '../protocol/chat.js';
 import { deadlines, parseToolArguments, providerFailure } from './faults.js';
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
-  type ChatMessage,
   type Provider,
   type ProviderChunk,
   type ProviderOptions,

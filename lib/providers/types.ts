@@ -1,20 +1,4 @@
-import type { ImageInput } from '../protocol/types.js';
-import type { ToolDefinition } from '../tools/types.js';
-
-export type ToolCallRequest = {
-  id: string;
-  name: string;
-  args: unknown;
-  /** Set when the model's arguments could not be parsed: the call is answered with this as an error result, not run. */
-  argsError?: string;
-};
-
-/** The conversation as every provider receives it; each provider maps it to its own wire format. */
-export type ChatMessage =
-  | { role: 'user'; content: string; images?: ImageInput[] }
-  /** reasoningBlocks: provider-native reasoning blocks (Anthropic thinking with its signature), sent back verbatim in later turns. */
-  | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[]; reasoningBlocks?: unknown[] }
-  | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean };
+import type { ChatMessage, ToolCallRequest, ToolDefinition } from '../protocol/chat.js';
 
 export type TurnRequest = { messages: ChatMessage[]; tools: ToolDefinition[] };
 

@@ -1,7 +1,8 @@
 import t, { type Test } from 'tap';
 import { CancelledError } from '../../../lib/errors.js';
 import { createAnthropicProvider } from '../../../lib/providers/anthropic.js';
-import type { ChatMessage, ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
+import type { ChatMessage } from '../../../lib/protocol/chat.js';
+import type { ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
 import { event, fakeApi, type Reply } from '../../helpers/sse-server.js';
 import { limitFrom, timed } from '../../helpers/timing.js';
 import { anthropicStream } from '../../helpers/wire.js';

@@ -1,7 +1,8 @@
 import t, { type Test } from 'tap';
 import { CancelledError, ProviderError } from '../../../lib/errors.js';
 import { createOpenAIProvider } from '../../../lib/providers/openai.js';
-import type { ChatMessage, Provider, ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
+import type { ChatMessage } from '../../../lib/protocol/chat.js';
+import type { Provider, ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
 import { data, fakeApi, type Reply } from '../../helpers/sse-server.js';
 import { limitFrom, timed } from '../../helpers/timing.js';
 import { openaiStream, type ReasoningField } from '../../helpers/wire.js';
