@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolCallRequest, ToolDefinition } from '../protocol/chat.js';
+import type { AuthSettings } from './headers.js';
 
 export type TurnRequest = { messages: ChatMessage[]; tools: ToolDefinition[] };
 
@@ -47,7 +48,16 @@ export type ProviderOptions = {
   acceptsImages?: boolean;
   /** --reasoning-budget: tokens the model may spend reasoning (Anthropic extended thinking); off when undefined. */
   reasoningBudget?: number;
+  /** -r/--reasoning-effort: OpenAI's reasoning_effort; for Anthropic a thinking budget (--reasoning-budget wins). */
+  reasoningEffort?: ReasoningEffort;
+  /** The profile's authHeader, authScheme, authHeaderValue and customHeaders (see headers.ts). */
+  auth?: Omit<AuthSettings, 'apiKey'>;
+  /** `<think>…</think>` in the answer is reasoning, not text (OpenAI wire format only). */
+  parseThinkTags?: boolean;
 };
+
+export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
+export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_TIMEOUT_MS = 600_000;

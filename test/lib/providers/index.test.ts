@@ -8,6 +8,7 @@ import type { Profile, ZeroConfig } from '../../../lib/providers/config.js';
 const config = (profiles: Omit<Profile, 'file'>[], activeProvider?: string): ZeroConfig => ({
   profiles: new Map(profiles.map((profile) => [profile.name, { ...profile, file: '/home/u/.config/zero/config.json' }])),
   warnings: [],
+  layers: [],
   ...(activeProvider ? { activeProvider: { name: activeProvider, file: '/home/u/.config/zero/config.json' } } : {}),
 });
 
