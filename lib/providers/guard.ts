@@ -12,12 +12,12 @@ import type { ProfileFields } from './profile-fields.js';
  */
 
 /** The credentials of the user's profile the project's entry leaves in place, as the message names them. */
-function inheritedCredentials(project: ProfileFields, merged: ProfileFields): string[] {
-  const inherited: string[] = [];
-  if (merged.apiKey && !project.apiKey) inherited.push('the key (apiKey)');
-  if (merged.apiKeyEnv && !project.apiKeyEnv) inherited.push(`the key variable (apiKeyEnv ${merged.apiKeyEnv})`);
-  if (merged.authHeaderValue && !project.authHeaderValue) inherited.push('the auth header value (authHeaderValue)');
-  if (!project.customHeaders && Object.values(merged.customHeaders ?? {}).some(Boolean)) inherited.push('the custom headers (customHeaders)');
+function inheritedCredentials(project: ProfileFields, merged: ProfileFields): { label: string; variable?: string }[] {
+  const inherited: { label: string; variable?: string }[] = [];
+  if (merged.apiKey && !project.apiKey) inherited.push({ label: 'the key (apiKey)' });
+  if (merged.apiKeyEnv && !project.apiKeyEnv) inherited.push({ label: `the key variable (apiKeyEnv ${merged.apiKeyEnv})`, variable: merged.apiKeyEnv });
+  if (merged.authHeaderValue && !project.authHeaderValue) inherited.push({ label: 'the auth header value (authHeaderValue)' });
+  if (!project.customHeaders && Object.values(merged.customHeaders ?? {}).some(Boolean)) inherited.push({ label: 'the custom headers (customHeaders)' });
   return inherited;
 }
 
@@ -37,12 +37,15 @@ export function projectRefusal(project: ProfileFields, user: ProfileFields | und
   const where = `${endpoint}, which is neither the base URL of your own profile "${merged.name}" nor the official API of its kind or catalog preset`;
   const rule = 'a project file may not send a credential it did not bring:';
   const fix = 'Remove that from the project file, or put the profile in your own config file if you trust this repository.';
+  const presetVariable = (name: string | undefined) => presets && preset.keyVariables.some((known) => known.toLowerCase() === name?.toLowerCase());
   const variable = project.apiKeyEnv;
-  const presetVariable = presets && preset.keyVariables.some((name) => name.toLowerCase() === variable?.toLowerCase());
-  if (variable && !usersOwn && !official && !presetVariable) return `${rule} it names apiKeyEnv ${variable} for ${where}. ${fix}`;
+  if (variable && !usersOwn && !official && !presetVariable(variable)) return `${rule} it names apiKeyEnv ${variable} for ${where}. ${fix}`;
   const inherited = user ? inheritedCredentials(project, merged) : [];
-  if (inherited.length > 0 && !usersOwn && !official && !presets) {
-    return `${rule} it would send ${inherited.join(', ')} of your profile "${merged.name}" (${user!.file}) to ${where}. ${fix}`;
+  // A preset's server may have the user's credentials when the user chose that preset, or when they are only its own key variable.
+  const samePreset = presets && user?.catalogID !== undefined && catalogEntry(user.catalogID)?.id === preset.id;
+  const presetsOwn = samePreset || inherited.every((credential) => presetVariable(credential.variable));
+  if (inherited.length > 0 && !usersOwn && !official && !presetsOwn) {
+    return `${rule} it would send ${inherited.map((credential) => credential.label).join(', ')} of your profile "${merged.name}" (${user!.file}) to ${where}. ${fix}`;
   }
   return undefined;
 }

@@ -159,14 +159,9 @@ t.test('a profile named like a built-in provider wins: --provider scripted runs 
   t.equal(api.received.length, 1);
 });
 
-t.test('a user config file that is not JSON at all is a provider_error naming the file and the parser message', async (t) => {
+t.test('a user config file that is not JSON at all is a provider_error naming the file and the parser message (without the file's text)', async (t) => {
   const dir = t.testdir({ xdg: { zero: { 'config.json': 'activeProvider = "gw"\n' } } });
-  let parserMessage = '';
-  try {
-    JSON.parse('activeProvider = "gw"\n');
-  } catch (error) {
-    parserMessage = (error as Error).message;
-  }
+  const parserMessage = "Unexpected token 'a' is not valid JSON";
   const file = join(dir, 'xdg', 'zero', 'config.json');
   const json = await zero(['exec', '-o', 'stream-json', '-C', dir, 'hi'], { env: cleanEnv({ XDG_CONFIG_HOME: join(dir, 'xdg') }) });
   t.equal(json.code, 3);

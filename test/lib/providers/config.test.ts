@@ -1,15 +1,10 @@
 import t, { type Test } from 'tap';
 import { join } from 'node:path';
-import { configPaths, configSection, loadConfig } from '../../../lib/providers/config.js';
+import { configSection, loadConfig } from '../../../lib/providers/config.js';
 import { chooseProvider, credentialsInUse } from '../../../lib/providers/index.js';
 import { CATALOG } from '../../../lib/providers/catalog.js';
 
 const userFile = (home: string) => join(home, 'zero', 'config.json');
-
-t.test('where the files are: XDG_CONFIG_HOME, else ~/.config; the project file in the working directory', async (t) => {
-  t.same(configPaths('/repo', { XDG_CONFIG_HOME: '/xdg' }), ['/xdg/zero/config.json', '/repo/.zero/config.json']);
-  t.same(configPaths('/repo', { HOME: '/home/ada' }), ['/home/ada/.config/zero/config.json', '/repo/.zero/config.json']);
-});
 
 t.test('no files: an empty config', async (t) => {
   const dir = t.testdir({});
