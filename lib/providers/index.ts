@@ -147,7 +147,8 @@ export function credentialsInUse(env: NodeJS.ProcessEnv = process.env, choice?: 
   const fromConfig = [...(config?.profiles.values() ?? [])].flatMap((profile) => [
     profile.apiKey ?? '',
     (profile.apiKeyEnv && env[profile.apiKeyEnv]?.trim()) || '',
-    profile.authHeaderValue ?? '',
+    // the token alone too: a scheme before it ("Token abc…") does not always travel with it
+    ...(profile.authHeaderValue ? [profile.authHeaderValue, profile.authHeaderValue.split(/\s+/).at(-1)!] : []),
     ...Object.values(profile.customHeaders ?? {}),
   ]);
   return [...new Set([...fromEnv, ...fromChoice, ...fromConfig])].filter((value) => value.length >= 8);
