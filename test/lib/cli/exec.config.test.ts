@@ -159,7 +159,7 @@ t.test('a profile named like a built-in provider wins: --provider scripted runs 
   t.equal(api.received.length, 1);
 });
 
-t.test('a user config file that is not JSON at all is a provider_error naming the file and the parser message (without the file's text)', async (t) => {
+t.test("a user config file that is not JSON at all is a provider_error naming the file and the parser message (without the file's text)", async (t) => {
   const dir = t.testdir({ xdg: { zero: { 'config.json': 'activeProvider = "gw"\n' } } });
   const parserMessage = "Unexpected token 'a' is not valid JSON";
   const file = join(dir, 'xdg', 'zero', 'config.json');
