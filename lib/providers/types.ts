@@ -56,8 +56,7 @@ export type ProviderOptions = {
   parseThinkTags?: boolean;
 };
 
-export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const;
-export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_TIMEOUT_MS = 600_000;
