@@ -23,8 +23,8 @@ Exit codes: 0 success, 1 internal error or stdout not writable, 2 usage, 3 provi
 129/130/143 cancelled by SIGHUP/SIGINT/SIGTERM (schema version 2: 130 for every signal; a second signal
 kills the tools at once; run_end is still written), 141 stdout closed by its reader.
 
-Providers: --provider, else $ZERO_PROVIDER, else activeProvider in ~/.config/zero/config.json or
-.zero/config.json, else the key that is set. A profile in those files named like a built-in provider
+Providers: --provider (or --profile), else $ZERO_PROVIDER, else activeProvider (or the only profile) in
+~/.config/zero/config.json or .zero/config.json, else the key that is set. A profile in those files named like a built-in provider
 (scripted, openai, …) wins over the built-in one; a profile that cannot be used fails only a run that selects it.
 
 Protocol reference: docs/protocol.md in the package.`;
