@@ -26,6 +26,7 @@ export { checkAgainstSchema, validateParsed, type Verdict } from './protocol/val
 export { redactText, redactValue, redactEvent, isSensitiveKey, REDACTED } from './redaction/index.js';
 export { ScriptedProvider, loadScript, type ScriptTurn } from './providers/scripted.js';
 export { createProvider, type ProviderSettings } from './providers/index.js';
-export type { Provider, ProviderChunk, ChatMessage, TurnRequest } from './providers/types.js';
+export type { Provider, ProviderChunk, TurnRequest } from './providers/types.js';
+export type { ChatMessage, ToolCallRequest, ToolDefinition } from './protocol/chat.js';
 export { createToolbox, readOnlyTools, type Toolbox } from './tools/registry.js';
-export type { Tool, ToolContext, ToolOutcome, ToolDefinition } from './tools/types.js';
+export type { Tool, ToolContext, ToolOutcome } from './tools/types.js';

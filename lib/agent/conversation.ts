@@ -1,6 +1,6 @@
 import { MaxTurnsError, ZeroError } from '../errors.js';
 import type { Event, ImageInput, TurnEndEvent } from '../protocol/types.js';
-import type { ChatMessage } from '../providers/types.js';
+import type { ChatMessage } from '../protocol/chat.js';
 import { runModelTurns, userMessage, type ModelRun, type PermissionDesk } from './loop.js';
 import { createPermissionDesk, type PermissionResponse } from './permission-desk.js';
 

@@ -1,6 +1,7 @@
 import { MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
 import type { Event, ImageInput, PermissionDecisionEvent, SideEffect } from '../protocol/types.js';
-import type { ChatMessage, Provider, ProviderChunk, ToolCallRequest } from '../providers/types.js';
+import type { ChatMessage, ToolCallRequest } from '../protocol/chat.js';
+import type { Provider, ProviderChunk } from '../providers/types.js';
 import type { Toolbox } from '../tools/registry.js';
 import type { ToolOutcome } from '../tools/types.js';
 import { isTooDeep, TOO_DEEP } from '../protocol/depth.js';

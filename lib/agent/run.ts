@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { Event, ImageInput, PromptRequest } from '../protocol/types.js';
-import type { ChatMessage, Provider } from '../providers/types.js';
+import type { ChatMessage } from '../protocol/chat.js';
+import type { Provider } from '../providers/types.js';
 import type { Toolbox } from '../tools/registry.js';
 import { createConversation, type ConversationItem } from './conversation.js';
 import { runAgent, type ModelRun } from './loop.js';

@@ -85,10 +85,14 @@ async function listTools(settings: ExecSettings, tools: ToolPlan, io: CliIO, sec
   return deliver(io, readable, exitCode);
 }
 
-/** --reasoning-budget is Anthropic's extended thinking: with another provider it changes nothing, and the run says so. */
-function reasoningWarnings(settings: ExecSettings, choice: ProviderChoice): string[] {
-  if (settings.reasoningBudget === undefined || choice.kind.startsWith('anthropic')) return [];
-  return [`--reasoning-budget is ignored: it sets the extended thinking of the anthropic providers, and this run uses ${choice.kind} (an OpenAI-compatible server streams its reasoning without it).`];
+/** --reasoning-budget is Anthropic's extended thinking, -r a level any model provider takes: a flag that changes nothing says so. */
+function reasoningWarnings({ reasoningBudget: budget, reasoningEffort: effort }: ExecSettings, choice: ProviderChoice): string[] {
+  const anthropic = choice.kind.startsWith('anthropic');
+  const warnings: string[] = [];
+  if (budget !== undefined && !anthropic) warnings.push(`--reasoning-budget is ignored: it sets the extended thinking of the anthropic providers, and this run uses ${choice.kind} (an OpenAI-compatible server streams its reasoning without it).`);
+  if (effort && budget !== undefined && anthropic) warnings.push(`--reasoning-effort ${effort} is ignored: --reasoning-budget ${budget} sets the thinking budget.`);
+  if (effort && choice.kind === 'scripted') warnings.push(`--reasoning-effort ${effort} is ignored: the scripted provider does not reason.`);
+  return warnings;
 }
 
 /** `zero exec`: one run, reported on stdout in the chosen format; the process exits with run_end's code. */
@@ -106,8 +110,8 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     // the run, its tools, its config and its session are the worktree's
     const settings = movedInto(given, worktree);
     const config = await loadConfig(settings.cwd, io.env);
-    const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget } = settings;
-    const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget };
+    const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort } = settings;
+    const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort };
     const flags = await providerFlags(settings, io.env);
     const choice = chooseProvider({ name: flags.provider, model: flags.model, script: flags.script, cwd: settings.cwd, env: io.env, config, limits });
     // Keys the config files hold are credentials in use too: redacted from here on.

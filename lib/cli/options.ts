@@ -8,6 +8,7 @@ import type { Labels } from '../sessions/store.js';
 import { compatSettings, type CompatFlags } from './compat.js';
 import { noSessionSource, reclaimPrompt, sessionChoice, sessionLabels, type SessionChoice, type SessionFlags } from './session-flags.js';
 import { worktreeRequest, type WorktreeFlags, type WorktreeRequest } from './worktree.js';
+import type { ReasoningEffort } from '../providers/types.js';
 
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -22,6 +23,8 @@ export type RawExecOptions = CompatFlags & SessionFlags & WorktreeFlags & {
   file?: string;
   model?: string;
   provider?: string;
+  /** --profile NAME: a config profile, as --provider NAME. */
+  profile?: string;
   script?: string;
   cwd?: string;
   maxTurns?: string;
@@ -41,6 +44,7 @@ export type RawExecOptions = CompatFlags & SessionFlags & WorktreeFlags & {
   maxContextChars?: string;
   schemaVersion?: string;
   reasoningBudget?: string;
+  reasoningEffort?: string;
   multiTurn?: boolean;
   permissionPrompt?: string;
   permissionTimeout?: string;
@@ -80,6 +84,8 @@ export type ExecSettings = {
   schemaVersion?: SchemaVersion;
   /** --reasoning-budget: tokens Anthropic's extended thinking may spend; off when undefined. */
   reasoningBudget?: number;
+  /** -r/--reasoning-effort: OpenAI's reasoning_effort; for Anthropic a thinking budget (--reasoning-budget wins). */
+  reasoningEffort?: ReasoningEffort;
   /** --multi-turn: every input message is a user turn of one conversation, answered as it comes (README: Conversations). */
   multiTurn: boolean;
   /** --permission-prompt: `stdio` asks the client for each call that needs a permission (a permission_request it answers on stdin). */
@@ -197,6 +203,17 @@ function reasoningBudget(value: string | undefined): number | undefined {
   return budget;
 }
 
+/** -r/--reasoning-effort: the levels Zero passes on (OpenAI's reasoning_effort values). */
+export const REASONING_EFFORTS = ['minimal', 'low', 'medium', 'high'] as const satisfies readonly ReasoningEffort[];
+
+/** --provider or --profile (the same setting, for Zero's users who pass --profile); two different names are a contradiction. */
+function providerName(raw: RawExecOptions): string | undefined {
+  if (raw.provider !== undefined && raw.profile !== undefined && raw.provider !== raw.profile) {
+    throw new UsageError(`--provider ${raw.provider} and --profile ${raw.profile} name different providers: give one of them.`);
+  }
+  return raw.provider ?? raw.profile;
+}
+
 /** The output format asked for, even when the rest of argv is broken, so a usage error can be reported in it. */
 export function outputFormatFromArgv(argv: string[]): OutputFormat {
   const format = (flagValue(argv, '--output-format', '-o') ?? 'text').toLowerCase();
@@ -257,7 +274,7 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
     cwd,
     file: raw.file === undefined || raw.file === STDIN ? raw.file : resolve(cwd, raw.file),
     model: raw.model,
-    provider: raw.provider,
+    provider: providerName(raw),
     script: raw.script,
     maxTurns: maxTurnsSetting(raw, compat.maxTurns, env),
     maxLineBytes: positiveInteger('--max-line-bytes', raw.maxLineBytes),
@@ -278,6 +295,7 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
     maxContextChars: positiveInteger('--max-context-chars', raw.maxContextChars),
     schemaVersion: schemaVersionSetting(raw.schemaVersion, env),
     reasoningBudget: reasoningBudget(raw.reasoningBudget),
+    reasoningEffort: raw.reasoningEffort === undefined ? undefined : choice('--reasoning-effort', raw.reasoningEffort, REASONING_EFFORTS),
     ...conversation,
     worktree: worktreeRequest(raw),
     labels: sessionLabels(raw, noSession),

@@ -24,8 +24,8 @@ Exit codes: 0 success, 1 internal error or stdout not writable, 2 usage, 3 provi
 129/130/143 cancelled by SIGHUP/SIGINT/SIGTERM (schema version 2: 130 for every signal; a second signal
 kills the tools at once; run_end is still written), 141 stdout closed by its reader.
 
-Providers: --provider, else $ZERO_PROVIDER, else activeProvider in ~/.config/zero/config.json or
-.zero/config.json, else the key that is set. A profile in those files named like a built-in provider
+Providers: --provider (or --profile), else $ZERO_PROVIDER, else activeProvider (or the only profile) in
+~/.config/zero/config.json or .zero/config.json, else the key that is set. A profile in those files named like a built-in provider
 (scripted, openai, …) wins over the built-in one; a profile that cannot be used fails only a run that selects it.
 
 Protocol reference: docs/protocol.md in the package.`;
@@ -87,6 +87,7 @@ function execCommand(zero: Command, io: CliIO): void {
     .option('-f, --file <path>', 'prompt file (with -i stream-json: the JSONL input)')
     .option('-m, --model <name>', 'model name')
     .option('--provider <name>', 'openai | anthropic | openai-compatible | anthropic-compatible | scripted | a profile from the config files (else $ZERO_PROVIDER; a profile named like a built-in provider wins over it)')
+    .option('--profile <name>', 'a profile from the config files (the same as --provider NAME)')
     .option('--script <path>', "the scripted provider's JSONL script (else $ZERO_SCRIPT)")
     .option('-C, --cwd <dir>', 'working directory; relative paths, --file included, resolve after it')
     .option('--max-turns <n>', 'model turns before one last call asks for the answer and the run stops (exit 4; default $ZERO_MAX_TURNS, else maxTurns from the config files, else 50)')
@@ -105,6 +106,7 @@ function execCommand(zero: Command, io: CliIO): void {
     .option('--max-context-chars <n>', 'budget for the history a resumed session sends (oldest turns trimmed first; default 400000)')
     .option('--schema-version <n>', "stream-json schema version 1 | 2 (else $ZERO_SCHEMA_VERSION, else the input events' version, else 1)")
     .option('--reasoning-budget <tokens>', 'let Anthropic models think first, with up to this many tokens (at least 1024; off by default)')
+    .option('-r, --reasoning-effort <level>', "minimal | low | medium | high: OpenAI's reasoning_effort; for Anthropic a thinking budget of 1024 | 4096 | 10000 | 24000 tokens (--reasoning-budget wins)")
     .option('--multi-turn', 'with -i stream-json: every input message is a user turn of one conversation, answered as it comes; {"type":"interrupt"} stops the turn')
     .option('--permission-prompt <mode>', 'none (default: a tool that needs a permission is refused) | stdio (with --multi-turn and -o stream-json: ask the client, who answers with permission_response)')
     .option('--permission-timeout <seconds>', 'with --permission-prompt stdio: a request not answered within this many seconds is denied (default 300)')

@@ -1,16 +1,17 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ProviderError } from '../errors.js';
 import { isJsonObject } from '../protocol/validate.js';
-import type { ToolDefinition } from '../tools/types.js';
+import type { ChatMessage, ToolDefinition } from '../protocol/chat.js';
 import { deadlines, parseToolArguments, providerFailure } from './faults.js';
+import { requestHeaders } from './headers.js';
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
-  type ChatMessage,
   type Provider,
   type ProviderChunk,
   type ProviderOptions,
+  type ReasoningEffort,
   type TurnRequest,
 } from './types.js';
 
@@ -58,8 +59,12 @@ function toAnthropicTools(tools: ToolDefinition[]): Anthropic.Tool[] {
   return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters as Anthropic.Tool.InputSchema }));
 }
 
-/** max_tokens, and extended thinking when a budget is set (the API needs max_tokens above the budget). */
-function tokenLimits(reasoningBudget: number | undefined): Pick<Anthropic.MessageCreateParams, 'max_tokens' | 'thinking'> {
+/** -r/--reasoning-effort as a thinking budget: Zero's budgets for its levels. */
+export const EFFORT_BUDGETS: Record<ReasoningEffort, number> = { minimal: 1024, low: 4096, medium: 10_000, high: 24_000 };
+
+/** max_tokens, and extended thinking when a budget is set (the API needs max_tokens above the budget); --reasoning-budget wins over -r. */
+function tokenLimits({ reasoningBudget: budget, reasoningEffort: effort }: ProviderOptions): Pick<Anthropic.MessageCreateParams, 'max_tokens' | 'thinking'> {
+  const reasoningBudget = budget ?? (effort && EFFORT_BUDGETS[effort]);
   if (reasoningBudget === undefined) return { max_tokens: MAX_TOKENS };
   return { max_tokens: reasoningBudget + MAX_TOKENS, thinking: { type: 'enabled', budget_tokens: reasoningBudget } };
 }
@@ -136,6 +141,7 @@ class AnthropicProvider implements Provider {
       timeout: Math.max(1, Math.ceil(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)),
       // stderr stays quiet (docs/protocol.md §3): failures reach the user as our own errors.
       logLevel: 'off',
+      defaultHeaders: requestHeaders({ ...options.auth, apiKey: options.apiKey }, { header: 'x-api-key', scheme: '' }),
     });
   }
 
@@ -152,7 +158,7 @@ class AnthropicProvider implements Provider {
     try {
       const tools = toAnthropicTools(request.tools);
       const stream = await this.client.messages.create(
-        { model: this.model, ...tokenLimits(this.options.reasoningBudget), messages: toAnthropicMessages(request.messages), ...(tools.length ? { tools } : {}), stream: true },
+        { model: this.model, ...tokenLimits(this.options), messages: toAnthropicMessages(request.messages), ...(tools.length ? { tools } : {}), stream: true },
         { signal: deadline.signal },
       );
       for await (const event of stream) {

@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { ProviderError, UsageError } from '../errors.js';
 import { envPrefix, PROFILE_KINDS, unusableProfile, type Profile, type ProfileKind, type ZeroConfig } from './config.js';
+import { customBaseURL } from './profile.js';
+import { mayWriteThinkTags } from './think-tags.js';
 import type { Provider, ProviderOptions } from './types.js';
 
 export type ProviderSettings = {
@@ -13,8 +15,8 @@ export type ProviderSettings = {
   cwd: string;
   env?: NodeJS.ProcessEnv;
   config?: ZeroConfig;
-  /** --max-retries, --timeout, --idle-timeout, --reasoning-budget */
-  limits?: Pick<ProviderOptions, 'maxRetries' | 'timeoutMs' | 'idleTimeoutMs' | 'reasoningBudget'>;
+  /** --max-retries, --timeout, --idle-timeout, --reasoning-budget, -r/--reasoning-effort */
+  limits?: Pick<ProviderOptions, 'maxRetries' | 'timeoutMs' | 'idleTimeoutMs' | 'reasoningBudget' | 'reasoningEffort'>;
 };
 
 export type ProviderChoice = { kind: 'scripted'; script: string; model?: string } | { kind: ProfileKind; options: ProviderOptions };
@@ -28,6 +30,27 @@ export const NO_PROVIDER_MESSAGE =
 
 const DEFAULT_MODELS: Record<ProfileKind, string> = { openai: 'gpt-4.1', 'openai-compatible': 'gpt-4.1', anthropic: 'claude-sonnet-4-6', 'anthropic-compatible': 'claude-sonnet-4-6' };
 
+const ENV_PROFILE_KINDS = ['openai', 'anthropic'] as const;
+
+/**
+ * OPENAI_MODEL / ANTHROPIC_MODEL as Zero applies them (its applyEnv): to the
+ * selected profile when its kind, as written, is `openai` / `anthropic`, or
+ * when it is named so and no profile has that kind; there they win over the
+ * profile's own model. (ANTHROPIC_MODEL is applied after OPENAI_MODEL.)
+ */
+function environmentModel(profile: Profile, profiles: Map<string, Profile>, env: NodeJS.ProcessEnv): string | undefined {
+  const applies = (kind: string) => profile.writtenKind === kind || (profile.name === kind && ![...profiles.values()].some((other) => other.writtenKind === kind));
+  return ENV_PROFILE_KINDS.filter(applies)
+    .map((kind) => env[`${kind.toUpperCase()}_MODEL`]?.trim())
+    .filter(Boolean)
+    .at(-1);
+}
+
+/** Zero's parseThinkTags default: on for a model named like one that writes `<think>` tags, on an OpenAI-compatible server only. */
+function parsesThinkTags(kind: ProfileKind, baseURL: string | undefined, model: string, profile?: Profile): boolean {
+  return profile?.parseThinkTags ?? ((kind === 'openai-compatible' || (kind === 'openai' && baseURL !== undefined)) && mayWriteThinkTags(model));
+}
+
 /**
  * The options of a network provider. A key from the environment is never sent
  * to a base URL that came from a profile: a local server does not get your
@@ -35,9 +58,10 @@ const DEFAULT_MODELS: Record<ProfileKind, string> = { openai: 'gpt-4.1', 'openai
  */
 function networkOptions(kind: ProfileKind, settings: ProviderSettings, env: NodeJS.ProcessEnv, profile?: Profile): ProviderOptions {
   const prefix = envPrefix(kind);
-  const baseURL = profile?.baseURL ?? env[`${prefix}_BASE_URL`] ?? undefined;
+  const baseURL = profile ? profile.baseURL : customBaseURL(kind, env[`${prefix}_BASE_URL`] || undefined);
   const apiKey = profile?.apiKey ?? (profile?.baseURL ? undefined : env[`${prefix}_API_KEY`]) ?? undefined;
-  const model = settings.model ?? profile?.model ?? env[`${prefix}_MODEL`] ?? DEFAULT_MODELS[kind];
+  const fromEnvironment = profile && environmentModel(profile, settings.config?.profiles ?? new Map(), env);
+  const model = settings.model ?? fromEnvironment ?? profile?.model ?? profile?.presetModel ?? env[`${prefix}_MODEL`] ?? DEFAULT_MODELS[kind];
   const where = profile ? `profile "${profile.name}" in ${profile.file}` : 'the environment';
   if (kind.endsWith('-compatible') && !baseURL) throw new ProviderError(`The ${kind} provider needs a base URL: set ${prefix}_BASE_URL${profile ? ` or baseURL in ${where}` : ''}.`);
   // A server at a base URL of your own may take no key; Anthropic's own API always does.
@@ -45,7 +69,10 @@ function networkOptions(kind: ProfileKind, settings: ProviderSettings, env: Node
     throw new ProviderError(`The ${kind} provider needs an API key: set ${prefix}_API_KEY${profile ? ` or apiKey in ${where}` : ''}.`);
   }
   const images = profile?.acceptsImages === false ? { acceptsImages: false } : {};
-  return { ...settings.limits, model, apiKey, baseURL, label: kind, ...images };
+  const { authHeader, authScheme, authHeaderValue, customHeaders } = profile ?? {};
+  const auth = authHeader || authScheme || authHeaderValue || customHeaders ? { auth: { authHeader, authScheme, authHeaderValue, customHeaders } } : {};
+  const thinkTags = kind.startsWith('openai') && parsesThinkTags(kind, baseURL, model, profile) ? { parseThinkTags: true } : {};
+  return { ...settings.limits, model, apiKey, baseURL, label: kind, ...images, ...auth, ...thinkTags };
 }
 
 function scripted(settings: ProviderSettings, env: NodeJS.ProcessEnv): ProviderChoice {
@@ -110,13 +137,19 @@ export const CREDENTIAL_ENV_VARS = ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'ZERO
 
 /**
  * The credentials in use: keys in the environment, the key the chosen profile
- * read, and every apiKey the config files hold, inline or through apiKeyEnv
- * (any profile can be chosen with --provider, so each is a credential in use,
- * active or not).
+ * read, and every apiKey the config files hold, inline or through apiKeyEnv,
+ * with every authHeaderValue and custom header value (any profile can be
+ * chosen with --provider, so each is a credential in use, active or not).
  */
 export function credentialsInUse(env: NodeJS.ProcessEnv = process.env, choice?: ProviderChoice, config?: ZeroConfig): string[] {
   const fromEnv = CREDENTIAL_ENV_VARS.map((name) => env[name]?.trim() ?? '');
   const fromChoice = choice && choice.kind !== 'scripted' ? [choice.options.apiKey ?? ''] : [];
-  const fromConfig = [...(config?.profiles.values() ?? [])].flatMap((profile) => [profile.apiKey ?? '', (profile.apiKeyEnv && env[profile.apiKeyEnv]?.trim()) || '']);
+  const fromConfig = [...(config?.profiles.values() ?? [])].flatMap((profile) => [
+    profile.apiKey ?? '',
+    (profile.apiKeyEnv && env[profile.apiKeyEnv]?.trim()) || '',
+    // the token alone too: a scheme before it ("Token abc…") does not always travel with it
+    ...(profile.authHeaderValue ? [profile.authHeaderValue, profile.authHeaderValue.split(/\s+/).at(-1)!] : []),
+    ...Object.values(profile.customHeaders ?? {}),
+  ]);
   return [...new Set([...fromEnv, ...fromChoice, ...fromConfig])].filter((value) => value.length >= 8);
 }

@@ -1,12 +1,13 @@
 import OpenAI from 'openai';
 import { ProviderError } from '../errors.js';
-import type { ToolDefinition } from '../tools/types.js';
+import type { ChatMessage, ToolDefinition } from '../protocol/chat.js';
 import { deadlines, parseToolArguments, providerFailure } from './faults.js';
+import { requestHeaders } from './headers.js';
+import { ThinkTagSplitter } from './think-tags.js';
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
   DEFAULT_TIMEOUT_MS,
-  type ChatMessage,
   type Provider,
   type ProviderChunk,
   type ProviderOptions,
@@ -98,6 +99,7 @@ class OpenAIProvider implements Provider {
       timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       // The SDK would print unparseable chunks to the console; our ProviderError reports them.
       logLevel: 'off',
+      defaultHeaders: requestHeaders({ ...options.auth, apiKey: options.apiKey }, { header: 'Authorization', scheme: 'Bearer' }),
     });
   }
 
@@ -108,6 +110,7 @@ class OpenAIProvider implements Provider {
       idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     });
     const calls = new Map<number, PartialCall>();
+    const thinkTags = this.options.parseThinkTags ? new ThinkTagSplitter() : undefined;
     try {
       const body: OpenAI.Chat.ChatCompletionCreateParamsStreaming = {
         model: this.model,
@@ -115,6 +118,7 @@ class OpenAIProvider implements Provider {
         ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
         stream: true,
         stream_options: { include_usage: true },
+        ...(this.options.reasoningEffort ? { reasoning_effort: this.options.reasoningEffort } : {}),
       };
       const stream = await unlessAborted(this.client.chat.completions.create(body, { signal: limits.signal }), limits.signal);
       for await (const chunk of stream) {
@@ -125,7 +129,7 @@ class OpenAIProvider implements Provider {
         const delta = chunk.choices[0]?.delta;
         const reasoning = reasoningOf(delta);
         if (reasoning) yield { type: 'reasoning', delta: reasoning };
-        if (delta?.content) yield { type: 'text', delta: delta.content };
+        if (delta?.content) yield* thinkTags?.push(delta.content) ?? [{ type: 'text', delta: delta.content }];
         for (const fragment of delta?.tool_calls ?? []) {
           const call = calls.get(fragment.index) ?? { id: '', name: '', arguments: '' };
           calls.set(fragment.index, call);
@@ -137,6 +141,7 @@ class OpenAIProvider implements Provider {
       }
       // On an abort the SDK ends the stream quietly instead of throwing.
       limits.signal.throwIfAborted();
+      if (thinkTags) yield* thinkTags.flush();
       for (const [index, call] of [...calls].sort(([a], [b]) => a - b)) {
         // Some compatible servers send no id; the model only needs it to match the result.
         const id = call.id || `call_${turn}_${index}`;

@@ -6,7 +6,8 @@ import { parseLine } from '../protocol/parse.js';
 import { validateParsed } from '../protocol/validate.js';
 import { applyStep, composeSteps, mapStep } from '../streams.js';
 import type { Line } from '../protocol/types.js';
-import type { ChatMessage, Provider, ProviderChunk, TurnRequest } from './types.js';
+import type { ChatMessage } from '../protocol/chat.js';
+import type { Provider, ProviderChunk, TurnRequest } from './types.js';
 
 /** One line of a script: one model turn (lib/protocol/schemas/script.schema.json). */
 export type ScriptTurn = {

@@ -1,20 +1,5 @@
-import type { ImageInput } from '../protocol/types.js';
-import type { ToolDefinition } from '../tools/types.js';
-
-export type ToolCallRequest = {
-  id: string;
-  name: string;
-  args: unknown;
-  /** Set when the model's arguments could not be parsed: the call is answered with this as an error result, not run. */
-  argsError?: string;
-};
-
-/** The conversation as every provider receives it; each provider maps it to its own wire format. */
-export type ChatMessage =
-  | { role: 'user'; content: string; images?: ImageInput[] }
-  /** reasoningBlocks: provider-native reasoning blocks (Anthropic thinking with its signature), sent back verbatim in later turns. */
-  | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[]; reasoningBlocks?: unknown[] }
-  | { role: 'tool'; toolCallId: string; name: string; content: string; isError: boolean };
+import type { ChatMessage, ToolCallRequest, ToolDefinition } from '../protocol/chat.js';
+import type { AuthSettings } from './headers.js';
 
 export type TurnRequest = { messages: ChatMessage[]; tools: ToolDefinition[] };
 
@@ -63,7 +48,15 @@ export type ProviderOptions = {
   acceptsImages?: boolean;
   /** --reasoning-budget: tokens the model may spend reasoning (Anthropic extended thinking); off when undefined. */
   reasoningBudget?: number;
+  /** -r/--reasoning-effort: OpenAI's reasoning_effort; for Anthropic a thinking budget (--reasoning-budget wins). */
+  reasoningEffort?: ReasoningEffort;
+  /** The profile's authHeader, authScheme, authHeaderValue and customHeaders (see headers.ts). */
+  auth?: Omit<AuthSettings, 'apiKey'>;
+  /** `<think>…</think>` in the answer is reasoning, not text (OpenAI wire format only). */
+  parseThinkTags?: boolean;
 };
+
+export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
 
 export const DEFAULT_MAX_RETRIES = 2;
 export const DEFAULT_TIMEOUT_MS = 600_000;

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolCallRequest } from '../providers/types.js';
+import type { ChatMessage, ToolCallRequest } from '../protocol/chat.js';
 import { isJsonObject } from '../protocol/validate.js';
 import type { ImageInput } from '../protocol/types.js';
 

@@ -1,4 +1,4 @@
-import type { ChatMessage } from '../providers/types.js';
+import type { ChatMessage } from '../protocol/chat.js';
 import type { ImageInput } from '../protocol/types.js';
 import { redactText } from '../redaction/index.js';
 import { conversationFromEvents, trimHistory } from './history.js';

@@ -11,7 +11,8 @@ import { capOutput } from './output.js';
 import type { ToolPlan } from './permissions.js';
 import { readFile } from './read_file.js';
 import { writeFile } from './write_file.js';
-import type { Tool, ToolContext, ToolDefinition, ToolInvocation, ToolOutcome, ToolRunResult } from './types.js';
+import type { ToolDefinition } from '../protocol/chat.js';
+import type { Tool, ToolContext, ToolInvocation, ToolOutcome, ToolRunResult } from './types.js';
 
 /** Any tool, whatever its arguments and however it reports its output. */
 export type AnyTool = Tool<any, ToolRunResult>;

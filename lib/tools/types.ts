@@ -47,8 +47,5 @@ export interface Tool<Args = Record<string, unknown>, Result extends ToolRunResu
   targets?(args: Args, context: ToolContext): Promise<string[]>;
 }
 
-/** What a provider sends to the model for each advertised tool. */
-export type ToolDefinition = { name: string; description: string; parameters: Record<string, unknown> };
-
 /** A tool call as the agent hands it to the toolbox: args is whatever the model sent. */
 export type ToolInvocation = { id: string; name: string; args: unknown };

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createConversation } from '../../../lib/agent/conversation.js';
 import type { Event } from '../../../lib/protocol/types.js';
-import type { ChatMessage } from '../../../lib/providers/types.js';
+import type { ChatMessage } from '../../../lib/protocol/chat.js';
 import { ScriptedProvider, type ScriptTurn } from '../../../lib/providers/scripted.js';
 import { createToolbox } from '../../../lib/tools/registry.js';
 

@@ -6,7 +6,8 @@ import { planTools, type PermissionSettings } from '../../../lib/tools/permissio
 import { allTools, createToolbox, toolboxFor, type Toolbox } from '../../../lib/tools/registry.js';
 import { CancelledError, ZeroError } from '../../../lib/errors.js';
 import type { Event, ImageInput } from '../../../lib/protocol/types.js';
-import type { ChatMessage, Provider, ProviderChunk, TurnRequest } from '../../../lib/providers/types.js';
+import type { ChatMessage } from '../../../lib/protocol/chat.js';
+import type { Provider, ProviderChunk, TurnRequest } from '../../../lib/providers/types.js';
 
 /** A provider written inline: each turn is a function of what the model receives. */
 function provider(turns: ((request: TurnRequest) => ProviderChunk[] | Error)[]): Provider & { seen: ChatMessage[][] } {

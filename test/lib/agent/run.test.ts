@@ -3,7 +3,8 @@ import { createAgentRun, type AgentOptions } from '../../../lib/agent/run.js';
 import type { ConversationItem } from '../../../lib/agent/conversation.js';
 import { CancelledError } from '../../../lib/errors.js';
 import type { Event, ImageInput, PromptRequest } from '../../../lib/protocol/types.js';
-import type { ChatMessage, Provider } from '../../../lib/providers/types.js';
+import type { ChatMessage } from '../../../lib/protocol/chat.js';
+import type { Provider } from '../../../lib/providers/types.js';
 import { ScriptedProvider } from '../../../lib/providers/scripted.js';
 
 const types = (events: Event[]) => events.map((event) => event.type);

@@ -91,6 +91,19 @@ t.test('schemaVersionFromArgv finds the version even in a broken command line, a
   t.equal(schemaVersionFromArgv(['exec']), undefined);
 });
 
+t.test('-r/--reasoning-effort: minimal, low, medium or high, any case; anything else is a usage error', async (t) => {
+  t.equal(execSettings([], {}).reasoningEffort, undefined);
+  t.equal(execSettings([], { reasoningEffort: 'High' }).reasoningEffort, 'high');
+  t.equal(execSettings([], { reasoningEffort: 'minimal' }).reasoningEffort, 'minimal');
+  t.throws(() => execSettings([], { reasoningEffort: 'max' }), { code: 'usage_error', message: 'Invalid value for --reasoning-effort: "max". Expected one of: minimal, low, medium, high.' });
+});
+
+t.test('--profile NAME is --provider NAME; the two naming different providers is a usage error', async (t) => {
+  t.equal(execSettings([], { profile: 'work' }).provider, 'work');
+  t.equal(execSettings([], { profile: 'work', provider: 'work' }).provider, 'work');
+  t.throws(() => execSettings([], { profile: 'work', provider: 'openai' }), { code: 'usage_error', message: '--provider openai and --profile work name different providers: give one of them.' });
+});
+
 t.test('--reasoning-budget: whole tokens, at least Anthropic\'s minimum of 1024', async (t) => {
   t.equal(execSettings([], {}).reasoningBudget, undefined);
   t.equal(execSettings([], { reasoningBudget: '2048' }).reasoningBudget, 2048);

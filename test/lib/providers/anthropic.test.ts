@@ -1,7 +1,8 @@
 import t, { type Test } from 'tap';
 import { CancelledError } from '../../../lib/errors.js';
 import { createAnthropicProvider } from '../../../lib/providers/anthropic.js';
-import type { ChatMessage, ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
+import type { ChatMessage } from '../../../lib/protocol/chat.js';
+import type { ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
 import { event, fakeApi, type Reply } from '../../helpers/sse-server.js';
 import { limitFrom, timed } from '../../helpers/timing.js';
 import { anthropicStream } from '../../helpers/wire.js';
@@ -177,6 +178,28 @@ t.test('--reasoning-budget turns extended thinking on, with max_tokens room for 
   await drain(plain.provider.turn(hello, run()));
   t.notOk('thinking' in plain.api.received[0].body);
   t.equal(plain.api.received[0].body.max_tokens, 8192);
+});
+
+t.test('-r/--reasoning-effort is a thinking budget: low 4096, medium 10000, high 24000 tokens (minimal 1024); --reasoning-budget wins', async (t) => {
+  for (const [effort, budget] of [['minimal', 1024], ['low', 4096], ['medium', 10_000], ['high', 24_000]] as const) {
+    const { api, provider } = await setup(t, [{ sse: textReply('ok') }], { reasoningEffort: effort });
+    await drain(provider.turn(hello, run()));
+    t.same(api.received[0].body.thinking, { type: 'enabled', budget_tokens: budget }, effort);
+    t.equal(api.received[0].body.max_tokens, budget + 8192);
+    t.notOk('reasoning_effort' in api.received[0].body);
+  }
+  const both = await setup(t, [{ sse: textReply('ok') }], { reasoningEffort: 'high', reasoningBudget: 2000 });
+  await drain(both.provider.turn(hello, run()));
+  t.same(both.api.received[0].body.thinking, { type: 'enabled', budget_tokens: 2000 });
+});
+
+t.test("a profile's auth header: x-api-key with the key alone replaces the SDK's bearer token; custom headers go along", async (t) => {
+  const { api, provider } = await setup(t, [{ sse: textReply('ok') }], { auth: { authHeader: 'x-api-key', customHeaders: { 'X-Region': 'eu' } } });
+  const { error } = await drain(provider.turn(hello, run()));
+  t.equal(error, undefined);
+  t.equal(api.received[0].headers['x-api-key'], KEY);
+  t.notOk('authorization' in api.received[0].headers);
+  t.equal(api.received[0].headers['x-region'], 'eu');
 });
 
 const SIGNATURE = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds7fPrE3fPmL2GV7T0KxnEaP';

@@ -8,6 +8,7 @@ import type { Profile, ZeroConfig } from '../../../lib/providers/config.js';
 const config = (profiles: Omit<Profile, 'file'>[], activeProvider?: string): ZeroConfig => ({
   profiles: new Map(profiles.map((profile) => [profile.name, { ...profile, file: '/home/u/.config/zero/config.json' }])),
   warnings: [],
+  layers: [],
   ...(activeProvider ? { activeProvider: { name: activeProvider, file: '/home/u/.config/zero/config.json' } } : {}),
 });
 
@@ -113,4 +114,55 @@ t.test('a profile named like a built-in provider wins over it', async (t) => {
   t.match(chooseProvider({ cwd: '.', name: 'openai', env: { OPENAI_API_KEY: 'sk-0123456789' }, config: files }), { kind: 'anthropic' });
   t.match(chooseProvider({ cwd: '.', env: { ZERO_PROVIDER: 'openai' }, config: files }), { kind: 'anthropic' }, 'through ZERO_PROVIDER too');
   t.throws(() => chooseProvider({ cwd: '.', name: 'nonesuch', env: {}, config: files }), { message: `Unknown provider "nonesuch". Available providers: ${PROVIDER_NAMES.join(', ')}.` }, 'each name listed once');
+});
+
+t.test("OPENAI_MODEL / ANTHROPIC_MODEL win over the model of a profile whose kind, as written, is openai / anthropic (Zero's applyEnv); --model wins over both", async (t) => {
+  const files = config([
+    { name: 'o', provider: 'openai', writtenKind: 'openai', model: 'from-file', apiKey: 'k-0123456789' },
+    { name: 'a', provider: 'anthropic', writtenKind: 'anthropic', model: 'claude-from-file', apiKey: 'k-0123456789' },
+    { name: 'gw', provider: 'openai-compatible', writtenKind: 'openai-compatible', baseURL: 'http://gw/v1', model: 'gw-model' },
+    { name: 'preset', provider: 'openai', catalogID: 'openai', presetModel: 'gpt-4.1', apiKey: 'k-0123456789' },
+  ]);
+  const env = { OPENAI_MODEL: 'gpt-from-env', ANTHROPIC_MODEL: 'claude-from-env' };
+  const model = (name: string, flag?: string) => options(chooseProvider({ cwd: '.', name, model: flag, env, config: files }))?.model;
+  t.equal(model('o'), 'gpt-from-env');
+  t.equal(model('a'), 'claude-from-env');
+  t.equal(model('gw'), 'gw-model', 'an openai-compatible profile keeps its own model');
+  t.equal(model('preset'), 'gpt-4.1', "a preset's profile names no kind: its preset's model, as in Zero");
+  t.equal(model('o', 'flag-model'), 'flag-model');
+  t.equal(options(chooseProvider({ cwd: '.', name: 'o', env: {}, config: files }))?.model, 'from-file');
+});
+
+t.test('OPENAI_MODEL also reaches a profile named openai when no profile has that kind (as in Zero)', async (t) => {
+  const named = config([{ name: 'openai', provider: 'openai-compatible', writtenKind: 'openai-compatible', baseURL: 'http://l/v1', model: 'local' }]);
+  t.equal(options(chooseProvider({ cwd: '.', name: 'openai', env: { OPENAI_MODEL: 'env-model' }, config: named }))?.model, 'env-model');
+  const taken = config([...named.profiles.values(), { name: 'real', provider: 'openai', writtenKind: 'openai', apiKey: 'k-0123456789' }]);
+  t.equal(options(chooseProvider({ cwd: '.', name: 'openai', env: { OPENAI_MODEL: 'env-model' }, config: taken }))?.model, 'local');
+});
+
+t.test("parseThinkTags: the profile's setting, else on for a qwen3 / deepseek-r1 style model on an OpenAI-compatible server only", async (t) => {
+  const files = config([
+    { name: 'qwen', provider: 'openai-compatible', baseURL: 'http://l/v1', model: 'qwen3:8b' },
+    { name: 'llama', provider: 'openai-compatible', baseURL: 'http://l/v1', model: 'llama3.1' },
+    { name: 'off', provider: 'openai-compatible', baseURL: 'http://l/v1', model: 'deepseek-r1:14b', parseThinkTags: false },
+    { name: 'on', provider: 'openai-compatible', baseURL: 'http://l/v1', model: 'llama3.1', parseThinkTags: true },
+    { name: 'claude', provider: 'anthropic-compatible', baseURL: 'http://l', model: 'qwen3-coder', apiKey: 'k-0123456789' },
+  ]);
+  const parses = (name: string, model?: string) => options(chooseProvider({ cwd: '.', name, model, env: {}, config: files }))?.parseThinkTags ?? false;
+  t.same(['qwen', 'llama', 'off', 'on', 'claude'].map((name) => parses(name)), [true, false, false, true, false]);
+  t.equal(parses('llama', 'QwQ-32B'), true, 'the model the run uses: --model counts');
+  t.equal(options(chooseProvider({ cwd: '.', model: 'deepseek-r1', env: { OPENAI_BASE_URL: 'http://localhost:11434/v1' } }))?.parseThinkTags, true, 'a local server from OPENAI_BASE_URL');
+  t.notOk(options(chooseProvider({ cwd: '.', model: 'deepseek-r1', env: { OPENAI_API_KEY: 'sk-0123456789' } }))?.parseThinkTags, "OpenAI's own API: never");
+});
+
+t.test("a profile's auth settings reach the provider; -r reaches it as reasoningEffort", async (t) => {
+  const files = config([{ name: 'gw', provider: 'openai-compatible', baseURL: 'http://gw/v1', apiKey: 'k-0123456789', authHeader: 'api-key', authScheme: 'raw', customHeaders: { 'X-A': 'b' } }]);
+  t.match(options(chooseProvider({ cwd: '.', name: 'gw', env: {}, config: files, limits: { reasoningEffort: 'low' } })), {
+    apiKey: 'k-0123456789', auth: { authHeader: 'api-key', authScheme: 'raw', customHeaders: { 'X-A': 'b' } }, reasoningEffort: 'low',
+  });
+});
+
+t.test('credentialsInUse: auth header values and custom header values of the config files too', async (t) => {
+  const files = config([{ name: 'gw', provider: 'openai-compatible', baseURL: 'http://gw/v1', authHeaderValue: 'Token tok-0123456789', customHeaders: { 'X-Org-Token': 'org-0123456789', 'X-Short': 'abc' } }]);
+  t.same(credentialsInUse({}, undefined, files).sort(), ['Token tok-0123456789', 'org-0123456789', 'tok-0123456789']);
 });

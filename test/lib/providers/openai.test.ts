@@ -1,7 +1,8 @@
 import t, { type Test } from 'tap';
 import { CancelledError, ProviderError } from '../../../lib/errors.js';
 import { createOpenAIProvider } from '../../../lib/providers/openai.js';
-import type { ChatMessage, Provider, ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
+import type { ChatMessage } from '../../../lib/protocol/chat.js';
+import type { Provider, ProviderChunk, ProviderOptions, TurnRequest } from '../../../lib/providers/types.js';
 import { data, fakeApi, type Reply } from '../../helpers/sse-server.js';
 import { limitFrom, timed } from '../../helpers/timing.js';
 import { openaiStream, type ReasoningField } from '../../helpers/wire.js';
@@ -363,4 +364,46 @@ t.test('the run cancelled mid-stream: its CancelledError is thrown', async (t) =
   const before = new AbortController();
   before.abort(new CancelledError('SIGTERM'));
   t.equal((await run(provider(api.url), prompt, before.signal)).error, before.signal.reason);
+});
+
+t.test("a profile's auth header: authHeader with authScheme raw sends the key as the header's value, no Bearer, and no Authorization", async (t) => {
+  const api = await serve(t, [{ sse: helloStream }]);
+  const { error } = await run(provider(api.url, { auth: { authHeader: 'api-key', authScheme: 'raw', customHeaders: { 'X-Team': 'core', 'HTTP-Referer': 'https://zero.example' } } }));
+  t.equal(error, undefined);
+  const { headers } = api.received[0]!;
+  t.equal(headers['api-key'], KEY);
+  t.notOk('authorization' in headers, 'no Authorization header at all');
+  t.equal(headers['x-team'], 'core');
+  t.equal(headers['http-referer'], 'https://zero.example');
+});
+
+t.test('authScheme alone changes the scheme of the default Authorization header; authHeaderValue is sent as given', async (t) => {
+  const api = await serve(t, [{ sse: helloStream }]);
+  await run(provider(api.url, { auth: { authScheme: 'Token' } }));
+  await run(provider(api.url, { auth: { authHeader: 'X-Gateway-Token', authHeaderValue: 'gw-token-0123456789' } }));
+  t.equal(api.received[0]?.headers.authorization, `Token ${KEY}`);
+  t.equal(api.received[1]?.headers['x-gateway-token'], 'gw-token-0123456789');
+  t.notOk('authorization' in api.received[1]!.headers);
+});
+
+t.test('-r/--reasoning-effort is the reasoning_effort of the request; without it the field is absent', async (t) => {
+  const api = await serve(t, [{ sse: helloStream }]);
+  await run(provider(api.url, { reasoningEffort: 'high' }));
+  await run(provider(api.url));
+  t.equal(api.received[0]?.body.reasoning_effort, 'high');
+  t.notOk('reasoning_effort' in api.received[1]!.body);
+});
+
+t.test('parseThinkTags: <think>…</think> in the answer streams as reasoning, not text, tags cut across chunks', async (t) => {
+  const answer = ['<thi', 'nk>The user wants', ' a greeting.</th', 'ink>\n\nHel', 'lo!'];
+  const api = await serve(t, [{ sse: [role, ...answer.map(text), frame({}, 'stop'), usageFrame(5, 9), DONE] }]);
+  const { chunks, error } = await run(provider(api.url, { parseThinkTags: true }));
+  t.equal(error, undefined);
+  const joined = (type: string) => chunks.filter((chunk) => chunk.type === type).map((chunk) => (chunk as { delta: string }).delta).join('');
+  t.equal(joined('reasoning'), 'The user wants a greeting.');
+  t.equal(joined('text'), '\n\nHello!');
+  t.notMatch(joined('text'), 'think');
+  t.same(chunks.at(-1), { type: 'usage', promptTokens: 5, completionTokens: 9 });
+  const plain = await serve(t, [{ sse: [role, ...answer.map(text), frame({}, 'stop'), DONE] }]);
+  t.equal((await run(provider(plain.url))).chunks.filter((chunk) => chunk.type === 'text').map((chunk) => (chunk as { delta: string }).delta).join(''), answer.join(''), 'off: the tags are text');
 });

@@ -2,7 +2,8 @@ import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ScriptedProvider, loadScript, type ScriptTurn } from '../../../lib/providers/scripted.js';
-import type { ChatMessage, ProviderChunk } from '../../../lib/providers/types.js';
+import type { ChatMessage } from '../../../lib/protocol/chat.js';
+import type { ProviderChunk } from '../../../lib/providers/types.js';
 
 async function turn(provider: ScriptedProvider, messages: ChatMessage[] = [{ role: 'user', content: 'hi' }], signal = new AbortController().signal) {
   const chunks: ProviderChunk[] = [];

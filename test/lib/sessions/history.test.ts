@@ -3,7 +3,8 @@ import t from 'tap';
 import { runAgent } from '../../../lib/agent/loop.js';
 import { ProviderError } from '../../../lib/errors.js';
 import type { Event } from '../../../lib/protocol/types.js';
-import type { ChatMessage, Provider, ProviderChunk } from '../../../lib/providers/types.js';
+import type { ChatMessage } from '../../../lib/protocol/chat.js';
+import type { Provider, ProviderChunk } from '../../../lib/providers/types.js';
 import { conversationFromEvents, historyChars, messageChars, trimHistory } from '../../../lib/sessions/history.js';
 import { createToolbox } from '../../../lib/tools/registry.js';
 

@@ -1,0 +1,81 @@
+import { readFile, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ProviderError, describeErrno } from '../errors.js';
+
+/** A JSON object as a config file holds it. */
+export type ConfigObject = Record<string, unknown>;
+
+/**
+ * One config file as read: the user's (trusted, it is yours) or the project's
+ * (`.zero/config.json` of the working directory, which a cloned repository may
+ * have brought: it may not widen what the user's file allows).
+ */
+export type ConfigLayer = { scope: 'user' | 'project'; file: string; document: ConfigObject };
+
+/** The user file ($XDG_CONFIG_HOME/zero/config.json, else ~/.config/zero/config.json), then the project's .zero/config.json. */
+export function configPaths(cwd: string, env: NodeJS.ProcessEnv): string[] {
+  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  return [join(configHome, 'zero', 'config.json'), join(cwd, '.zero', 'config.json')];
+}
+
+export function invalidConfig(file: string, problem: string): ProviderError {
+  return new ProviderError(`Invalid config file ${file}: ${problem}`);
+}
+
+export const isConfigObject = (value: unknown): value is ConfigObject => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * A field as Zero's decoder finds it: the name in any case (`ActiveProvider`,
+ * `BaseURL`), the last one in the object when it appears in several.
+ * Undefined when absent; `null` counts as absent too, as it does in Zero.
+ */
+export function fieldOf(object: ConfigObject, name: string): unknown {
+  const wanted = name.toLowerCase();
+  let found: unknown;
+  for (const key of Object.keys(object)) if (key.toLowerCase() === wanted) found = object[key];
+  return found === null ? undefined : found;
+}
+
+/** The first of several spellings of a field (camelCase, snake_case) that holds a value other than an empty string. */
+export function firstField(object: ConfigObject, ...names: string[]): unknown {
+  return names.map((name) => fieldOf(object, name)).find((value) => value !== undefined && value !== '');
+}
+
+/** Far more than any config file: a file this large is not one, and is not read into memory. */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/** The parser's message without the text it quotes: the file may be a link to something secret. */
+const parserMessage = (error: Error) => error.message.replace(/, ".*"(\.\.\.)? is not valid JSON$/s, ' is not valid JSON');
+
+/**
+ * One config file, or undefined when it does not exist. Only a regular file is
+ * read: a repository may hold a link to a FIFO or a device, which would hang the run or fill memory.
+ */
+async function readConfigFile(file: string): Promise<ConfigObject | undefined> {
+  const unreadable = (error: NodeJS.ErrnoException) => Promise.reject(invalidConfig(file, describeErrno(error)));
+  const info = await stat(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : unreadable(error)));
+  if (!info) return undefined;
+  if (!info.isFile()) throw invalidConfig(file, 'not a regular file.');
+  if (info.size > MAX_CONFIG_BYTES) throw invalidConfig(file, `larger than ${MAX_CONFIG_BYTES} bytes.`);
+  const text = await readFile(file, 'utf8').catch(unreadable);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw invalidConfig(file, `not valid JSON (${parserMessage(error as Error)}).`);
+  }
+  if (!isConfigObject(value)) throw invalidConfig(file, 'expected a JSON object.');
+  return value;
+}
+
+/** The config files that exist, the user's first. */
+export async function readConfigLayers(cwd: string, env: NodeJS.ProcessEnv): Promise<ConfigLayer[]> {
+  const [user, project] = configPaths(cwd, env);
+  const layers: ConfigLayer[] = [];
+  for (const [scope, file] of [['user', user], ['project', project]] as const) {
+    const document = await readConfigFile(file!);
+    if (document) layers.push({ scope, file: file!, document });
+  }
+  return layers;
+}
