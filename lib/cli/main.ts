@@ -37,8 +37,11 @@ async function exitOnceWritten(io: CliIO): Promise<void> {
   io.exit(failure.code === 'EPIPE' ? EXIT_STDOUT_CLOSED : 1);
 }
 
-/** `zero --version` alone is answered before anything else loads (commander included): scripts call it to probe. */
-const VERSION_FLAGS = new Set(['--version', '-V']);
+/**
+ * `zero --version` alone is answered before anything else loads (commander included): scripts call it to probe.
+ * `-v` and `version` too, as Zero and most CLIs take them (`-v` is no flag of zero's otherwise).
+ */
+const VERSION_FLAGS = new Set(['--version', '-V', '-v', 'version']);
 
 export async function main(argv: string[] = process.argv.slice(2), io: CliIO = processIO()): Promise<void> {
   watchStdout(io);

@@ -199,7 +199,7 @@ function logCommands(zero: Command, io: CliIO): void {
 export function program(io: CliIO): Command {
   const zero = new Command('zero')
     .description('Run a coding agent headlessly; everything it does is reported as redacted JSON events.')
-    .version(packageVersion(), '-V, --version')
+    .version(packageVersion(), '-V, --version', 'output the version number (also -v)')
     .exitOverride()
     .configureOutput(output(io));
   execCommand(zero, io);
