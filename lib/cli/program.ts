@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { packageVersion } from '../package.js';
+import { packageRoot, packageVersion } from '../package.js';
 import type { CliIO } from './io.js';
 import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from './options.js';
 import { homedir } from 'node:os';
@@ -27,7 +27,8 @@ Providers: --provider, else $ZERO_PROVIDER, else activeProvider in ~/.config/zer
 .zero/config.json, else the key that is set. A profile in those files named like a built-in provider
 (scripted, openai, …) wins over the built-in one; a profile that cannot be used fails only a run that selects it.
 
-Protocol reference: docs/protocol.md in the package.`;
+Protocol reference and every flag: docs/protocol.md and docs/exec.md; the examples above and more (a demo
+script, embedding, a conversation client) in examples/. Both are in the package: ${packageRoot()}`;
 
 const VALIDATE_EXAMPLES = `
 Examples:

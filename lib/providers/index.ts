@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { ProviderError, UsageError } from '../errors.js';
 import { envPrefix, PROFILE_KINDS, unusableProfile, type Profile, type ProfileKind, type ZeroConfig } from './config.js';
 import type { Provider, ProviderOptions } from './types.js';
+import { withSdk } from './sdk.js';
 
 export type ProviderSettings = {
   /** --provider; else ZERO_PROVIDER. A provider kind, `scripted`, or a profile name from the config files. */
@@ -95,11 +96,11 @@ export async function createProvider(choice: ProviderChoice): Promise<Provider> 
     }
     case 'anthropic':
     case 'anthropic-compatible': {
-      const { createAnthropicProvider } = await import('./anthropic.js');
+      const { createAnthropicProvider } = await withSdk('@anthropic-ai/sdk', choice.kind, () => import('./anthropic.js'));
       return createAnthropicProvider(choice.options);
     }
     default: {
-      const { createOpenAIProvider } = await import('./openai.js');
+      const { createOpenAIProvider } = await withSdk('openai', choice.kind, () => import('./openai.js'));
       return createOpenAIProvider(choice.options);
     }
   }
