@@ -27,6 +27,7 @@ import { parseStep } from '../lib/protocol/parse.js';
 import { validateStep } from '../lib/protocol/schema-version.js';
 import { stampStep } from '../lib/protocol/stamp.js';
 import { redactStep } from '../lib/redaction/events.js';
+import { guardStep } from '../lib/output/event-guard.js';
 import { composeSteps, stepStream } from '../lib/streams.js';
 
 const { values: args } = parseArgs({
@@ -73,7 +74,7 @@ type Stages = () => Transform[];
 const outputStages: Stages = () => [split({ label: 'bench log' }), parse(), validate('output'), redact(), stamp(), serialize('stream-json')];
 /** The same stages' steps fused in one stream, as lib/pipeline.ts builds its chains. */
 const outputChain: Stages = () => [
-  stepStream(composeSteps([createLineFramer({ label: 'bench log' }), parseStep(), validateStep('output'), redactStep(), stampStep(), serializeStep('stream-json', process.stderr)]), {
+  stepStream(composeSteps([createLineFramer({ label: 'bench log' }), parseStep(), validateStep('output'), guardStep('outputChain', redactStep()), stampStep(), serializeStep('stream-json', process.stderr)]), {
     writableObjectMode: false,
     readableObjectMode: false,
   }),

@@ -12,12 +12,24 @@ export {
   inputChain,
   outputChain,
   reportFailure,
+  redactLogChain,
+  validateLogChain,
+  statsChain,
+  replayChain,
+  renderChain,
   type ExecChain,
   type ExecInput,
   type ExecOptions,
   type InputChainOptions,
   type OutputChainOptions,
+  type LogChainOptions,
+  type ReplayChainOptions,
 } from './pipeline.js';
+export type { Framing } from './logs/framing.js';
+export type { LogSummary } from './logs/validate.js';
+export type { RunPick } from './logs/replay.js';
+export type { RenderFormat } from './render/format.js';
+export { visible } from './output/visible.js';
 export * from './errors.js';
 export * from './protocol/types.js';
 export { newRunId, newSessionId, isId, ID_PATTERN, RUN_ID_PATTERN, SESSION_ID_PATTERN } from './protocol/ids.js';

@@ -18,6 +18,7 @@ import { createStatsReport } from './logs/stats.js';
 import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
 import { createSerializer, serializeStep } from './output/serializer.js';
 import { withHeartbeat } from './output/heartbeat.js';
+import { guardStep } from './output/event-guard.js';
 import { transcriptTitle, type RenderFormat } from './render/format.js';
 import { createHtmlRenderer } from './render/html.js';
 import { createMarkdownRenderer } from './render/markdown.js';
@@ -81,7 +82,8 @@ const FOR_PEOPLE: ReadonlySet<Event['type']> = new Set(['reasoning']);
  */
 export function outputChain(options: OutputChainOptions = {}): Duplex {
   const keep = options.format === 'text' ? FOR_PEOPLE : undefined;
-  const head = [redactStep(options), stampStep({ ...options, keep })];
+  // events from a caller, not only the agent's: anything else is refused at the door (a check per event)
+  const head = [guardStep('outputChain', redactStep(options)), stampStep({ ...options, keep })];
   const serializer = serializeStep(options.format ?? 'stream-json', options.stderr ?? process.stderr);
   if (!options.recorder) return stepStream(composeSteps([...head, serializer]), { readableObjectMode: false });
   return new pumpify.obj(stepStream(composeSteps(head)), record(options.recorder), stepStream(serializer, { readableObjectMode: false }));

@@ -24,7 +24,7 @@ t.test('the README demo in a terminal: every line on the screen is the answer or
   const answer = ['Let me read the README.', 'This repository is **zero-stream**: `zero exec`, a headless coding agent whose every step is reported as redacted, schema-versioned JSON events.'];
   const lines = screenLines(raw).filter((line) => line !== '');
   t.same(lines.filter((line) => !PROGRESS_LINE.test(line)), answer, 'the answer, whole lines of it, in order');
-  t.match(lines, ['Let me read the README.', '[tool] read_file README.md', /^\[ok\] \d+ lines$/, answer[1], /^\[zero\] session zero_\w+; continue it with: zero exec --resume zero_\w+ "…"$/]);
+  t.match(lines, ['Let me read the README.', '[tool] read_file README.md', /^\[ok\] \d+ lines$/, answer[1], /^\[zero\] session zero_\w+; continue it with: zero exec --resume zero_\w+ "<next prompt>"$/]);
   t.match(raw, '\x1b[36m[tool]\x1b[39m', 'colour on a terminal');
   const plain = await onTerminal([process.execPath, ZERO, 'exec', '--provider', 'scripted', '--script', 'examples/readme-demo.jsonl', 'What is this repo?'], { cwd: repo, env: { ...env, NO_COLOR: '1' } });
   t.notMatch(plain, /\x1b\[3\dm/, 'NO_COLOR: no colour');

@@ -51,7 +51,7 @@ for (const block of blocks.filter((block) => !needsMore(block))) {
 t.test("the links of the README and of docs/ point at files (and headings) that exist", async (t) => {
   const anchor = (heading: string) => heading.toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-');
   const headings = (file: string) => new Set([...readFileSync(file, 'utf8').matchAll(/^#+ (.*)$/gm)].map((match) => anchor(match[1]!)));
-  const docs = ['README.md', ...['exec', 'protocol', 'log-tools', 'redaction', 'design', 'performance'].map((name) => `docs/${name}.md`)];
+  const docs = ['README.md', ...['exec', 'protocol', 'log-tools', 'redaction', 'design', 'performance', 'api'].map((name) => `docs/${name}.md`)];
   for (const doc of docs) {
     const from = join(repo, doc, '..');
     for (const [, target] of readFileSync(join(repo, doc), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)) {

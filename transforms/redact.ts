@@ -1,6 +1,7 @@
 import type { Transform } from 'node:stream';
 import { redactStep } from '../lib/redaction/events.js';
 import { stepStream } from '../lib/streams.js';
+import { guardStep } from '../lib/output/event-guard.js';
 
 export type RedactOptions = {
   /** Exact values of the credentials this process loaded: redacted wherever they appear. */
@@ -12,5 +13,5 @@ export type RedactOptions = {
  * Text and reasoning deltas may be held back and re-split, so a secret split across them cannot leak.
  */
 export function redact(options: RedactOptions = {}): Transform {
-  return stepStream(redactStep(options));
+  return stepStream(guardStep('redact', redactStep(options)));
 }

@@ -12,13 +12,15 @@ import { allTools, toolboxFor } from '../tools/registry.js';
 import { formatToolListing, listingWarnings, toolListingRun } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
 import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot, type Launch } from '../sessions/index.js';
-import { launchOf, providerFlags } from './resume.js';
+import { launchOf, providerFlags, sessionProviderError } from './resume.js';
+import { checkApiKey } from './api-key.js';
 import { readText, type CliIO } from './io.js';
 import { captureConsole, debugReporter, deliver } from './process.js';
 import { screenFor } from './screen.js';
 import { STDIN, execSettings, outputFormatFromArgv, schemaVersionFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
 import type { ToolPlan } from '../tools/permissions.js';
-import type { ProviderChoice } from '../providers/index.js';
+import type { ProviderChoice, ProviderSettings } from '../providers/index.js';
+import type { Provider } from '../providers/types.js';
 import { checkNewSessionId } from './session-flags.js';
 import { discardWorktree, movedInto, prepareWorktree, type Worktree } from './worktree.js';
 
@@ -95,6 +97,15 @@ function reasoningWarnings({ reasoningBudget: budget, reasoningEffort: effort }:
   return warnings;
 }
 
+/** The provider the flags (or the session resumed) choose, its key checked before any request; `secrets` gets the keys it loads. */
+async function chosenProvider(settings: ProviderSettings & { provider?: string }, secrets: string[]): Promise<{ choice: ProviderChoice; provider: Provider }> {
+  const choice = chooseProvider({ ...settings, name: settings.provider });
+  // Keys the config files hold are credentials in use too: redacted from here on.
+  secrets.splice(0, secrets.length, ...credentialsInUse(settings.env ?? {}, choice, settings.config));
+  checkApiKey(choice, settings.env ?? {}, settings.config);
+  return { choice, provider: await createProvider(choice) };
+}
+
 /** `zero exec`: one run, reported on stdout in the chosen format; the process exits with run_end's code. */
 export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): Promise<void> {
   const secrets = credentialsInUse(io.env);
@@ -113,10 +124,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort } = settings;
     const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort };
     const flags = await providerFlags(settings, io.env);
-    const choice = chooseProvider({ name: flags.provider, model: flags.model, script: flags.script, cwd: settings.cwd, env: io.env, config, limits });
-    // Keys the config files hold are credentials in use too: redacted from here on.
-    secrets.splice(0, secrets.length, ...credentialsInUse(io.env, choice, config));
-    const provider = await createProvider(choice);
+    const { choice, provider } = await chosenProvider({ ...flags, cwd: settings.cwd, env: io.env, config, limits }, secrets).catch((error: unknown) => Promise.reject(sessionProviderError(error, settings, flags)));
     const { input, source } = await execInput(settings, io);
     const recorder = await sessionRecorder({ ...settings, session: flags.session ?? settings.session }, io.env, { name: provider.name, model: provider.model, ...launchOf(choice, flags.provider, io.env, config) }, secrets);
     const screen = screenFor(io, settings.outputFormat, { spinner: true, sessionHint: true });

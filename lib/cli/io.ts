@@ -1,3 +1,4 @@
+import { fstatSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 
 // The process's streams as commands see them: light, so that `zero --version` loads nothing else.
@@ -9,11 +10,37 @@ export type CliIO = {
   stderr: { write(text: string): unknown; isTTY?: boolean; color?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
   exit(code: number): void;
+  /** Where stdout's text is seen, from stderr's side (default: 'shared' when stdout is a terminal, else 'unknown'). */
+  stdoutPlace?: StdoutPlace;
 };
+
+/**
+ * Where stdout's text is seen, for stderr that may move its cursor over it (a spinner): on the same terminal or
+ * file as stderr ('shared'), 'elsewhere' (a file, /dev/null, another terminal), or 'unknown' (a pipe or socket:
+ * `| tee log` shows it on stderr's screen, `| jq` does not, and there is no telling which).
+ */
+export type StdoutPlace = 'shared' | 'elsewhere' | 'unknown';
+
+export function stdoutPlace(stdoutFd = 1, stderrFd = 2): StdoutPlace {
+  try {
+    const [out, err] = [fstatSync(stdoutFd), fstatSync(stderrFd)];
+    if (out.isFIFO() || out.isSocket()) return 'unknown';
+    if (out.dev === err.dev && out.ino === err.ino) return 'shared';
+    if (!out.isCharacterDevice() || !err.isCharacterDevice() || out.rdev !== err.rdev) {
+      // /dev/tty is whichever terminal the process has: the same screen as a /dev/pts/N, maybe
+      const controlling = statSync('/dev/tty', { throwIfNoEntry: false })?.rdev;
+      return controlling !== undefined && (out.rdev === controlling || err.rdev === controlling) ? 'unknown' : 'elsewhere';
+    }
+    return 'shared';
+  } catch {
+    return 'unknown';
+  }
+}
 
 export function processIO(): CliIO {
   // stderr is best effort: a reader of stderr that went away must not stop the run or change stdout.
   process.stderr.on('error', () => {});
+  let place: StdoutPlace | undefined;
   return {
     stdin: process.stdin,
     stdout: process.stdout,
@@ -27,6 +54,9 @@ export function processIO(): CliIO {
     },
     env: process.env,
     exit: (code) => process.exit(code),
+    get stdoutPlace() {
+      return (place ??= stdoutPlace());
+    },
   };
 }
 

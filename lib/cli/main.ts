@@ -48,8 +48,11 @@ export function promptShortcut(argv: string[]): string[] {
   return argv;
 }
 
-/** `zero --version` alone is answered before anything else loads (commander included): scripts call it to probe. */
-const VERSION_FLAGS = new Set(['--version', '-V']);
+/**
+ * `zero --version` alone is answered before anything else loads (commander included): scripts call it to probe.
+ * `-v` and `version` too, as Zero and most CLIs take them (`-v` is no flag of zero's otherwise).
+ */
+const VERSION_FLAGS = new Set(['--version', '-V', '-v', 'version']);
 
 export async function main(given: string[] = process.argv.slice(2), io: CliIO = processIO()): Promise<void> {
   watchStdout(io);

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { CancelledError, StdoutError, describeErrno, type CancelSignal, type ZeroError } from '../errors.js';
 import { killRunningGroups } from '../tools/process_group.js';
 import { redactOutbound } from '../redaction/index.js';
+import { visible } from '../output/visible.js';
 import { CANCEL_SIGNALS, takeEarlySignals } from './signals.js';
 import { EXIT_STDOUT_CLOSED, watchStdout, type CliIO, type StdoutWatch } from './io.js';
 
@@ -21,7 +22,7 @@ export function captureConsole(log: (text: string) => void): void {
 /** With --debug, diagnostics and failures (with their stack) go to stderr, redacted like everything else. */
 export function debugReporter(io: CliIO, debug: boolean, secrets: string[]) {
   const log = (text: string) => {
-    if (debug) io.stderr.write(`[zero debug] ${redactOutbound(text, { secrets })}\n`);
+    if (debug) io.stderr.write(`[zero debug] ${visible(redactOutbound(text, { secrets }))}\n`);
   };
   return {
     log,

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { packageVersion } from '../package.js';
+import { packageRoot, packageVersion } from '../package.js';
 import type { CliIO } from './io.js';
 import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from './options.js';
 import { homedir } from 'node:os';
@@ -28,7 +28,8 @@ Providers: --provider (or --profile), else $ZERO_PROVIDER, else activeProvider (
 ~/.config/zero/config.json or .zero/config.json, else the key that is set. A profile in those files named like a built-in provider
 (scripted, openai, …) wins over the built-in one; a profile that cannot be used fails only a run that selects it.
 
-Protocol reference: docs/protocol.md in the package.`;
+Protocol reference and every flag: docs/protocol.md and docs/exec.md; the examples above and more (a demo
+script, embedding, a conversation client) in examples/. Both are in the package: ${packageRoot()}`;
 
 const VALIDATE_EXAMPLES = `
 Examples:
@@ -211,7 +212,7 @@ function logCommands(zero: Command, io: CliIO): void {
 export function program(io: CliIO): Command {
   const zero = new Command('zero')
     .description('Run a coding agent headlessly; everything it does is reported as redacted JSON events.')
-    .version(packageVersion(), '-V, --version')
+    .version(packageVersion(), '-V, --version', 'output the version number (also -v)')
     .exitOverride()
     .configureOutput(output(io))
     .addHelpText('after', '\n`zero -p TEXT [exec options]` is short for `zero exec --prompt TEXT [exec options]`.');

@@ -1,3 +1,4 @@
+import { ZeroError } from '../errors.js';
 import type { ProviderChoice } from '../providers/index.js';
 import type { ZeroConfig } from '../providers/config.js';
 import { latestSessionFor, openSession, sessionsRoot, type Launch } from '../sessions/index.js';
@@ -26,6 +27,18 @@ export async function providerFlags(settings: ExecSettings, env: NodeJS.ProcessE
   const pinned = 'fork' in choice ? choice : { resume: session.id };
   if (recorded.provider === 'unknown') return { provider, model, script, session: pinned };
   return { provider: recorded.profile ?? recorded.provider, model: model ?? recorded.model, script: script ?? recorded.script, session: pinned };
+}
+
+/**
+ * A provider that cannot run (no key, a bad one), when it was not asked for but came from the session resumed or
+ * forked: the error says so, and how to continue with another. Any other error comes back as it was.
+ */
+export function sessionProviderError(error: unknown, settings: Pick<ExecSettings, 'provider'>, flags: ProviderFlags): unknown {
+  if (!(error instanceof ZeroError) || settings.provider !== undefined || flags.provider === undefined || !flags.session) return error;
+  const id = 'fork' in flags.session ? flags.session.fork : flags.session.resume;
+  const model = flags.model ? ` (model ${flags.model})` : '';
+  const hint = ` The ${flags.provider} provider${model} is the one session ${id} ran with; to continue it with another, pass --provider NAME (and --model NAME).`;
+  return new ZeroError(error.code, `${error.message}${hint}`, error.exitCode, error.recoverable, { cause: error });
 }
 
 /** What the session records of how the provider was chosen: the profile that chose it, and the script. */

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { CliIO } from './io.js';
 import { logRedaction, runCommand } from './command.js';
 import { redactEvent, redactOutbound } from '../redaction/index.js';
+import { visible } from '../output/visible.js';
 
 /** `zero sessions list`: newest first, as a table or one JSON object per session. */
 export function formatSessionList(sessions: SessionMetadata[], format: OutputFormat): string {
@@ -22,7 +23,7 @@ export function formatSessionList(sessions: SessionMetadata[], format: OutputFor
   if (sessions.length === 0) return 'No Zero sessions yet.\n';
   const forkOf = (s: SessionMetadata) => (s.parentId ? `  (fork of ${s.parentId})` : '');
   const tagged = (s: SessionMetadata) => (s.tags?.length ? `  [${s.tags.join(', ')}]` : '');
-  return sessions.map((s) => `${s.id}  ${s.updatedAt}  ${String(s.eventCount).padStart(5)} events  ${s.cwd}  ${s.title}${tagged(s)}${forkOf(s)}\n`).join('');
+  return sessions.map((s) => visible(`${s.id}  ${s.updatedAt}  ${String(s.eventCount).padStart(5)} events  ${s.cwd}  ${s.title}${tagged(s)}${forkOf(s)}`) + '\n').join('');
 }
 
 /**
@@ -35,7 +36,7 @@ export function storedEventRenderer(format: OutputFormat, stderr: { write(text: 
   return (event: StoredEvent): string => {
     if (event.type !== 'prompt' || format === 'stream-json') return write(event as unknown as OutputEvent);
     if (format === 'json') return jsonLine({ type: 'prompt', content: event.content });
-    return `> ${String(event.content).replace(/\n/g, '\n> ')}\n\n`;
+    return `> ${visible(String(event.content)).replace(/\n/g, '\n> ')}\n\n`;
   };
 }
 

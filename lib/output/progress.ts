@@ -42,6 +42,9 @@ function lines(text: string): string[] {
 /** Tools that answer with data (file lines, matches, names): counted, never shown, even when it is one line. */
 const DATA_TOOLS = new Set(['read_file', 'grep', 'glob', 'list_directory']);
 
+/** A data tool's note about its data (`(Showing lines 1-5; the file goes on. …)`, `(File "a" is empty.)`): not a line of data. */
+const NOTE = /^\(.*[.!?]\)$/;
+
 /** glob's and grep's one-line answer when nothing matched: a message, not data. */
 const NOTHING_FOUND = /^No (files match|matches for) /;
 
@@ -66,7 +69,11 @@ export function describeResult(result: Pick<ToolResultEvent, 'status' | 'output'
     if (exit[1] !== '0') return { ok: false, summary: [`exit ${exit[1]}`, collapse(said(printed).at(-1) ?? '')].filter(Boolean).join(': ') };
     return { ok, summary: said(printed).length === 0 ? 'no output' : count(printed) };
   }
-  if (ok && toolName && DATA_TOOLS.has(toolName) && !NOTHING_FOUND.test(all[0] ?? '')) return { ok, summary: all.length === 0 ? 'nothing' : count(all) };
+  if (ok && toolName && DATA_TOOLS.has(toolName) && !NOTHING_FOUND.test(all[0] ?? '')) {
+    const data = all.filter((line) => !NOTE.test(line));
+    if (data.length === 0 && all.length > 0) return { ok, summary: collapse(all[0]!.slice(1, -1)) };
+    return { ok, summary: all.length === 0 ? 'nothing' : count(data) };
+  }
   if (!ok || said(all).length <= 1) return { ok, summary: collapse(said(all)[0] ?? (ok ? 'no output' : 'failed')) };
   return { ok, summary: count(all) };
 }

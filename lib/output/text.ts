@@ -1,6 +1,7 @@
 import type { OutputEvent } from '../protocol/types.js';
 import { cut, describeCall, describeResult } from './progress.js';
 import { palette } from './style.js';
+import { visible } from './visible.js';
 
 /** `busy`: what the run waits for after this event (a spinner may say so). */
 export type Rendered = { stdout?: string; stderr?: string; busy?: string };
@@ -26,7 +27,8 @@ export const WAITING_FOR_MODEL = 'waiting for the model';
  * newline, and one progress line per step for stderr. Text of a later model turn starts
  * on a new line, and so does every progress line: an answer's open line is ended first,
  * so that on a terminal (or with `2>&1`) a progress line never starts mid-sentence.
- * Reasoning is shown only when asked (stderr is a terminal), as lines of its own.
+ * Reasoning is shown only when asked (stderr is a terminal), as lines of its own. Everything shown is text for a
+ * person: control characters come out visibly escaped (lib/output/visible.ts), on stdout too, terminal or not.
  */
 export function createTextRenderer(options: TextRendererOptions = {}) {
   const style = palette(Boolean(options.color));
@@ -43,7 +45,7 @@ export function createTextRenderer(options: TextRendererOptions = {}) {
   function text(delta: string): string {
     wroteText = true;
     atLineStart = delta.endsWith('\n');
-    return delta;
+    return visible(delta);
   }
 
   /** The answer's open line, ended before something else is shown (its own newline, due anyway). */
@@ -55,19 +57,20 @@ export function createTextRenderer(options: TextRendererOptions = {}) {
 
   const progress = (stderr: string, busy?: string): Rendered => ({ stdout: endLine(), stderr, busy });
   /** A tag and what it says, cut to the width; the tag coloured. */
-  const line = (tag: string, color: (text: string) => string, what: string) => `${color(tag)} ${cut(what, width - tag.length - 1)}\n`.replace(/ \n$/, '\n');
+  const line = (tag: string, color: (text: string) => string, what: string) => `${color(tag)} ${cut(visible(what), width - tag.length - 1)}\n`.replace(/ \n$/, '\n');
 
   function reasoning(delta: string): Rendered {
     if (!options.reasoning) return {};
     const stdout = endLine();
     reasoningOpen = !delta.endsWith('\n');
-    return { stdout, stderr: dimReasoning(delta) };
+    return { stdout, stderr: dimReasoning(visible(delta)) };
   }
 
   function runEnd(): Rendered {
     const stdout = endLine();
     if (!options.sessionHint || !sessionId) return { stdout };
-    return { stdout, stderr: `${style.dim(`[zero] session ${sessionId}; continue it with: zero exec --resume ${sessionId} "…"`)}\n` };
+    const id = visible(sessionId);
+    return { stdout, stderr: `${style.dim(`[zero] session ${id}; continue it with: zero exec --resume ${id} "<next prompt>"`)}\n` };
   }
 
   const render = (event: OutputEvent): Rendered => {
@@ -90,9 +93,9 @@ export function createTextRenderer(options: TextRendererOptions = {}) {
         return progress(ok ? line('[ok]', style.green, summary) : line('[error]', style.red, summary), WAITING_FOR_MODEL);
       }
       case 'warning':
-        return progress(`${style.yellow('[zero] WARNING:')} ${event.message}\n`);
+        return progress(`${style.yellow('[zero] WARNING:')} ${visible(event.message)}\n`);
       case 'error':
-        return progress(`${style.red('[zero]')} ${event.message}\n`);
+        return progress(`${style.red('[zero]')} ${visible(event.message)}\n`);
       case 'final':
         return { stdout: endLine() };
       case 'run_end':

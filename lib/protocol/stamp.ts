@@ -31,6 +31,8 @@ export type StampOptions = {
  * The stamp stage's step: each event in the run's schema version, with `schemaVersion` and `runId`
  * (one run id per step: one step per run). The version (default 1) is settled at the first event
  * (a function is asked then); events the version lacks are dropped (see createVersioner).
+ * An event that has a runId already belongs to its run: it passes as it is, so a log of several runs
+ * keeps them (to give a recorded run a new id, `zero replay --new-run-id`).
  */
 export function stampStep(options: StampOptions = {}): Step<Event, Stamped> {
   const runId = options.runId ?? newRunId();
@@ -38,6 +40,10 @@ export function stampStep(options: StampOptions = {}): Step<Event, Stamped> {
   let inVersion: ((event: Event) => Event | undefined) | undefined;
   return {
     write(event, emit) {
+      if (typeof (event as Partial<Stamped>).runId === 'string') {
+        if (event.type === 'run_end') options.onRunEnd?.(event.exitCode);
+        return emit(event as Stamped);
+      }
       version ??= resolveVersion(options.schemaVersion);
       const versioned = (inVersion ??= createVersioner(version, { keep: options.keep, permissionEvents: options.permissionEvents }))(event);
       if (!versioned) return;

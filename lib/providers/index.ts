@@ -4,6 +4,7 @@ import { envPrefix, PROFILE_KINDS, unusableProfile, type Profile, type ProfileKi
 import { customBaseURL } from './profile.js';
 import { mayWriteThinkTags } from './think-tags.js';
 import type { Provider, ProviderOptions } from './types.js';
+import { withSdk } from './sdk.js';
 
 export type ProviderSettings = {
   /** --provider; else ZERO_PROVIDER. A provider kind, `scripted`, or a profile name from the config files. */
@@ -122,11 +123,11 @@ export async function createProvider(choice: ProviderChoice): Promise<Provider> 
     }
     case 'anthropic':
     case 'anthropic-compatible': {
-      const { createAnthropicProvider } = await import('./anthropic.js');
+      const { createAnthropicProvider } = await withSdk('@anthropic-ai/sdk', choice.kind, () => import('./anthropic.js'));
       return createAnthropicProvider(choice.options);
     }
     default: {
-      const { createOpenAIProvider } = await import('./openai.js');
+      const { createOpenAIProvider } = await withSdk('openai', choice.kind, () => import('./openai.js'));
       return createOpenAIProvider(choice.options);
     }
   }

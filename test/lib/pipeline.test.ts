@@ -3,7 +3,7 @@ import { Readable, Transform } from 'node:stream';
 import { execChain, inputChain, outputChain, redactLogChain, renderChain, replayChain, reportFailure, statsChain, validateLogChain } from '../../lib/pipeline.js';
 import { ScriptedProvider, type ScriptTurn } from '../../lib/providers/scripted.js';
 import { checkAgainstSchema } from '../../lib/protocol/validate.js';
-import { through } from '../helpers/streams.js';
+import { through, throughUntilError } from '../helpers/streams.js';
 import { settled } from '../helpers/timing.js';
 import type { OutputEvent } from '../../lib/protocol/types.js';
 
@@ -35,6 +35,12 @@ t.test('outputChain: redacts, stamps and serializes', async (t) => {
   t.notMatch(out, key.slice(8, 16));
   t.equal(texts.map((event) => (event.type === 'text' ? event.delta : '')).join(''), 'key [REDACTED]', 'a key split across deltas is redacted whole');
   for (const event of texts) t.ok(checkAgainstSchema('output', event).ok);
+});
+
+t.test('outputChain: a caller that writes anything but events gets a clear error, not a {"0":"a",…} line', async (t) => {
+  const { out, error } = await throughUntilError(outputChain(streamJson), [{ type: 'text', delta: 'fine' }, 'a']);
+  t.match(error, { name: 'TypeError', message: /^The outputChain stage takes output events .* not a string/ });
+  t.notMatch(out.join(''), /"0":/);
 });
 
 t.test('execChain, text input: the whole run, ending in run_end success', async (t) => {

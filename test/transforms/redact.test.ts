@@ -2,7 +2,7 @@ import t from 'tap';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { redact } from '../../transforms/redact.js';
-import { through } from '../helpers/streams.js';
+import { through, throughUntilError } from '../helpers/streams.js';
 import type { Event } from '../../lib/protocol/types.js';
 
 const openaiKey = ['sk-proj-', 'Qm7Xt2Lp9Rv4Nc8Hb3Wd6Kf1Zs5Yg0Ja'].join('');
@@ -104,4 +104,12 @@ t.test('an embedding program: stamped JSONL through split → parse → validate
   // what came out is valid against the shipped output schema
   const verdicts = out.map((value) => zero.checkAgainstSchema('output', value));
   t.same(verdicts.filter((verdict) => !verdict.ok), [], 'every line is a valid output event');
+});
+
+t.test('anything but an output event fails the stream with what the stage takes, and nothing passes unredacted', async (t) => {
+  for (const item of [`OPENAI_API_KEY=${openaiKey}`, { type: 'txet', delta: `key ${openaiKey}` }]) {
+    const { out, error } = await throughUntilError<Event>(redact(), [{ type: 'text', delta: 'before ' }, item]);
+    t.match(error, { name: 'TypeError', message: /^The redact stage takes output events/ });
+    t.notMatch(JSON.stringify(out) + error?.message, openaiKey);
+  }
 });

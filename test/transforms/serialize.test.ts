@@ -1,6 +1,6 @@
 import t from 'tap';
 import { serialize } from '../../transforms/serialize.js';
-import { through } from '../helpers/streams.js';
+import { through, throughUntilError } from '../helpers/streams.js';
 import type { OutputEvent } from '../../lib/protocol/types.js';
 
 const runId = 'run_20261130053326_ab12cd';
@@ -60,4 +60,12 @@ t.test('text: an error goes to stderr, and stdout still ends with a newline', as
 t.test('text: nothing said, nothing printed', async (t) => {
   const out = await through(serialize('text', { stderr: { write: () => true } }), [{ schemaVersion: 1, runId, type: 'final', text: '' }]);
   t.same(out, []);
+});
+
+t.test('anything but an output event fails the stream: a string is no {"0":"a",…} line', async (t) => {
+  for (const item of ['a line', { type: 'txet', schemaVersion: 1, runId }]) {
+    const { out, error } = await throughUntilError(serialize('stream-json'), [events[0], item]);
+    t.match(error, { name: 'TypeError', message: /^The serialize stage takes output events/ });
+    t.notMatch(text(out), /"0":/);
+  }
 });

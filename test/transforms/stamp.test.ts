@@ -1,7 +1,7 @@
 import t from 'tap';
 import { stamp } from '../../transforms/stamp.js';
 import { RUN_ID_PATTERN } from '../../lib/protocol/ids.js';
-import { through } from '../helpers/streams.js';
+import { through, throughUntilError } from '../helpers/streams.js';
 
 t.test('adds schemaVersion and one runId to every event, first in the key order', async (t) => {
   const out = await through<Record<string, unknown>>(stamp(), [{ type: 'text', delta: 'hi' }, { type: 'run_end', status: 'success', exitCode: 0 }]);
@@ -22,11 +22,27 @@ t.test('two stages make two runs', async (t) => {
   t.not(a?.runId, b?.runId);
 });
 
-t.test('an event stamped before gets the new run id', async (t) => {
-  const [event] = await through<Record<string, unknown>>(stamp({ runId: 'run_20260101000000_newnew' }), [
-    { schemaVersion: 1, type: 'final', runId: 'run_20250101000000_oldold', text: '' },
-  ]);
-  t.same(event, { schemaVersion: 1, type: 'final', runId: 'run_20260101000000_newnew', text: '' });
+t.test('an event that has a runId keeps it: a log of two runs keeps its two runs; events without one are stamped', async (t) => {
+  const [a, b] = ['run_20250101000000_aaaaaa', 'run_20250101000000_bbbbbb'];
+  const log = [
+    { schemaVersion: 1, type: 'text', runId: a, delta: 'one' },
+    { schemaVersion: 1, type: 'run_end', runId: a, status: 'success', exitCode: 0 },
+    { schemaVersion: 2, type: 'text', runId: b, delta: 'two' },
+    { schemaVersion: 2, type: 'run_end', runId: b, status: 'error', exitCode: 3 },
+  ];
+  const codes: number[] = [];
+  t.same(await through(stamp({ runId: 'run_20260101000000_newnew', onRunEnd: (code) => codes.push(code) }), log), log, 'each event as it was');
+  t.same(codes, [0, 3], 'onRunEnd hears of each run_end written');
+  const mixed = await through<Record<string, unknown>>(stamp({ runId: 'run_20260101000000_newnew' }), [log[0], { type: 'final', text: '' }]);
+  t.same(mixed.map((event) => event.runId), [a, 'run_20260101000000_newnew']);
+});
+
+t.test('anything but an output event fails the stream, saying what the stage takes', async (t) => {
+  for (const [item, what] of [['a', /not a string: parse lines into events first/], [{ type: 'txet', delta: 'x' }, /not an event of unknown type "txet"/]] as const) {
+    const { out, error } = await throughUntilError(stamp(), [{ type: 'text', delta: 'ok' }, item]);
+    t.equal(out.length, 1, 'what came before went on');
+    t.match(error, { name: 'TypeError', message: what });
+  }
 });
 
 t.test('schema version 2: every event stamped 2, reasoning kept; version 1 (the default) drops reasoning', async (t) => {

@@ -97,3 +97,17 @@ t.test('script: unknown fields and mixed text forms are usage errors', async (t)
   const { error: both } = await throughUntilError(validate('script'), [at({ chunks: ['a'], text: 'b' })]);
   t.match(both?.message, /^Invalid script at line 1: text: /);
 });
+
+t.test("a program's own event objects, not framed lines: checked the same, numbered as lines from 1", async (t) => {
+  const runId = 'run_20261130053326_ab12cd';
+  const good = [
+    { schemaVersion: 1, type: 'text', runId, delta: 'Hi' },
+    { schemaVersion: 1, type: 'run_end', runId, status: 'success', exitCode: 0 },
+  ];
+  t.same(await through(validate('output'), good), good);
+  const { out, error } = await throughUntilError(validate('output'), [good[0], { ...good[1], exitCode: 'zero' }]);
+  t.same(out, [good[0]]);
+  t.equal(error?.message, 'Invalid output event at line 2: exitCode: Expected integer, received string');
+  const notAnObject = await throughUntilError(validate('output'), ['{"type":"text"}']);
+  t.equal(notAnObject.error?.message, 'Invalid output event at line 1: (root): Expected object, received string');
+});

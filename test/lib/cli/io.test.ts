@@ -1,6 +1,9 @@
 import t from 'tap';
+import { execFileSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { EXIT_STDOUT_CLOSED, readText, watchStdout, type CliIO } from '../../../lib/cli/io.js';
+import { EXIT_STDOUT_CLOSED, readText, stdoutPlace, watchStdout, type CliIO } from '../../../lib/cli/io.js';
 
 t.test('watchStdout: one watch per stdout, holding its first write error', async (t) => {
   const stdout = new PassThrough();
@@ -25,4 +28,20 @@ t.test('readText: all of a stream as UTF-8, a character split across chunks incl
   stream.end(Buffer.concat([euro.subarray(1), Buffer.from(' test\n')]));
   t.equal(await readText(stream), 'fix the € test\n');
   t.equal(await readText(new PassThrough().end()), '', 'an empty stdin is empty text');
+});
+
+t.test('stdoutPlace: where stdout is seen from stderr, by the files the descriptors are', async (t) => {
+  const dir = t.testdir({ a: '', b: '' });
+  execFileSync('mkfifo', [join(dir, 'fifo')]);
+  const open = (path: string) => {
+    const fd = openSync(path, 'r+'); // a FIFO opened for both ends does not wait for a reader
+    t.teardown(() => closeSync(fd));
+    return fd;
+  };
+  const [a, b, sameAsA, fifo, devNull] = [open(join(dir, 'a')), open(join(dir, 'b')), open(join(dir, 'a')), open(join(dir, 'fifo')), open('/dev/null')];
+  t.equal(stdoutPlace(sameAsA, a), 'shared', 'the same file (2>&1)');
+  t.equal(stdoutPlace(b, a), 'elsewhere', 'another file');
+  t.equal(stdoutPlace(devNull, a), 'elsewhere', '/dev/null');
+  t.equal(stdoutPlace(fifo, a), 'unknown', 'a pipe: its reader may show it anywhere (| tee)');
+  t.equal(stdoutPlace(987654, a), 'unknown', 'a descriptor that is not open: nothing known');
 });

@@ -2,7 +2,9 @@ import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageVersion } from '../../../lib/package.js';
-import { promptShortcut } from '../../../lib/cli/main.js';
+import { PassThrough } from 'node:stream';
+import { main, promptShortcut } from '../../../lib/cli/main.js';
+import { readText } from '../../../lib/cli/io.js';
 import { runInProcess } from '../../helpers/in-process.js';
 import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
@@ -11,6 +13,16 @@ t.test('zero --version', async (t) => {
     const result = await zero([flag]);
     t.equal(result.code, 0);
     t.equal(result.stdout.trim(), packageVersion());
+  }
+});
+
+t.test('zero -v and zero version are --version too, as in Zero and most CLIs', async (t) => {
+  for (const flag of ['-v', 'version']) {
+    const stdout = new PassThrough();
+    const exits: number[] = [];
+    await main([flag], { stdin: new PassThrough(), stdout, stderr: { write: () => true }, env: {}, exit: (code) => void exits.push(code) });
+    stdout.end();
+    t.same([await readText(stdout), exits], [`${packageVersion()}\n`, [0]], flag);
   }
 });
 

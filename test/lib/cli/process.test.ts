@@ -1,6 +1,8 @@
 import t from 'tap';
 import type { ChildProcess } from 'node:child_process';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
+import { debugReporter } from '../../../lib/cli/process.js';
+import type { CliIO } from '../../../lib/cli/io.js';
 
 function slowScript(dir: string) {
   return writeScript(dir, [{ chunks: Array.from({ length: 50 }, (_, i) => `part ${i} `), delayMs: 100 }]);
@@ -93,4 +95,11 @@ t.test('a signal that arrives while zero exits after run_end: handled (so not fa
   process.emit('SIGTERM', 'SIGTERM');
   t.same(exits, [0], 'the late signal does not change the exit');
   t.same(cancels, [], 'nor cancel anything');
+});
+
+t.test('the --debug log shows control characters escaped (a server body or SDK message may hold them)', async (t) => {
+  const lines: string[] = [];
+  const io = { stderr: { write: (text: string) => lines.push(text) } } as unknown as CliIO;
+  debugReporter(io, true, []).log('server said \x1b]52;c;aGk=\x07\nnext line');
+  t.same(lines, ['[zero debug] server said \\e]52;c;aGk=\\x07\nnext line\n']);
 });

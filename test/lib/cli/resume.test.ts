@@ -1,6 +1,11 @@
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
-import { launchOf, providerFlags } from '../../../lib/cli/resume.js';
+import { PassThrough } from 'node:stream';
+import { launchOf, providerFlags, sessionProviderError } from '../../../lib/cli/resume.js';
+import { readText } from '../../../lib/cli/io.js';
+import { main } from '../../../lib/cli/main.js';
+import { ProviderError } from '../../../lib/errors.js';
+import { jsonLines } from '../../helpers/zero.js';
 import type { ExecSettings } from '../../../lib/cli/options.js';
 import type { ZeroConfig } from '../../../lib/providers/config.js';
 import { createSession, unlockSession } from '../../../lib/sessions/store.js';
@@ -40,4 +45,24 @@ t.test('launchOf records the profile that chose the provider and the scripted sc
   t.same(launchOf({ kind: 'openai', options: {} } as never, 'gw', {}, config), { profile: 'gw', script: undefined });
   t.same(launchOf({ kind: 'openai', options: {} } as never, undefined, { ZERO_PROVIDER: 'gw' }, config), { profile: 'gw', script: undefined });
   t.same(launchOf({ kind: 'openai', options: {} } as never, 'openai', {}, config), { profile: undefined, script: undefined }, 'a built-in is no profile');
+});
+
+t.test('a provider that came from the session and cannot run: the error says so and how to choose another', async (t) => {
+  const { env, id } = await setup(t, { provider: 'openai', model: 'gpt-4.1' });
+  const saved = { ...console };
+  t.teardown(() => Object.assign(console, saved)); // exec captures the console for --debug
+  const stdout = new PassThrough();
+  const exits: number[] = [];
+  const io = { stdin: new PassThrough(), stdout, stderr: { write: () => true }, env: { ...env, XDG_CONFIG_HOME: '/nonexistent' }, exit: (code: number) => void exits.push(code) };
+  await main(['exec', '-o', 'stream-json', '--resume', id, 'Again?'], io);
+  stdout.end();
+  t.same(exits, [3]);
+  t.match(jsonLines(await readText(stdout))[0], {
+    type: 'error',
+    code: 'provider_error',
+    message: `The openai provider needs an API key: set OPENAI_API_KEY. The openai provider (model gpt-4.1) is the one session ${id} ran with; to continue it with another, pass --provider NAME (and --model NAME).`,
+  });
+  const asked = new ProviderError('The openai provider needs an API key: set OPENAI_API_KEY.');
+  t.equal(sessionProviderError(asked, { provider: 'openai' }, { provider: 'openai', session: { resume: id } }), asked, 'asked for with --provider: as it was');
+  t.equal(sessionProviderError(asked, {}, { provider: 'openai' }), asked, 'no session: as it was');
 });

@@ -1,12 +1,14 @@
 import t from 'tap';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import type { CliIO } from '../../../lib/cli/io.js';
-import { createScreen, screenFor } from '../../../lib/cli/screen.js';
+import { PIPE_SETTLE_MS, createScreen, screenFor } from '../../../lib/cli/screen.js';
 import { onTerminal, screenLines } from '../../helpers/terminal.js';
 import { ZERO, cleanEnv, tempDir, writeScript, zero } from '../../helpers/zero.js';
 
 /** A screen both streams write to, stdout through a pipe that takes each chunk a moment later (as a terminal may). */
-function sharedScreen(options: { stderrIsTTY?: boolean } = {}) {
+function sharedScreen(options: { stderrIsTTY?: boolean; stdoutPlace?: CliIO['stdoutPlace'] } = {}) {
   const shown: string[] = [];
   const exits: number[] = [];
   const stdout = new Writable({
@@ -17,7 +19,7 @@ function sharedScreen(options: { stderrIsTTY?: boolean } = {}) {
       });
     },
   });
-  const io: CliIO = { stdin: new PassThrough(), stdout, stderr: { write: (text) => shown.push(text), isTTY: options.stderrIsTTY }, env: {}, exit: (code) => void exits.push(code) };
+  const io: CliIO = { stdin: new PassThrough(), stdout, stderr: { write: (text) => shown.push(text), isTTY: options.stderrIsTTY }, env: {}, exit: (code) => void exits.push(code), stdoutPlace: options.stdoutPlace };
   return { shown, exits, io };
 }
 
@@ -33,6 +35,25 @@ t.test('a progress line waits until stdout has taken the answer text before it',
   t.same(shown, ['Let me read the README.\n', '[tool] read_file README.md\n']);
   screen.progress.writeAfter!('[ok] 1 line\n', 24);
   t.same(shown.at(-1), '[ok] 1 line\n', 'nothing ahead of it: at once');
+});
+
+t.test('stdout piped, stderr a terminal (`| tee`): progress waits a moment after the text before it, and the text after waits for it', async (t) => {
+  const { shown, io } = sharedScreen({ stderrIsTTY: true, stdoutPlace: 'unknown' });
+  const screen = createScreen(io);
+  const sent = write(screen.io.stdout, 'Let me look.\n');
+  screen.progress.writeAfter!('[tool] glob *.ts\n', 13);
+  const after = write(screen.io.stdout, 'Found them.\n');
+  await sent;
+  const took = Date.now();
+  t.same(shown, ['Let me look.\n'], 'stdout took the text; the progress line gives its reader time to show it');
+  await after;
+  t.ok(Date.now() - took >= PIPE_SETTLE_MS - 5, 'a moment later');
+  t.same(shown, ['Let me look.\n', '[tool] glob *.ts\n', 'Found them.\n'], 'and the text after it came after it');
+  const known = sharedScreen({ stderrIsTTY: true, stdoutPlace: 'elsewhere' });
+  const elsewhere = createScreen(known.io);
+  await write(elsewhere.io.stdout, 'Let me look.\n');
+  elsewhere.progress.writeAfter!('[tool] glob *.ts\n', 13);
+  t.same(known.shown, ['Let me look.\n', '[tool] glob *.ts\n'], 'stdout known to be elsewhere: no wait');
 });
 
 t.test('silenced (stdout is lost), held progress is dropped; at the exit, progress still held is written first', async (t) => {
@@ -72,4 +93,32 @@ t.test('on a terminal: a spinner while the model is silent, erased before the an
   t.equal(lines[1]!.length, 49, 'the width less one column');
   const piped = await zero(['exec', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], { env });
   t.notMatch(piped.stderr, /waiting|\x1b/, 'piped: no spinner, no escape codes');
+});
+
+t.test('zero exec … | tee log on a terminal: the screen holds the whole answer; the spinner only where stderr owns the line', async (t) => {
+  const dir = tempDir(t);
+  // slow chunks: without a care for where stdout goes, the spinner would start mid-answer and erase it
+  // (redaction holds a delta's last word: "The answer is " reaches the screen with the first)
+  const script = writeScript(dir, [
+    { delayMs: 1500, chunks: ['The answer is 42', ' for sure.'], toolCalls: [{ id: 'c1', name: 'glob', args: { pattern: '*.none' } }] },
+    { text: 'Done.' },
+  ]);
+  const { NO_COLOR: _tapSetsIt, ...env } = cleanEnv({ ZERO_HOME: tempDir(t), TERM: 'xterm-256color' });
+  const log = join(dir, 'log');
+  const raw = await onTerminal([process.execPath, ZERO, 'exec', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], { env, columns: 200, pipeTo: `tee '${log}'` });
+  t.equal(readFileSync(log, 'utf8'), 'The answer is 42 for sure.\nDone.\n', 'the log is the answer');
+  t.match(raw, /\r\x1b\[K\x1b\[2m. waiting for the model…/, 'the spinner was shown while nothing was on the line');
+  const lines = screenLines(raw, 200).filter(Boolean);
+  t.match(lines, ['The answer is 42 for sure.', '[tool] glob *.none', /^\[ok\] No files match/, 'Done.', /^\[zero\] session zero_\w+; continue it with/], 'the screen: the answer whole, each progress line on its own');
+  t.equal(lines.length, 5);
+});
+
+t.test('TERM=dumb: no spinner frames, no cursor movement, no colour', async (t) => {
+  const dir = tempDir(t);
+  const script = writeScript(dir, [{ delayMs: 1500, text: 'Slow answer.' }]);
+  const { NO_COLOR: _tapSetsIt, ...env } = cleanEnv({ ZERO_HOME: tempDir(t), TERM: 'dumb' });
+  const raw = await onTerminal([process.execPath, ZERO, 'exec', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], { env });
+  t.notMatch(raw, /\x1b|waiting for/, 'no escape sequence, no spinner');
+  t.notMatch(raw.replace(/\r\n/g, '\n'), /\r/, 'no carriage return but the terminal\'s own line ends');
+  t.match(raw, /^Slow answer\.\r\n\[zero\] session zero_\w+; continue it with: zero exec --resume zero_\w+ "<next prompt>"\r\n$/);
 });

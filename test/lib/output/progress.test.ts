@@ -16,6 +16,10 @@ t.test('a result says how it went, never the raw output', async (t) => {
   t.same(describeResult(ok('1 a\n2\n3 c\n'), 'read_file'), { ok: true, summary: '3 lines' });
   t.same(describeResult(ok('only line'), 'read_file'), { ok: true, summary: '1 line' }, 'data is counted even when it is one line');
   t.same(describeResult(ok('x\ny', true), 'grep'), { ok: true, summary: '2 lines, cut' });
+  const fiveOfMore = '     1\ta\n     2\tb\n     3\t(c.)\n     4\td\n     5\te\n(Showing lines 1-5; the file goes on. Read more with start_line 6.)';
+  t.same(describeResult(ok(fiveOfMore), 'read_file'), { ok: true, summary: '5 lines' }, "read_file's note on where the file goes on is no line of it");
+  t.same(describeResult(ok('(File "a.txt" is empty.)'), 'read_file'), { ok: true, summary: 'File "a.txt" is empty.' }, 'a note alone is what happened');
+  t.same(describeResult(ok('(Directory "src" is empty.)'), 'list_directory'), { ok: true, summary: 'Directory "src" is empty.' });
   t.same(describeResult(ok('No matches for /x/ in "."'), 'grep'), { ok: true, summary: 'No matches for /x/ in "."' }, 'nothing found is a message');
   t.same(describeResult(ok('Wrote 3 lines to a.ts'), 'write_file'), { ok: true, summary: 'Wrote 3 lines to a.ts' }, 'a one-line message is shown');
   t.same(describeResult({ status: 'error', output: 'File not found: x\nmore', truncated: false }, 'read_file'), { ok: false, summary: 'File not found: x' });

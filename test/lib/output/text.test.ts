@@ -92,13 +92,13 @@ t.test('on a terminal a tool line is cut to its width; piped, to 200 characters'
 t.test('colour: tags coloured, the session hint dimmed; none without it', async (t) => {
   const events: Event[] = [{ type: 'run_start', sessionId: 'zero_20261201000000_abc123', cwd: '/', provider: 'p', model: 'm' }, toolCall('grep'), toolResult('one'), runEnd()];
   const coloured = renderWith({ color: true, sessionHint: true }, events).stderr;
-  t.match(coloured, /\x1b\[36m\[tool\]\x1b\[39m grep\n\x1b\[32m\[ok\]\x1b\[39m 1 line\n\x1b\[2m\[zero\] session zero_20261201000000_abc123; continue it with: zero exec --resume zero_20261201000000_abc123 "…"\x1b\[22m\n$/);
+  t.match(coloured, /\x1b\[36m\[tool\]\x1b\[39m grep\n\x1b\[32m\[ok\]\x1b\[39m 1 line\n\x1b\[2m\[zero\] session zero_20261201000000_abc123; continue it with: zero exec --resume zero_20261201000000_abc123 "<next prompt>"\x1b\[22m\n$/);
   t.notMatch(renderWith({ sessionHint: true }, events).stderr, /\x1b/);
 });
 
 t.test('the session hint comes only when asked and the run has a session', async (t) => {
   const start = (sessionId?: string): Event => ({ type: 'run_start', ...(sessionId ? { sessionId } : {}), cwd: '/', provider: 'p', model: 'm' });
-  t.equal(renderWith({ sessionHint: true }, [start('zero_20261201000000_abc123'), text('Hi'), runEnd()]).stderr, '[zero] session zero_20261201000000_abc123; continue it with: zero exec --resume zero_20261201000000_abc123 "…"\n');
+  t.equal(renderWith({ sessionHint: true }, [start('zero_20261201000000_abc123'), text('Hi'), runEnd()]).stderr, '[zero] session zero_20261201000000_abc123; continue it with: zero exec --resume zero_20261201000000_abc123 "<next prompt>"\n');
   t.equal(renderWith({ sessionHint: true }, [start(), text('Hi'), runEnd()]).stderr, '', '--no-session');
   t.equal(renderWith({}, [start('zero_20261201000000_abc123'), runEnd()]).stderr, '', 'not asked (zero replay, zero sessions show)');
 });
@@ -174,4 +174,34 @@ t.test('reasoning after an answer\'s open line: the answer\'s line ends first, a
   const { stdout, stderr } = renderWith({ reasoning: 'plain' }, [text('Half'), reasoning('hm'), final('Half'), runEnd()]);
   t.equal(stdout, 'Half\n');
   t.equal(stderr, 'hm\n', 'plain: no escape codes (NO_COLOR)');
+});
+
+t.test('control characters from the model are shown escaped, on stdout (terminal or not) and in every progress line', async (t) => {
+  const osc52 = '\x1b]52;c;cm0gLXJmIH4=\x07';
+  const fakeOk = '\x1b[1A\x1b[2K[ok] 0 lines';
+  const { stdout, stderr } = renderWith({ reasoning: 'plain', sessionHint: true }, [
+    { type: 'run_start', sessionId: 'zero_20261201000000_abc123\x1b[2J', cwd: '/', provider: 'p', model: 'm' },
+    reasoning(`think${osc52}\n`),
+    text(`Copied ${osc52}. `),
+    text('Overwrite\rthis line.\r\n'),
+    { type: 'tool_call', id: 'b', name: 'bash', args: { command: `echo ${fakeOk}` } },
+    { type: 'tool_result', id: 'b', status: 'error', output: `${fakeOk}\nexit code 1`, truncated: false },
+    { type: 'warning', message: `Careful ${osc52}` },
+    { type: 'error', code: 'provider_error', message: `Server said \x1b[31mno`, recoverable: false },
+    runEnd(3),
+  ]);
+  t.equal(stdout, 'Copied \\e]52;c;cm0gLXJmIH4=\\x07. Overwrite\\rthis line.\r\n', 'a lone \\r escaped, a \\r\\n line end kept');
+  t.equal(
+    stderr,
+    [
+      'think\\e]52;c;cm0gLXJmIH4=\\x07',
+      '[tool] bash echo \\e[1A\\e[2K[ok] 0 lines',
+      '[error] exit 1: \\e[1A\\e[2K[ok] 0 lines',
+      '[zero] WARNING: Careful \\e]52;c;cm0gLXJmIH4=\\x07',
+      '[zero] Server said \\e[31mno',
+      '[zero] session zero_20261201000000_abc123\\e[2J; continue it with: zero exec --resume zero_20261201000000_abc123\\e[2J "<next prompt>"',
+      '',
+    ].join('\n'),
+  );
+  t.notOk(/\x1b|\x07/.test(stdout + stderr), 'no ESC or BEL reaches either stream');
 });
