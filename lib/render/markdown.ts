@@ -4,25 +4,32 @@ import { escapeHtml } from './html.js';
 import type { Piece, RunStart, RunSummary, Skipped, ToolCall, TurnHead } from './transcript.js';
 
 /**
- * Markdown viewers render raw HTML and follow links: text from the log is
- * untrusted. `&` and `<` become entities (no tag, no entity-obfuscated
- * scheme survives), and a link or image whose destination has a scheme other
- * than http(s) or mailto (`javascript:`, `data:`, `vbscript:`, `file:`) is
- * broken into plain text by escaping its `(` or, for a reference
- * definition, its `[`.
+ * Markdown viewers render raw HTML, follow links and load images: text from the log is untrusted. `&` and `<`
+ * become entities (no tag, no entity-obfuscated scheme survives); an image becomes a link to what it would have
+ * loaded (its `!` an entity: a remote image in a transcript is a tracking pixel); and a link whose destination
+ * has a scheme other than http(s) or mailto (`javascript:`, `data:`, `vbscript:`, `file:`, also written
+ * `javascript\:`) is broken into plain text by escaping its `(` or, for a reference definition, its `[`, wherever
+ * a definition can start: after any indentation and any block quote and list markers (`> - [q]: …`).
  */
 export function safeMarkdown(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
+    .replace(/!\[/g, '&#33;[')
     .replace(UNSAFE_INLINE_LINK, ']\\(')
     .replace(UNSAFE_LINK_DEFINITION, '$1\\[');
 }
 
-/** A scheme (`javascript:`) that is not http, https or mailto, after optional spaces and an opening `&lt;`. */
-const UNSAFE_SCHEME = '[ \\t\\n]*(?:&lt;)?[ \\t]*(?!(?:https?|mailto):)[A-Za-z][A-Za-z0-9+.-]{0,31}:';
-const UNSAFE_INLINE_LINK = new RegExp(`\\]\\((?=${UNSAFE_SCHEME})`, 'g');
-const UNSAFE_LINK_DEFINITION = new RegExp(`^([ ]{0,3})\\[(?=[^\\]\\n]{1,999}\\]:${UNSAFE_SCHEME})`, 'gm');
+/** Between `](` or `]:` and the destination: spaces, and one line break, whose next line may go on a block quote (`> `). */
+const BEFORE_DESTINATION = String.raw`[ \t]*(?:\n[ \t>]*)?`;
+/** A scheme (`javascript:`) that is not http, https or mailto, after an opening `&lt;`; a backslash may escape its punctuation. */
+const UNSAFE_SCHEME = String.raw`(?:&lt;)?[ \t]*(?!(?:https?|mailto)\\?:)[A-Za-z](?:[A-Za-z0-9]|\\?[+.-]){0,31}\\?:`;
+const UNSAFE_INLINE_LINK = new RegExp(String.raw`\]\((?=${BEFORE_DESTINATION}${UNSAFE_SCHEME})`, 'g');
+/** What can stand before a definition on its line: indentation, block quote markers, list markers (`-`, `*`, `+`, `1.`, `1)`). */
+const BLOCK_PREFIX = String.raw`(?:[ \t>]|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))*`;
+/** A link label: no unescaped bracket, at most 999 characters, line breaks allowed. */
+const LABEL = String.raw`(?:[^\[\]\\]|\\[\s\S]){1,999}`;
+const UNSAFE_LINK_DEFINITION = new RegExp(String.raw`^(${BLOCK_PREFIX})\[(?=${LABEL}\]:${BEFORE_DESTINATION}${UNSAFE_SCHEME})`, 'gm');
 
 /** The longest run of backticks in the text. */
 function longestTicks(text: string): number {

@@ -124,3 +124,10 @@ t.test('written as the pieces come: the head first, a run\'s section as its piec
   renderer.end!(emit);
   t.match(out.join(''), /<p class="sub">1 run<\/p>\n<\/main>\n<\/body>\n<\/html>\n$/, 'how many runs, at the end');
 });
+
+t.test('Markdown images and links in the answer stay text: the page loads nothing and links nowhere', async (t) => {
+  const text = 'See ![pixel](https://tracker.example/p.png) and [x](javascript:alert(1)).\n> [q]: javascript:alert(2)';
+  const html = renderHtml(transcriptOf([ev('run_start', {}), ev('text', { delta: text }), ev('final', { text }), ev('run_end', { status: 'success', exitCode: 0 })]));
+  t.notMatch(html, /<img|<a /);
+  t.match(html, 'See ![pixel](https://tracker.example/p.png) and [x](javascript:alert(1)).\n&gt; [q]: javascript:alert(2)');
+});
