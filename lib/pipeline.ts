@@ -14,7 +14,7 @@ import { createLogFramer, createLogLineFramer, type Framing } from './logs/frami
 import { createLineFramer } from './protocol/lines.js';
 import { createLogRedactor } from './logs/redact.js';
 import { createRunPicker, type RunPick } from './logs/replay.js';
-import { createStatsReport } from './logs/stats.js';
+import { createStatsReport, type StatsFormat } from './logs/stats.js';
 import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
 import { createSerializer, serializeStep } from './output/serializer.js';
 import { withHeartbeat } from './output/heartbeat.js';
@@ -242,7 +242,7 @@ export function validateLogChain(options: LogChainOptions & Omit<LogCheckOptions
 }
 
 /** `zero stats`: frame → per-run totals, at the end. */
-export function statsChain(options: LogChainOptions & { format?: 'text' | 'json' } = {}): Duplex {
+export function statsChain(options: LogChainOptions & { format?: StatsFormat } = {}): Duplex {
   return logChain(options.framing, [createStatsReport(options.format, options.redaction)]);
 }
 

@@ -12,6 +12,6 @@ export async function runStats(file: string | undefined, raw: { outputFormat: st
     const chosen = choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
     const framing = checkFraming(raw.framing);
     const source = openLog(file, io.stdin);
-    return runChain(io, format, source, statsChain({ framing, format: chosen === 'text' ? 'text' : 'json', redaction: await logRedaction(io) }), () => 0);
+    return runChain(io, format, source, statsChain({ framing, format: chosen, redaction: await logRedaction(io) }), () => 0);
   });
 }
