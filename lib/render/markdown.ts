@@ -1,6 +1,8 @@
+import { turnEndWords } from '../logs/serialize.js';
 import { applyStep, type Step } from '../streams.js';
-import { formatArgs, isLong, MISSING_END, sizeLabel, tokenSummary, transcriptTitle } from './format.js';
+import { formatArgs, isLong, MISSING_END, sizeLabel, skippedAt, tokenSummary, transcriptTitle, turnsLine } from './format.js';
 import { escapeHtml } from './html.js';
+import { permissionWords } from './permissions.js';
 import type { Piece, RunStart, RunSummary, Skipped, ToolCall, TurnHead } from './transcript.js';
 
 /**
@@ -62,13 +64,16 @@ function block(label: string, text: string, lang = ''): string {
   return `<details><summary>${escapeHtml(`${label} (${sizeLabel(text)})`)}</summary>\n\n${fenced(text, lang)}\n\n</details>`;
 }
 
-function tool(call: ToolCall): string {
+/** A heading: `level` inside a plain run; one deeper inside a conversation's user turn. */
+const heading = (level: number, nested: boolean, text: string) => `${'#'.repeat(level + (nested ? 1 : 0))} ${text}`;
+
+function tool(call: ToolCall, nested: boolean): string {
   const status = call.result ? call.result.status : 'no result';
   const side = call.sideEffect ? ` (${call.sideEffect})` : '';
-  const parts = [`#### Tool call ${inline(call.name)}${side}: ${status}`];
-  if (call.permission) {
-    const { code, reason } = call.permission;
-    parts.push(`> **Permission request**${code ? ` (${safeMarkdown(code)})` : ''}: ${safeMarkdown(reason.replace(/\n/g, ' '))}`);
+  const parts = [heading(4, nested, `Tool call ${inline(call.name)}${side}: ${status}`)];
+  for (const note of call.permissions ?? []) {
+    const { heading: said, reason } = permissionWords(note);
+    parts.push(`> **${safeMarkdown(said)}**${reason ? `: ${safeMarkdown(reason.replace(/\n/g, ' '))}` : ''}`);
   }
   if (call.args !== undefined) parts.push(block('Arguments', formatArgs(call.args), 'json'));
   else parts.push('No arguments object (see the result).');
@@ -81,8 +86,11 @@ function tool(call: ToolCall): string {
   return parts.join('\n\n');
 }
 
-function turn(head: TurnHead): string[] {
-  const out = head.continued ? [] : [`### ${head.final ? 'Final answer' : `Turn ${head.index}`}`];
+/** The answer's heading: the run's final answer, or in a conversation the user turn's answer. */
+const answerHeading = (nested: boolean, turn?: number) => heading(3, nested, nested ? `Answer${turn === undefined ? '' : ` (model turn ${turn})`}` : 'Final answer');
+
+function turn(head: TurnHead, nested: boolean): string[] {
+  const out = head.continued ? [] : [head.final ? answerHeading(nested, head.index) : heading(3, nested, `${nested ? 'Model turn' : 'Turn'} ${head.index}`)];
   // the model's thinking, apart from its answer: folded, a quote when opened
   if (head.reasoning) out.push(`<details><summary>Reasoning</summary>\n\n${quote(head.reasoning.trimEnd())}\n\n</details>`);
   if (head.text !== '') out.push(safeMarkdown(head.text.trimEnd()));
@@ -99,37 +107,48 @@ function meta(start: RunStart | undefined): string[] {
   return lines.length ? [lines.join('\n')] : [];
 }
 
-function outcome({ outcome, tokens, turns, toolCalls, missingEnd = 'log' }: RunSummary): string[] {
+function outcome(summary: RunSummary): string[] {
+  const { outcome, tokens, missingEnd = 'log' } = summary;
   const status = outcome ? `- Status: **${safeMarkdown(outcome.status)}**, exit code ${outcome.exitCode}` : `- Status: unknown (no run_end: ${MISSING_END[missingEnd]})`;
-  return ['### Outcome', [status, `- Tokens: ${tokenSummary(tokens) ?? 'not reported'}`, `- Turns: ${turns}, tool calls: ${toolCalls}`].join('\n')];
+  return ['### Outcome', [status, `- Tokens: ${tokenSummary(tokens) ?? 'not reported'}`, `- Turns: ${turnsLine(summary)}`].join('\n')];
 }
 
 function skippedLines(skipped: Skipped[], more: number): string[] {
   if (skipped.length === 0) return [];
-  const lines = skipped.map((skip) => `- ${skip.lineNo !== undefined ? `line ${skip.lineNo}: ` : ''}${safeMarkdown(skip.reason)}`);
+  const lines = skipped.map((skip) => `- ${safeMarkdown(skippedAt(skip))}${safeMarkdown(skip.reason)}`);
   if (more > 0) lines.push(`- … and ${more} more`);
   return ['## Skipped lines', lines.join('\n')];
 }
 
-/** One piece of a transcript as Markdown blocks. */
-function blocks(piece: Piece): string[] {
+function runHeading(piece: Extract<Piece, { kind: 'run' }>): string[] {
+  const title = `## Run ${piece.index}${piece.runId ? `: ${inline(piece.runId)}` : ''}`;
+  if (piece.conversation) return [title, ...meta(piece.start)];
+  return [title, ...meta(piece.start), '### Prompt', piece.prompt !== undefined ? quote(piece.prompt) : '_The log does not record the prompt (only session files do)._'];
+}
+
+/** One piece of a transcript as Markdown blocks; `nested`: inside a conversation's user turn. */
+function blocks(piece: Piece, nested: boolean): string[] {
   switch (piece.kind) {
     case 'run':
-      return [`## Run ${piece.index}${piece.runId ? `: ${inline(piece.runId)}` : ''}`, ...meta(piece.start), '### Prompt', piece.prompt !== undefined ? quote(piece.prompt) : '_The log does not record the prompt (only session files do)._'];
+      return runHeading(piece);
     case 'start':
       return meta(piece.start);
+    case 'user_turn':
+      return [`### User turn ${piece.turn}`, piece.content === '' ? '_(empty)_' : quote(piece.content)];
+    case 'turn_end':
+      return piece.status === 'success' ? [] : [`> **Turn ${piece.turn} ${safeMarkdown(turnEndWords(piece.status, piece.worked))}.**`];
     case 'turn':
-      return turn(piece.turn);
+      return turn(piece.turn, nested);
     case 'tool':
-      return [tool(piece.call)];
+      return [tool(piece.call, nested)];
     case 'warning':
       return [`> **Warning:** ${safeMarkdown(piece.message.replace(/\n/g, ' '))}`];
     case 'error':
       return [`> **Error (${safeMarkdown(piece.code)}${piece.recoverable ? ', recoverable' : ''}):** ${safeMarkdown(piece.message.replace(/\n/g, ' '))}`];
     case 'orphan_result':
-      return [`#### Result for ${inline(piece.id)} (no matching call): ${piece.result.status}`, piece.result.output === '' ? '(empty)' : block('Result', piece.result.output)];
+      return [heading(4, nested, `Result for ${inline(piece.id)} (no matching call): ${piece.result.status}`), piece.result.output === '' ? '(empty)' : block('Result', piece.result.output)];
     case 'final':
-      return ['### Final answer', piece.sameAs !== undefined ? `_The text of turn ${piece.sameAs}, above._` : piece.text === '' ? '_Empty._' : safeMarkdown(piece.text.trimEnd())];
+      return [answerHeading(nested), piece.sameAs !== undefined ? `_The text of turn ${piece.sameAs}, above._` : piece.text === '' ? '_Empty._' : safeMarkdown(piece.text.trimEnd())];
     case 'run_end':
       return outcome(piece.summary);
     case 'log_end':
@@ -143,6 +162,8 @@ function blocks(piece: Piece): string[] {
  */
 export function createMarkdownRenderer(options: { title?: string } = {}): Step<Piece, string> {
   let titled = false;
+  /** Inside a conversation's user turn: its model turns and tool calls are headed one level deeper. */
+  let nested = false;
   const title = (emit: (text: string) => void) => {
     if (!titled) emit(`# ${safeMarkdown(options.title ?? transcriptTitle())}`);
     titled = true;
@@ -150,7 +171,8 @@ export function createMarkdownRenderer(options: { title?: string } = {}): Step<P
   return {
     write(piece, emit) {
       title(emit);
-      for (const text of blocks(piece)) emit(`\n\n${text}`);
+      if (piece.kind === 'run' || piece.kind === 'user_turn') nested = piece.kind === 'user_turn';
+      for (const text of blocks(piece, nested)) emit(`\n\n${text}`);
     },
     end(emit) {
       title(emit);

@@ -108,7 +108,7 @@ t.test('version 2: reasoning in a folded block, a permission request noted on it
   );
   t.notMatch(html, /<script/i);
   t.match(html, '<h3>Turn 1</h3>\n<details class="reasoning"><summary>Reasoning</summary><div class="text muted">think &lt;script&gt;x&lt;/script&gt;</div></details>');
-  t.match(html, '<div class="notice warning"><strong>Permission request</strong> <code>&lt;script&gt;x&lt;/script&gt;</code>: &lt;script&gt;x&lt;/script&gt;</div>');
+  t.match(html, '<div class="notice failure"><strong>Permission refused (&lt;script&gt;x&lt;/script&gt;)</strong>: &lt;script&gt;x&lt;/script&gt;</div>');
 });
 
 t.test('written as the pieces come: the head first, a run\'s section as its pieces arrive, the tail at the end', async (t) => {

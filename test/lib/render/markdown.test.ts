@@ -35,7 +35,7 @@ t.test('headings, the prompt, fenced arguments and results, the final answer, th
   t.notMatch(md, '### Turn 2', 'the final turn is shown once, as the final answer');
   t.match(md, '- Status: **success**, exit code 0');
   t.match(md, '- Tokens: 20 prompt · 3 completion · 23 total');
-  t.match(md, '- Turns: 2, tool calls: 1');
+  t.match(md, '- Turns: 2 model turns, 1 tool call');
   t.ok(md.endsWith('\n'));
 });
 
@@ -118,7 +118,7 @@ t.test('version 2: reasoning folded before the turn\'s text, a permission reques
     ]),
   );
   t.match(md, '### Turn 1\n\n<details><summary>Reasoning</summary>\n\n> Check &lt;b>first&lt;/b>\n> then act.\n\n</details>\n\nWriting.');
-  t.match(md, '#### Tool call `write_file` (write): error\n\n> **Permission request**: Needs --auto high.\n\nArguments:');
+  t.match(md, '#### Tool call `write_file` (write): error\n\n> **Permission refused**: Needs --auto high.\n\nArguments:');
   t.notMatch(renderMarkdown(transcriptOf(log('x'))), /Reasoning|Permission/, 'nothing of the kind in a version 1 run');
 });
 
@@ -147,7 +147,7 @@ t.test('at the turn limit, the final answer points to the turn whose text it rep
   ]));
   t.match(md, '### Turn 1\n\nChecking.');
   t.match(md, '### Final answer\n\n_The text of turn 1, above._');
-  t.match(md, '- Turns: 1, tool calls: 1');
+  t.match(md, '- Turns: 1 model turn, 1 tool call');
 });
 
 /** The HTML a Markdown viewer makes of the transcript: commonmark.js, the reference implementation of the spec, which checks no URL itself. */
