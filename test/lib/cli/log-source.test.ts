@@ -55,3 +55,24 @@ t.test('option checks', async (t) => {
   t.throws(() => checkFraming('xml'), /Invalid value for --framing/);
   t.equal(checkFraming('VALUES'), 'values', 'case-insensitive, like every choice flag');
 });
+
+t.test('bin/zero: a log tool that cannot read its input says so on stderr, writes nothing on stdout, exits 2', async (t) => {
+  const { cleanEnv, zero } = await import('../../helpers/zero.js');
+  const dir = t.testdir({ 'ok.jsonl': '' });
+  const missing = join(dir, 'missing.jsonl');
+  const commands = [
+    ['redact', join(dir, 'ok.jsonl'), missing],
+    ['replay', missing, '-o', 'stream-json'],
+    ['stats', missing, '-o', 'json'],
+    ['validate', missing, '-o', 'stream-json'],
+    ['render', missing, '-o', 'html'],
+  ];
+  await Promise.all(
+    commands.map(async (args) => {
+      const result = await zero(args);
+      t.same([result.code, result.stdout, result.stderr], [2, '', `[zero] Cannot read ${missing}: ENOENT (No such file or directory)\n`], args.join(' '));
+    }),
+  );
+  const unknown = await zero(['sessions', 'show', 'zero_20990101000000_aaaaaa', '-o', 'stream-json'], { env: cleanEnv({ ZERO_HOME: dir }) });
+  t.same([unknown.code, unknown.stdout, unknown.stderr], [2, '', '[zero] Zero session not found: zero_20990101000000_aaaaaa\n'], 'sessions show: no run made up either');
+});

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
+import { recordedConversation } from '../../helpers/conversation.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { recordSession } from '../../helpers/sessions.js';
 import { cleanEnv, jsonLines, writeScript, zero, ZERO } from '../../helpers/zero.js';
 import { sessionsRoot } from '../../../lib/sessions/paths.js';
@@ -194,7 +196,7 @@ t.test('usage errors exit 2 with a message on stderr', async (t) => {
   t.match(dir.stderr, `Cannot read ${tmpdir()}`);
   const format = await zero(['render', '--format', 'pdf'], { stdin: '' });
   t.equal(format.code, 2);
-  t.match(format.stderr, 'Invalid value for --output-format: "pdf". Expected one of: markdown, html.');
+  t.match(format.stderr, 'Invalid value for --output-format: "pdf". Expected one of: markdown, html, text.');
   const framing = await zero(['render', '--framing', 'xml'], { stdin: '' });
   t.equal(framing.code, 2);
   t.match(framing.stderr, 'Invalid value for --framing: "xml". Expected one of: lines, values, auto.');
@@ -204,6 +206,39 @@ t.test('usage errors exit 2 with a message on stderr', async (t) => {
   t.equal(help.code, 0);
   t.match(help.stdout, '-o, --output-format <format>');
   t.match(help.stdout, `zero render ${sessionsRoot(cleanEnv())}/zero_…/events.jsonl -o html`, 'the real session path');
+});
+
+t.test('a recorded --multi-turn session with an interrupt and a denied permission, in every format', async (t) => {
+  const { dir } = recordedConversation();
+  const render = async (format: string) => {
+    const result = await zeroHere(['render', dir, '-o', format]);
+    t.same([result.code, result.stderr], [0, ''], format);
+    return result.stdout;
+  };
+  const markdown = await render('markdown');
+  t.match(markdown, /^# Zero transcript: zero_\d{14}_\w{6}\n/, 'a session folder is named by its id');
+  t.match(markdown, '### User turn 1\n\n> Write "Remember the milk." in NOTE.md.\n\n#### Model turn 1\n\n<details><summary>Reasoning</summary>');
+  t.match(markdown, '##### Tool call `write_file` (write): error\n\n> **Permission asked, denied**: The client denied permission to run this write_file call. Their reason: keep the README\n');
+  t.match(markdown, '#### Answer (model turn 4)\n\nYou said no, so the README is as it was.\n\n### User turn 3\n\n> Run the build.');
+  t.match(markdown, '> **Turn 3 interrupted by the client.**\n\n### User turn 4\n\n> Then deploy it.\n\n> **Turn 4 interrupted by the client before the model said anything.**\n\n### User turn 5\n\n> What happened?\n\n#### Answer (model turn 6)\n\nThe build was stopped');
+  t.match(markdown, '- Turns: 5 user turns (2 interrupted), 6 model turns, 3 tool calls');
+  for (const [format, text] of [['markdown', markdown], ['html', await render('html')], ['text', await render('text')]] as const) {
+    for (const said of ['Write &quot;Remember the milk.&quot; in NOTE.md.', 'Now replace the README.', 'Run the build.', 'Then deploy it.', 'What happened?']) {
+      t.equal(text.split(format === 'html' ? said : said.replace(/&quot;/g, '"')).length - 1, 1, `${format}: "${said}" once`);
+    }
+    t.notMatch(text, /Final answer|Answer with a permission_response|does not record the prompt/, `${format}: each turn's answer, what was decided, no missing prompt`);
+    t.match(text, /Permission asked, denied/, format);
+    t.match(text, /Turn 4 interrupted by the client before the model said anything\./, format);
+  }
+});
+
+t.test('several files, a session folder among them, rendered as one log', async (t) => {
+  const { dir } = recordedConversation();
+  const other = join(t.testdir({ 'run.jsonl': protocolExamples('output v1')[0]! }), 'run.jsonl');
+  const both = await zeroHere(['render', other, dir, '-o', 'text']);
+  t.equal(both.code, 0, both.stderr);
+  t.match(both.stdout, /^Zero transcript: run\.jsonl, zero_\d{14}_\w{6}\n/);
+  t.match(both.stdout, /\nRun 1: run_[\s\S]*\nRun 2: run_\d{14}_\w{6}\n[\s\S]*User turn 1:/);
 });
 
 /** The browser checks are skipped, saying why, only when Debian's chromium is not installed. */

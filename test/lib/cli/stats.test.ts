@@ -1,7 +1,9 @@
 import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { V2_RUN } from '../../helpers/protocol-examples.js';
+import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
+import { recordedConversation } from '../../helpers/conversation.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { recordSession } from '../../helpers/sessions.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
@@ -82,4 +84,17 @@ t.test('a version 2 log: its events counted, none skipped', async (t) => {
   t.match(jsonLines((await zero(['stats', '-o', 'json', '-'], { stdin: V2_RUN })).stdout), [
     { run_id: 'run_20261201091000_v2run1', provider: 'anthropic', model_turns: 3, tool_calls: 2, tools_by_name: { edit_file: 1, write_file: 1 }, tools_by_side_effect: { write: 2 }, tokens: { prompt: 2703, completion: 135, total: 2838 }, outcome: 'success', exit_code: 0 },
   ]);
+});
+
+t.test('several files, session folders among them, read in order as one log; a conversation\'s user turns', async (t) => {
+  const { dir } = recordedConversation();
+  const [first] = protocolExamples('output v1');
+  const log = join(t.testdir({ 'run.jsonl': first! }), 'run.jsonl');
+  const json = await zeroHere(['stats', '-o', 'json', log, dir]);
+  t.equal(json.code, 0, json.stderr);
+  t.match(jsonLines(json.stdout), [
+    { run_id: JSON.parse(first!.split('\n')[0]!).runId, user_turns: 1 },
+    { run_id: /^run_/, user_turns: 5, interrupted_turns: 2, model_turns: 6, tool_calls: 3, tools_by_name: { write_file: 2, bash: 1 }, outcome: 'success' },
+  ]);
+  t.match((await zeroHere(['stats', dir])).stdout, /\n  user turns +5 \(2 interrupted\)\n  model turns +6\n/);
 });
