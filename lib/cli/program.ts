@@ -52,6 +52,7 @@ Examples:
   $ zero exec -o stream-json "Fix the test" > run.jsonl && zero render run.jsonl > run.md
   $ zero render run.jsonl -o html > run.html
   $ zero render ${sessionsRoot(env).replace(homedir(), '~')}/zero_…/events.jsonl -o html > session.html   (session files carry the prompt)
+  $ zero render ${sessionsRoot(env).replace(homedir(), '~')}/zero_… -o text | less   (a session folder, as plain text)
   $ jq . run.jsonl | zero render - --framing values`;
 
 
@@ -173,7 +174,7 @@ function logCommands(zero: Command, io: CliIO): void {
     'text | json | stream-json (one JSON object per run)',
   )
     .addOption(framingOption())
-    .addHelpText('after', '\nExamples:\n  $ zero stats run.jsonl\n  $ zero stats -o json run.jsonl | jq .tokens')
+    .addHelpText('after', '\nExamples:\n  $ zero stats run.jsonl\n  $ zero stats a.jsonl b.jsonl              (several files: one log)\n  $ zero stats -o json run.jsonl | jq .tokens   (-o json: snake_case; -o stream-json: camelCase)')
     .action(async (file, options) => (await import('./stats.js')).runStats(file, options, io));
   command(zero, 'redact', io)
     .description('Write a log with every secret replaced by [REDACTED]; lines with nothing to redact come out byte-identical.')

@@ -1,6 +1,7 @@
 /** What the Markdown and HTML renderers share: when to fold a block, how to label its size, how to show arguments and tokens. */
 
-import type { RunSummary, Skipped, Tokens } from './transcript.js';
+import type { Step } from '../streams.js';
+import type { Piece, RunSummary, Skipped, Tokens } from './transcript.js';
 
 export const RENDER_FORMATS = ['markdown', 'html', 'text'] as const;
 export type RenderFormat = (typeof RENDER_FORMATS)[number];
@@ -56,3 +57,39 @@ export function turnsLine({ turns, toolCalls, userTurns, interruptedTurns }: Run
 
 /** Where a skipped line is: `line 3: `, `b.jsonl: line 3: ` in a log of several files, nothing when it has no line. */
 export const skippedAt = (skip: Skipped) => (skip.lineNo === undefined ? '' : `${skip.file === undefined ? '' : `${skip.file}: `}line ${skip.lineNo}: `);
+
+/**
+ * Whether each piece, in order, is inside a conversation's user turn (its model turns are headed one level
+ * deeper): from a user_turn on, until the next run.
+ */
+export function createNesting(): (piece: Piece) => boolean {
+  let nested = false;
+  return (piece) => {
+    if (piece.kind === 'run' || piece.kind === 'user_turn') nested = piece.kind === 'user_turn';
+    return nested;
+  };
+}
+
+/**
+ * Pieces → blocks of text, written as they come: the title with the first piece, each block after a blank line,
+ * a newline at the end (the Markdown and plain-text transcripts).
+ */
+export function createBlockRenderer(title: string, blocks: (piece: Piece, nested: boolean) => string[]): Step<Piece, string> {
+  let titled = false;
+  const nesting = createNesting();
+  const start = (emit: (text: string) => void) => {
+    if (!titled) emit(title);
+    titled = true;
+  };
+  return {
+    write(piece, emit) {
+      start(emit);
+      const nested = nesting(piece);
+      for (const text of blocks(piece, nested)) emit(`\n\n${text}`);
+    },
+    end(emit) {
+      start(emit);
+      emit('\n');
+    },
+  };
+}

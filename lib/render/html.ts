@@ -1,6 +1,6 @@
 import { turnEndWords } from '../logs/serialize.js';
 import { applyStep, type Step } from '../streams.js';
-import { formatArgs, isLong, lineCount, MISSING_END, sizeLabel, skippedAt, tokenSummary, transcriptTitle, turnsLine } from './format.js';
+import { createNesting, formatArgs, isLong, lineCount, MISSING_END, sizeLabel, skippedAt, tokenSummary, transcriptTitle, turnsLine } from './format.js';
 import { permissionWords, type PermissionNote } from './permissions.js';
 import type { Piece, RunStart, RunSummary, Skipped, ToolCall, ToolResult, TurnHead } from './transcript.js';
 
@@ -195,8 +195,7 @@ const TAIL = '</main>\n</body>\n</html>\n';
  */
 export function createHtmlRenderer(options: { title?: string } = {}): Step<Piece, string> {
   let started = false;
-  /** Inside a conversation's user turn: its model turns are headed one level deeper. */
-  let nested = false;
+  const nesting = createNesting();
   const start = (emit: (text: string) => void) => {
     if (!started) emit(head(options.title ?? transcriptTitle()));
     started = true;
@@ -204,8 +203,7 @@ export function createHtmlRenderer(options: { title?: string } = {}): Step<Piece
   return {
     write(piece, emit) {
       start(emit);
-      if (piece.kind === 'run' || piece.kind === 'user_turn') nested = piece.kind === 'user_turn';
-      for (const line of pieceHtml(piece, nested)) emit(`${line}\n`);
+      for (const line of pieceHtml(piece, nesting(piece))) emit(`${line}\n`);
     },
     end(emit) {
       start(emit);

@@ -1,6 +1,6 @@
 import { turnEndWords } from '../logs/serialize.js';
 import { applyStep, type Step } from '../streams.js';
-import { formatArgs, isLong, MISSING_END, sizeLabel, skippedAt, tokenSummary, transcriptTitle, turnsLine } from './format.js';
+import { createBlockRenderer, formatArgs, isLong, MISSING_END, sizeLabel, skippedAt, tokenSummary, transcriptTitle, turnsLine } from './format.js';
 import { escapeHtml } from './html.js';
 import { permissionWords } from './permissions.js';
 import type { Piece, RunStart, RunSummary, Skipped, ToolCall, TurnHead } from './transcript.js';
@@ -161,24 +161,7 @@ function blocks(piece: Piece, nested: boolean): string[] {
  * arguments and results (long ones folded), each run's outcome at its end.
  */
 export function createMarkdownRenderer(options: { title?: string } = {}): Step<Piece, string> {
-  let titled = false;
-  /** Inside a conversation's user turn: its model turns and tool calls are headed one level deeper. */
-  let nested = false;
-  const title = (emit: (text: string) => void) => {
-    if (!titled) emit(`# ${safeMarkdown(options.title ?? transcriptTitle())}`);
-    titled = true;
-  };
-  return {
-    write(piece, emit) {
-      title(emit);
-      if (piece.kind === 'run' || piece.kind === 'user_turn') nested = piece.kind === 'user_turn';
-      for (const text of blocks(piece, nested)) emit(`\n\n${text}`);
-    },
-    end(emit) {
-      title(emit);
-      emit('\n');
-    },
-  };
+  return createBlockRenderer(`# ${safeMarkdown(options.title ?? transcriptTitle())}`, blocks);
 }
 
 /** A whole transcript as Markdown (tests, and callers that have all the pieces). */

@@ -1,6 +1,6 @@
 import { turnEndWords } from '../logs/serialize.js';
 import { applyStep, type Step } from '../streams.js';
-import { formatArgs, MISSING_END, skippedAt, tokenSummary, transcriptTitle, turnsLine } from './format.js';
+import { createBlockRenderer, formatArgs, MISSING_END, skippedAt, tokenSummary, transcriptTitle, turnsLine } from './format.js';
 import { permissionWords } from './permissions.js';
 import type { Piece, RunStart, RunSummary, Skipped, ToolCall, TurnHead } from './transcript.js';
 
@@ -120,23 +120,7 @@ function blocks(piece: Piece, nested: boolean): string[] {
 
 /** Transcript pieces → plain text, written as they come: the title first, each piece's blocks after a blank line. */
 export function createPlainTextRenderer(options: { title?: string } = {}): Step<Piece, string> {
-  let titled = false;
-  let nested = false;
-  const title = (emit: (text: string) => void) => {
-    if (!titled) emit(underlined(visible(options.title ?? transcriptTitle()), '='));
-    titled = true;
-  };
-  return {
-    write(piece, emit) {
-      title(emit);
-      if (piece.kind === 'run' || piece.kind === 'user_turn') nested = piece.kind === 'user_turn';
-      for (const text of blocks(piece, nested)) emit(`\n\n${text}`);
-    },
-    end(emit) {
-      title(emit);
-      emit('\n');
-    },
-  };
+  return createBlockRenderer(underlined(visible(options.title ?? transcriptTitle()), '='), blocks);
 }
 
 /** A whole transcript as plain text (tests, and callers that have all the pieces). */

@@ -120,10 +120,10 @@ t.test('version 2 logs: reasoning folded, permission requests on their calls, no
     t.equal(result.code, 0, format);
     t.notMatch(result.stdout, /Skipped lines|unknown event type/, `${format}: every v2 event type is known`);
     t.match(result.stdout, '<summary>Reasoning</summary>', `${format}: reasoning`);
-    t.match(result.stdout, /Permission request<\/strong>|\*\*Permission request\*\*/, `${format}: the permission request`);
+    t.match(result.stdout, /Permission refused \(outside_workspace\)<\/strong>|\*\*Permission refused \(outside_workspace\)\*\*/, `${format}: the permission refused, and why`);
   }
   const md = (await zero(['render', '-'], { stdin: V2_RUN })).stdout;
-  t.match(md, '> **Permission request** (outside_workspace): Path "../NOTES.md" is outside the working directory and the --add-dir directories.');
+  t.match(md, '> **Permission refused (outside_workspace)**: Path "../NOTES.md" is outside the working directory and the --add-dir directories.');
   t.match(md, '> The greeting reads "Helo"; one edit in src/greet.ts fixes it.');
 });
 
@@ -141,7 +141,7 @@ t.test('render and stats count the same turns of recorded runs (lib/logs/turns.t
     log += (await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...flags, 'Go'])).stdout;
   }
   const counted = jsonLines((await zero(['stats', '-o', 'json', '-'], { stdin: log })).stdout).map((run) => run.model_turns);
-  const shown = Array.from((await zero(['render', '-'], { stdin: log })).stdout.matchAll(/- Turns: (\d+),/g), (match) => Number(match[1]));
+  const shown = Array.from((await zero(['render', '-'], { stdin: log })).stdout.matchAll(/- Turns: (\d+) model turns?,/g), (match) => Number(match[1]));
   t.same(counted, [2, 2, 1, 1], 'stats');
   t.same(shown, counted, 'render');
 });
@@ -291,6 +291,25 @@ t.test('the HTML page in a real headless browser (Chromium via playwright-core)'
     t.match(await tab.locator('table.outcome').innerText(), /success[\s\S]*exit code 0[\s\S]*575 total/);
     await context.close();
   }
+});
+
+t.test('a recorded conversation\'s HTML page in the browser: every user turn, each answer, no console error, no duplicate id', { skip: NO_BROWSER }, async (t) => {
+  const result = await zeroHere(['render', recordedConversation().dir, '-o', 'html']);
+  const page = join(t.testdir(), 'conversation.html');
+  writeFileSync(page, result.stdout);
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  t.teardown(() => browser.close());
+  const tab = await browser.newPage();
+  const problems: string[] = [];
+  tab.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
+  await tab.goto(pathToFileURL(page).href, { waitUntil: 'load' });
+  t.same(problems, []);
+  t.same(await tab.locator('h3.user').allInnerTexts(), [1, 2, 3, 4, 5].map((n) => `USER TURN ${n}`), 'each user turn, headed');
+  t.same(await tab.locator('.prompt').allInnerTexts(), ['Write "Remember the milk." in NOTE.md.', 'Now replace the README.', 'Run the build.', 'Then deploy it.', 'What happened?']);
+  t.equal(await tab.locator('.text.final').count(), 3, 'three turns answered');
+  t.match(await tab.locator('.notice').allInnerTexts(), ['Permission asked, allowed: The client allowed this write_file call.', /^Permission asked, denied: .*keep the README$/, 'Permission asked, allowed: The client allowed this bash call.', 'Turn 3 interrupted by the client.', 'Turn 4 interrupted by the client before the model said anything.']);
+  t.equal(await tab.evaluate(() => { const ids = [...document.querySelectorAll('[id]')].map((node) => node.id); return ids.length - new Set(ids).size; }), 0, 'no id twice');
 });
 
 t.test('long results are folded in the browser and open on a click', { skip: NO_BROWSER }, async (t) => {
