@@ -11,17 +11,20 @@ import type { VersionChoice } from './protocol/versions.js';
 import type { SessionRecorder } from './sessions/recorder.js';
 import { pace } from '../transforms/pace.js';
 import { createLogFramer, createLogLineFramer, type Framing } from './logs/framing.js';
+import { createFilesFramer, createLogPlaces, type LogPlaces } from './logs/places.js';
 import { createLineFramer } from './protocol/lines.js';
 import { createLogRedactor } from './logs/redact.js';
-import { createRunPicker, type RunPick } from './logs/replay.js';
-import { createStatsReport } from './logs/stats.js';
+import { createRecordedCheck, createRunPicker, type RunPick } from './logs/replay.js';
+import { createStatsReport, type StatsFormat } from './logs/stats.js';
 import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
-import { createSerializer, serializeStep } from './output/serializer.js';
+import { serializeStep } from './output/serializer.js';
+import { createLogSerializer } from './logs/serialize.js';
 import { withHeartbeat } from './output/heartbeat.js';
 import { guardStep } from './output/event-guard.js';
 import { transcriptTitle, type RenderFormat } from './render/format.js';
 import { createHtmlRenderer } from './render/html.js';
 import { createMarkdownRenderer } from './render/markdown.js';
+import { createPlainTextRenderer } from './render/text.js';
 import { createTranscript } from './render/transcript.js';
 import { validateStep } from './protocol/schema-version.js';
 import { combineStep } from './protocol/combine.js';
@@ -219,6 +222,8 @@ function promptSource(input: ExecInput, multiTurn = false): { head: Readable; wr
 
 // The log tools' chains (DESIGN: every program is a chain of the same stages): bytes of a log in, bytes out, the framing
 // and the steps after it fused in one stream (pace, which waits, apart); only redact writes lines as they came (bytes).
+// A log of several files is their bytes, each file's after a LogFileStart ({ logFile: name }): each file is framed
+// on its own, and a line is named in its file (lib/logs/places.ts).
 
 export type LogChainOptions = {
   framing?: Framing;
@@ -226,26 +231,30 @@ export type LogChainOptions = {
   redaction?: RedactOptions;
 };
 
-function logChain(framing: Framing | undefined, steps: Step<any, any>[], readableObjectMode = false): Duplex {
-  return stepStream(composeSteps([createLogFramer(framing, { keepBytes: false }), ...steps]), { writableObjectMode: false, readableObjectMode });
+/** bytes (and LogFileStarts) → the steps the chain's places are given to (the framing's items first). */
+function logChain(framing: Framing | undefined, steps: (places: LogPlaces) => Step<any, any>[], readableObjectMode = false, frame = () => createLogFramer(framing, { keepBytes: false }) as Step<Buffer | string, { lineNo: number }>): Duplex {
+  const places = createLogPlaces();
+  const framer = createFilesFramer(frame, places);
+  // bytes are written as objects too, among the LogFileStarts, one chunk buffered as before
+  return stepStream(composeSteps([framer, ...steps(places)]), { writableObjectMode: true, writableHighWaterMark: 1, readableObjectMode });
 }
 
 /** `zero redact`: frame → redact → the same log, secrets replaced, clean lines as they came. */
 export function redactLogChain(options: LogChainOptions = {}): Duplex {
   // the redactor parses only the lines it must: a clean line goes out as it came
-  const steps = [createLogLineFramer(options.framing), createLogRedactor(options.redaction)];
-  return stepStream(composeSteps(steps), { writableObjectMode: false, readableObjectMode: false });
+  return logChain(options.framing, () => [createLogRedactor(options.redaction)], false, () => createLogLineFramer(options.framing));
 }
 
 /** `zero validate`: frame → schema of each line's version + order rules → the report; `summary()` once it has ended. */
-export function validateLogChain(options: LogChainOptions & Omit<LogCheckOptions, 'redaction'> = {}): { chain: Duplex; summary(): LogSummary | undefined } {
-  const report = createLogReport(options);
-  return { chain: logChain(options.framing, [report]), summary: () => report.summary() };
+export function validateLogChain(options: LogChainOptions & Omit<LogCheckOptions, 'redaction' | 'places'> = {}): { chain: Duplex; summary(): LogSummary | undefined } {
+  let report: ReturnType<typeof createLogReport> | undefined;
+  const chain = logChain(options.framing, (places) => [(report = createLogReport({ ...options, places }))]);
+  return { chain, summary: () => report!.summary() };
 }
 
 /** `zero stats`: frame → per-run totals, at the end. */
-export function statsChain(options: LogChainOptions & { format?: 'text' | 'json' } = {}): Duplex {
-  return logChain(options.framing, [createStatsReport(options.format, options.redaction)]);
+export function statsChain(options: LogChainOptions & { format?: StatsFormat } = {}): Duplex {
+  return logChain(options.framing, () => [createStatsReport(options.format, options.redaction)]);
 }
 
 export type ReplayChainOptions = LogChainOptions & {
@@ -259,24 +268,32 @@ export type ReplayChainOptions = LogChainOptions & {
   stderr?: ProgressWriter;
 };
 
-/** `zero replay`: frame → pick a run → validate(output) → redact (→ restamp) → (pace) → serialize, as exec wrote it. */
+/**
+ * `zero replay`: frame → pick a run → validate(output) → redact (→ restamp) → (pace) → serialize, as exec wrote it;
+ * in the text format, a conversation's user turns, how each ended and the permissions decided are shown too.
+ */
 export function replayChain(options: ReplayChainOptions = {}): { chain: Duplex; pick: RunPick } {
-  const picker = createRunPicker(options.runId);
+  let picker: ReturnType<typeof createRunPicker> | undefined;
   const { newRunId: runId, redaction } = options;
   // a new runId only: each event keeps its own schemaVersion (the stamp stage would write the events in one version)
   const replayed = mapStep((event: OutputEvent) => {
     const redacted = redactEvent(event, redaction);
     return runId ? stampEvent<Event>(redacted, runId, redacted.schemaVersion) : redacted;
   });
-  const checked = validateStep('output', { label: 'recorded event' });
-  const serializer = mapStep(createSerializer(options.format ?? 'stream-json', options.stderr ?? process.stderr));
-  if (!options.delay) return { chain: logChain(options.framing, [picker, checked, replayed, serializer]), pick: picker.pick };
-  const chain = new pumpify.obj(logChain(options.framing, [picker, checked, replayed], true), pace(options.delay), stepStream(serializer, { readableObjectMode: false }));
-  return { chain, pick: picker.pick };
+  const picked = (places: LogPlaces) => [(picker = createRunPicker(options.runId, places)), createRecordedCheck(places), replayed];
+  const serializer = mapStep(createLogSerializer(options.format ?? 'stream-json', options.stderr ?? process.stderr));
+  if (!options.delay) {
+    const chain = logChain(options.framing, (places) => [...picked(places), serializer]);
+    return { chain, pick: picker!.pick };
+  }
+  const chain = new pumpify.obj(logChain(options.framing, picked, true), pace(options.delay), stepStream(serializer, { readableObjectMode: false }));
+  return { chain, pick: picker!.pick };
 }
 
-/** `zero render`: frame → transcript (redacted as it is made) → markdown | html, written as the log is read. */
+const RENDERERS = { markdown: createMarkdownRenderer, html: createHtmlRenderer, text: createPlainTextRenderer } as const;
+
+/** `zero render`: frame → transcript (redacted as it is made) → markdown | html | text, written as the log is read. */
 export function renderChain(options: LogChainOptions & { format?: RenderFormat; source?: string } = {}): Duplex {
-  const render = options.format === 'html' ? createHtmlRenderer : createMarkdownRenderer;
-  return logChain(options.framing, [createTranscript({ redaction: options.redaction }), render({ title: transcriptTitle(options.source) })]);
+  const render = RENDERERS[options.format ?? 'markdown'];
+  return logChain(options.framing, (places) => [createTranscript({ redaction: options.redaction, places }), render({ title: transcriptTitle(options.source) })]);
 }

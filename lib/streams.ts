@@ -72,6 +72,8 @@ export type StepStreamOptions = {
   readableObjectMode?: boolean;
   /** Objects in (default); false: bytes (or strings) in. */
   writableObjectMode?: boolean;
+  /** How many objects in are buffered (default OBJECT_HIGH_WATER_MARK): 1 for chunks of bytes written as objects. */
+  writableHighWaterMark?: number;
 };
 
 /** Room to write a batch in, kept between batches up to this size. */
@@ -102,7 +104,7 @@ export function concatBytes(items: readonly (string | Buffer)[]): Buffer {
  * of a thousand lines is one write downstream, not a thousand.
  */
 export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOptions = {}): Transform {
-  const { readableObjectMode = true, writableObjectMode = true } = options;
+  const { readableObjectMode = true, writableObjectMode = true, writableHighWaterMark = OBJECT_HIGH_WATER_MARK } = options;
   let batch: (string | Buffer)[] = [];
   let stream: Transform;
   const emit: Emit<Out> = readableObjectMode ? (item) => void stream.push(item) : (item) => void batch.push(item as unknown as string | Buffer);
@@ -140,7 +142,7 @@ export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOpti
   stream = new Transform({
     writableObjectMode,
     readableObjectMode,
-    writableHighWaterMark: writableObjectMode ? OBJECT_HIGH_WATER_MARK : undefined,
+    writableHighWaterMark: writableObjectMode ? writableHighWaterMark : undefined,
     readableHighWaterMark: readableObjectMode ? OBJECT_HIGH_WATER_MARK : undefined,
     transform(chunk: In, _encoding, callback) {
       run(() => step.write(chunk, emit), callback);

@@ -45,7 +45,7 @@ Examples:
   $ zero replay run.jsonl -o text --delay 50
   $ zero replay runs.jsonl --run run_20260101120000_abc123 --new-run-id
 
-Several runs in the file and no --run: the first run is replayed.
+Several runs in the log (or several files, read as one log) and no --run: the first run is replayed.
 Exit code: the recorded run's run_end exitCode (2 when the log is not a complete run).`;
 
 /** The session path is the real default (or $ZERO_HOME's), home shown as ~. */
@@ -54,6 +54,7 @@ Examples:
   $ zero exec -o stream-json "Fix the test" > run.jsonl && zero render run.jsonl > run.md
   $ zero render run.jsonl -o html > run.html
   $ zero render ${sessionsRoot(env).replace(homedir(), '~')}/zero_…/events.jsonl -o html > session.html   (session files carry the prompt)
+  $ zero render ${sessionsRoot(env).replace(homedir(), '~')}/zero_… -o text | less   (a session folder, as plain text)
   $ jq . run.jsonl | zero render - --framing values`;
 
 
@@ -67,6 +68,7 @@ const formatOption = (what = 'text | json | stream-json', fallback = 'text') => 
  */
 const withFormat = (made: Command, what?: string, fallback?: string) =>
   made.addOption(formatOption(what, fallback)).addOption(new Option('--format <format>').hideHelp());
+const LOG_FILES = 'the log: files read in order as one log (a session folder: its events.jsonl); stdin for - or none';
 const framingOption = () => new Option('--framing <mode>', 'lines (strict JSONL) | values (any JSON values, a top-level array included) | auto').default('auto');
 
 /** Help asked for goes to stdout; help shown because a command is missing goes to stderr; errors are main's to word. */
@@ -159,9 +161,9 @@ function sessionsCommand(zero: Command, io: CliIO): void {
 function logCommands(zero: Command, io: CliIO): void {
   withFormat(
     command(zero, 'render', io)
-      .description('A recorded log (zero exec -o stream-json, or a session file) as a transcript to read: Markdown or one self-contained HTML page.')
-      .argument('[file]', 'the log (stdin when - or left out)'),
-    'markdown | html',
+      .description('A recorded log (zero exec -o stream-json, or a session file) as a transcript to read: Markdown, one self-contained HTML page, or plain text.')
+      .argument('[files...]', LOG_FILES),
+    'markdown | html | text',
     'markdown',
   )
     .addOption(framingOption())
@@ -170,7 +172,7 @@ function logCommands(zero: Command, io: CliIO): void {
   withFormat(
     command(zero, 'validate', io)
       .description("Check a log against the output schema and the protocol's order rules, per run.")
-      .argument('[file]', 'the log (stdin for - or none)'),
+      .argument('[files...]', LOG_FILES),
     'text | json | stream-json (json: one object per problem, then a summary)',
   )
     .addOption(framingOption())
@@ -180,23 +182,23 @@ function logCommands(zero: Command, io: CliIO): void {
     .action(async (file, options) => (await import('./validate.js')).runValidate(file, options, io));
   withFormat(
     command(zero, 'stats', io)
-      .description('Per run of a log: turns, tool calls by name and side effect, token totals, outcome and exit code.')
-      .argument('[file]', 'the log (stdin for - or none)'),
+      .description('Per run of a log: user and model turns, tool calls by name and side effect, token totals, outcome and exit code.')
+      .argument('[files...]', LOG_FILES),
     'text | json | stream-json (one JSON object per run)',
   )
     .addOption(framingOption())
-    .addHelpText('after', '\nExamples:\n  $ zero stats run.jsonl\n  $ zero stats -o json run.jsonl | jq .tokens')
+    .addHelpText('after', '\nExamples:\n  $ zero stats run.jsonl\n  $ zero stats a.jsonl b.jsonl              (several files: one log)\n  $ zero stats -o json run.jsonl | jq .tokens   (-o json: snake_case; -o stream-json: camelCase)')
     .action(async (file, options) => (await import('./stats.js')).runStats(file, options, io));
   command(zero, 'redact', io)
     .description('Write a log with every secret replaced by [REDACTED]; lines with nothing to redact come out byte-identical.')
-    .argument('[file]', 'the log (stdin for - or none)')
+    .argument('[files...]', LOG_FILES)
     .addOption(framingOption())
     .addHelpText('after', '\nExamples:\n  $ zero redact run.jsonl > shareable.jsonl\n  $ jq . run.jsonl | zero redact > shareable.jsonl   # values framing: written back as JSONL')
     .action(async (file, options) => (await import('./redact.js')).runRedact(file, options, io));
   withFormat(
     command(zero, 'replay', io)
       .description('Re-emit a recorded run as zero exec printed it live, in any output format; exits with its exit code.')
-      .argument('[file]', 'the recorded log (stdin for - or none)'),
+      .argument('[files...]', LOG_FILES),
     'text | json | stream-json',
     'stream-json',
   )

@@ -1,17 +1,19 @@
 import { Readable } from 'node:stream';
-import { createSerializer, jsonLine } from '../output/serializer.js';
-import type { OutputEvent } from '../protocol/types.js';
-import { listSessions, openSession, readEvents, sessionsRoot, type SessionMetadata, type StoredEvent } from '../sessions/index.js';
+import { createLogSerializer } from '../logs/serialize.js';
+import { listSessions, openSession, readEvents, sessionsRoot, type SessionMetadata } from '../sessions/index.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/serializer.js';
-import { choice, outputFormatFromArgv, positiveInteger } from './options.js';
+import { choice, positiveInteger } from './options.js';
 import { resolve } from 'node:path';
 import type { CliIO } from './io.js';
 import { logRedaction, runCommand } from './command.js';
 import { redactEvent, redactOutbound } from '../redaction/index.js';
 import { visible } from '../output/visible.js';
 
-/** `zero sessions list`: newest first, as a table or one JSON object per session. */
-export function formatSessionList(sessions: SessionMetadata[], format: OutputFormat): string {
+/**
+ * `zero sessions list`: newest first, as a table or one JSON object per session. `none` says why there are none
+ * in the table: `cwd`, the directory asked for, and how many sessions there are elsewhere.
+ */
+export function formatSessionList(sessions: SessionMetadata[], format: OutputFormat, none: { cwd?: string; elsewhere?: number } = {}): string {
   if (format !== 'text') {
     return sessions
       .map(({ id, updatedAt, cwd, title, tags, eventCount, parentId }) =>
@@ -20,24 +22,14 @@ export function formatSessionList(sessions: SessionMetadata[], format: OutputFor
       .map((line) => `${line}\n`)
       .join('');
   }
+  if (sessions.length === 0 && none.cwd !== undefined) {
+    const others = none.elsewhere ? ` (${none.elsewhere} elsewhere: zero sessions list shows them)` : '';
+    return `No sessions for ${none.cwd}${others}.\n`;
+  }
   if (sessions.length === 0) return 'No Zero sessions yet.\n';
   const forkOf = (s: SessionMetadata) => (s.parentId ? `  (fork of ${s.parentId})` : '');
   const tagged = (s: SessionMetadata) => (s.tags?.length ? `  [${s.tags.join(', ')}]` : '');
   return sessions.map((s) => visible(`${s.id}  ${s.updatedAt}  ${String(s.eventCount).padStart(5)} events  ${s.cwd}  ${s.title}${tagged(s)}${forkOf(s)}`) + '\n').join('');
-}
-
-/**
- * A stored event as `zero exec` would have printed it in that format. The
- * stored prompts (input events) print as they are in stream-json, as
- * `{type: "prompt", content}` in json, and as `> prompt` lines in text.
- */
-export function storedEventRenderer(format: OutputFormat, stderr: { write(text: string): unknown }) {
-  const write = createSerializer(format, stderr);
-  return (event: StoredEvent): string => {
-    if (event.type !== 'prompt' || format === 'stream-json') return write(event as unknown as OutputEvent);
-    if (format === 'json') return jsonLine({ type: 'prompt', content: event.content });
-    return `> ${visible(String(event.content)).replace(/\n/g, '\n> ')}\n\n`;
-  };
 }
 
 export type RawListOptions = { outputFormat: string; limit?: string; cwd?: string };
@@ -48,14 +40,18 @@ async function sessionList(format: OutputFormat, raw: RawListOptions, io: CliIO)
   const cwd = raw.cwd === undefined ? undefined : resolve(raw.cwd);
   const redaction = await logRedaction(io);
   const all = await listSessions(sessionsRoot(io.env));
-  const sessions = all.filter((metadata) => cwd === undefined || resolve(metadata.cwd) === cwd).slice(0, limit).map((metadata) => redactOutbound(metadata, redaction));
-  return Readable.from([formatSessionList(sessions, format)]);
+  const here = all.filter((metadata) => cwd === undefined || resolve(metadata.cwd) === cwd);
+  const sessions = here.slice(0, limit).map((metadata) => redactOutbound(metadata, redaction));
+  return Readable.from([formatSessionList(sessions, format, { cwd: cwd === undefined ? undefined : redactOutbound(cwd, redaction), elsewhere: all.length - here.length })]);
 }
 
-/** The session's events, streamed from its file in the chosen format, redacted again (stored data is input like any other). */
+/**
+ * The session's events, streamed from its file in the chosen format (as zero exec printed them, a conversation's
+ * user turns included: lib/logs/serialize.ts), redacted again (stored data is input like any other).
+ */
 async function sessionEvents(id: string, format: OutputFormat, io: CliIO): Promise<Readable> {
   const session = await openSession(sessionsRoot(io.env), id);
-  const render = storedEventRenderer(format, io.stderr);
+  const render = createLogSerializer(format, io.stderr);
   const redaction = await logRedaction(io);
   return Readable.from(
     (async function* () {
@@ -68,9 +64,12 @@ async function sessionEvents(id: string, format: OutputFormat, io: CliIO): Promi
   );
 }
 
-/** A sessions command: a bad format or an unknown session is a usage error, reported like exec's. */
+/**
+ * A sessions command: a bad format or an unknown session is a usage error, said on stderr whatever the format
+ * (stdout carries sessions or their events, never a made-up run).
+ */
 export function guarded(io: CliIO, rawFormat: string, output: (format: OutputFormat) => Promise<Readable>): Promise<void> {
-  return runCommand(io, outputFormatFromArgv(['-o', rawFormat]), async () => ({ readable: await output(choice('--output-format', rawFormat, OUTPUT_FORMATS)), exitCode: Promise.resolve(0) }));
+  return runCommand(io, 'text', async () => ({ readable: await output(choice('--output-format', rawFormat, OUTPUT_FORMATS)), exitCode: Promise.resolve(0) }));
 }
 
 /** `zero sessions list`: newest first, as a table or one JSON object per session. */

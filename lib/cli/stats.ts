@@ -2,16 +2,15 @@ import { statsChain } from '../pipeline.js';
 import { OUTPUT_FORMATS } from '../output/serializer.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import type { CliIO } from './io.js';
-import { checkFraming, openLog } from './log-source.js';
-import { choice, outputFormatFromArgv } from './options.js';
+import { checkFraming, openLogs } from './log-source.js';
+import { choice } from './options.js';
 
-/** `zero stats [FILE]`: per-run totals of a log. */
-export async function runStats(file: string | undefined, raw: { outputFormat: string; framing: string }, io: CliIO): Promise<void> {
-  const format = outputFormatFromArgv(['-o', raw.outputFormat]);
-  await runCommand(io, format, async () => {
-    const chosen = choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
+/** `zero stats [FILE...]`: per-run totals of a log (several files read as one); a failure is said on stderr. */
+export async function runStats(files: string[], raw: { outputFormat: string; framing: string }, io: CliIO): Promise<void> {
+  await runCommand(io, 'text', async () => {
+    const format = choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
     const framing = checkFraming(raw.framing);
-    const source = openLog(file, io.stdin);
-    return runChain(io, format, source, statsChain({ framing, format: chosen === 'text' ? 'text' : 'json', redaction: await logRedaction(io) }), () => 0);
+    const source = openLogs(files, io.stdin);
+    return runChain(io, 'text', source, statsChain({ framing, format, redaction: await logRedaction(io) }), () => 0);
   });
 }

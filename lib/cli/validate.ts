@@ -2,21 +2,23 @@ import { validateLogChain } from '../pipeline.js';
 import { OUTPUT_FORMATS } from '../output/serializer.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import type { CliIO } from './io.js';
-import { checkFraming, openLog } from './log-source.js';
-import { choice, nonNegativeInteger, outputFormatFromArgv } from './options.js';
+import { checkFraming, openLogs } from './log-source.js';
+import { choice, nonNegativeInteger } from './options.js';
 
 type RawValidateOptions = { outputFormat: string; framing: string; input?: boolean; maxProblems: string };
 
-/** `zero validate [FILE]`: each line against the schema of its version, and the order rules per run; exit 0 valid, 1 not. */
-export async function runValidate(file: string | undefined, raw: RawValidateOptions, io: CliIO): Promise<void> {
-  const format = outputFormatFromArgv(['-o', raw.outputFormat]);
-  await runCommand(io, format, async () => {
+/**
+ * `zero validate [FILE...]`: each line against the schema of its version, and the order rules per run (several
+ * files read as one log); exit 0 valid, 1 not. A failure is said on stderr.
+ */
+export async function runValidate(files: string[], raw: RawValidateOptions, io: CliIO): Promise<void> {
+  await runCommand(io, 'text', async () => {
     const chosen = choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
     const framing = checkFraming(raw.framing);
     const maxProblems = nonNegativeInteger('--max-problems', raw.maxProblems);
-    const source = openLog(file, io.stdin);
+    const source = openLogs(files, io.stdin);
     const kind = raw.input ? 'input' : 'output';
     const { chain, summary } = validateLogChain({ framing, kind, maxProblems, format: chosen === 'text' ? 'text' : 'json', redaction: await logRedaction(io) });
-    return runChain(io, format, source, chain, () => (summary()?.valid ? 0 : 1));
+    return runChain(io, 'text', source, chain, () => (summary()?.valid ? 0 : 1));
   });
 }

@@ -52,7 +52,8 @@ export type InvariantChecker = {
   readonly runIds: string[];
 };
 
-export function createInvariantChecker(): InvariantChecker {
+/** `label`: how a message names another line (`line 3`, or `line 3 of b.jsonl` in a log of several files). */
+export function createInvariantChecker(label: (lineNo: number) => string = (lineNo) => `line ${lineNo}`): InvariantChecker {
   const runs = new Map<string, Run>();
   const runIds: string[] = [];
   const versions = createVersionScopes((runId) => `run ${runId}`);
@@ -81,11 +82,11 @@ export function createInvariantChecker(): InvariantChecker {
         runIds.push(runId);
         open.add(run, lineNo);
         if (type !== 'run_start' && !run.beforeStart) problems.push({ lineNo, problem: `run ${runId}: first event is ${type}, expected run_start` });
-        if (current && !current.ended) problems.push({ lineNo, problem: `run ${runId} starts while run ${current.runId} (line ${current.startLine}) has not ended` });
+        if (current && !current.ended) problems.push({ lineNo, problem: `run ${runId} starts while run ${current.runId} (${label(current.startLine)}) has not ended` });
         current = run;
       } else {
         if (current !== run && !run.ended) problems.push({ lineNo, problem: `runId ${runId} differs from the run going on (${current?.runId})` });
-        if (type === 'run_start' && !run.beforeStart) problems.push({ lineNo, problem: `run ${runId}: second run_start (first at line ${run.startLine})` });
+        if (type === 'run_start' && !run.beforeStart) problems.push({ lineNo, problem: `run ${runId}: second run_start (first at ${label(run.startLine)})` });
         if (run.ended) problems.push({ lineNo, problem: `run ${runId}: ${type === 'run_end' ? 'second run_end' : `${type} after run_end`}` });
         else if (run.beforeStart && type !== 'run_end') problems.push({ lineNo, problem: `run ${runId}: ${type} in a failure before the start (error, then run_end, and nothing else)` });
       }

@@ -1,8 +1,9 @@
 import { UsageError } from '../errors.js';
-import { schemaVersionOf } from '../protocol/schema-version.js';
-import type { Parsed, SchemaVersion } from '../protocol/types.js';
-import type { Step } from '../streams.js';
+import { createLineValidator, schemaVersionOf } from '../protocol/schema-version.js';
+import type { OutputEvent, Parsed, SchemaVersion } from '../protocol/types.js';
+import { mapStep, type Step } from '../streams.js';
 import type { LogItem } from './framing.js';
+import type { LogPlaces } from './places.js';
 import { isStoredPrompt } from './prompts.js';
 
 export type RunPick = {
@@ -22,14 +23,14 @@ export type RunPick = {
  * run's run_end, are skipped, and so are a session file's stored prompts (§6: they
  * belong to no run). A line that is not JSON inside the run is a usage
  * error; a run that is missing or never ends is one too, at the end. `pick`
- * tells what was found.
+ * tells what was found. `places`: the log is several files, and a line is named in its file.
  */
-export function createRunPicker(runId?: string): Step<LogItem, Parsed> & { pick: RunPick } {
+export function createRunPicker(runId?: string, places?: LogPlaces): Step<LogItem, Parsed> & { pick: RunPick } {
   const state = { chosen: runId as string | undefined, exitCode: undefined as number | undefined, schemaVersion: undefined as SchemaVersion | undefined, started: false, ended: false };
   return {
     write(item, emit) {
       if (state.ended) return;
-      if ('problem' in item) throw new UsageError(`Invalid recorded event at line ${item.lineNo}: ${item.problem}.`);
+      if ('problem' in item) throw new UsageError(`Invalid recorded event at ${places?.label(item.lineNo) ?? `line ${item.lineNo}`}: ${item.problem}.`);
       if (isStoredPrompt(item.value)) return;
       const value = item.value as Record<string, unknown> | null;
       const id = value && typeof value === 'object' && typeof value.runId === 'string' ? value.runId : undefined;
@@ -60,4 +61,21 @@ export function createRunPicker(runId?: string): Step<LogItem, Parsed> & { pick:
       },
     },
   };
+}
+
+/**
+ * The replayed run's events against the output schema of their version (a problem is a usage error naming the
+ * line); in a log of several files, the line in its file, and the file.
+ */
+export function createRecordedCheck(places?: LogPlaces): Step<Parsed, OutputEvent> {
+  const validate = createLineValidator<OutputEvent>('output', { label: 'recorded event' });
+  return mapStep((parsed: Parsed) => {
+    const { file, line } = places?.of(parsed.lineNo) ?? { line: parsed.lineNo };
+    if (file === undefined) return validate(parsed);
+    try {
+      return validate({ ...parsed, lineNo: line });
+    } catch (error) {
+      throw error instanceof UsageError ? new UsageError(`${error.message} (in ${file})`) : error;
+    }
+  });
 }

@@ -9,7 +9,9 @@
  *   usage, cannot be told from the turn before it, and is counted with it);
  * - a final right after tool results is a turn of its own (the model answered nothing), except at the turn limit:
  *   there the loop writes final with the last turn's text and then the limit's error (§3.4: `max_turns`, in
- *   version 2 `incomplete`), and that final is no turn.
+ *   version 2 `incomplete`), or in a conversation `turn_end {status: "incomplete"}` (§12), and that final is no turn;
+ * - in a conversation (--multi-turn, §12), a user turn's `turn_start` and `turn_end` end the model turn going on:
+ *   the next user turn's first reasoning, text, usage, tool_call or final starts a model turn.
  */
 
 /** The error codes of the turn limit (§3.4): version 1, version 2. */
@@ -19,7 +21,7 @@ const MODEL_OUTPUT = new Set<unknown>(['reasoning', 'text', 'usage']);
 
 export type TurnCounter = {
   /** One event of the run, in order: true when it starts a new turn (whose number is then `turns`). */
-  starts(event: { type?: unknown; code?: unknown }): boolean;
+  starts(event: { type?: unknown; code?: unknown; status?: unknown }): boolean;
   /** The run's turns so far. */
   readonly turns: number;
 };
@@ -36,10 +38,15 @@ export function createTurnCounter(): TurnCounter {
     return true;
   };
   return {
-    starts({ type, code }) {
-      const takeBack = finalAfterResults && type === 'error' && TURN_LIMIT.has(code);
+    starts({ type, code, status }) {
+      const limit = (type === 'error' && TURN_LIMIT.has(code)) || (type === 'turn_end' && status === 'incomplete');
+      const takeBack = finalAfterResults && limit;
       finalAfterResults = false;
       if (takeBack) turns -= 1;
+      if (type === 'turn_start' || type === 'turn_end') {
+        phase = 'before';
+        return false;
+      }
       if (MODEL_OUTPUT.has(type)) return phase === 'model' ? false : start();
       if (type === 'tool_call') return phase === 'before' ? start() : false;
       if (type === 'tool_result' && phase !== 'before') phase = 'results';

@@ -2,6 +2,7 @@ import { checkVersioned, createVersionScopes, type VersionedKind } from '../prot
 import type { LogItem } from './framing.js';
 import { createInvariantChecker, type Problem } from './invariants.js';
 import { isStoredPrompt } from './prompts.js';
+import type { LogPlaces } from './places.js';
 import { redactOutbound, type RedactOptions } from '../redaction/index.js';
 import { isJsonObject } from '../protocol/validate.js';
 import type { Step } from '../streams.js';
@@ -12,6 +13,8 @@ export type LogCheckOptions = {
   format?: 'text' | 'json';
   /** Problem messages quote values from the log: redacted before they are printed. */
   redaction?: RedactOptions;
+  /** A log of several files: each problem names its file and its line there. */
+  places?: LogPlaces;
 };
 
 export type LogSummary = { valid: boolean; events: number; runs: number; problems: number };
@@ -25,8 +28,8 @@ export const DEFAULT_MAX_PROBLEMS = 50;
  * of its version, and allowed between runs only. A log is valid with no problem and at least one event (an
  * output log: at least one run).
  */
-export function createLogChecker(kind: VersionedKind = 'output') {
-  const invariants = createInvariantChecker();
+export function createLogChecker(kind: VersionedKind = 'output', places?: LogPlaces) {
+  const invariants = createInvariantChecker(places?.label);
   const inputVersion = createVersionScopes(() => 'the input');
   let events = 0;
   let problems = 0;
@@ -107,7 +110,8 @@ function createLineOrder(max: number) {
  * `summary()` says whether the log was valid, once the report has ended.
  */
 export function createLogReport(options: LogCheckOptions = {}): Step<LogItem, string> & { summary(): LogSummary | undefined } {
-  const checker = createLogChecker(options.kind);
+  const checker = createLogChecker(options.kind, options.places);
+  const where = (lineNo: number) => options.places?.of(lineNo) ?? { line: lineNo };
   const max = options.maxProblems ?? DEFAULT_MAX_PROBLEMS;
   const order = createLineOrder(max);
   const json = options.format === 'json';
@@ -117,7 +121,9 @@ export function createLogReport(options: LogCheckOptions = {}): Step<LogItem, st
     for (const { lineNo, problem } of problems) {
       shown += 1;
       const clean = redactOutbound(problem, options.redaction);
-      emit(json ? `${JSON.stringify({ type: 'problem', line: lineNo, problem: clean })}\n` : `line ${lineNo}: ${clean}\n`);
+      const { file, line } = where(lineNo);
+      const named = file === undefined ? undefined : redactOutbound(file, options.redaction);
+      emit(json ? `${JSON.stringify({ type: 'problem', file: named, line, problem: clean })}\n` : `${named === undefined ? '' : `${named}: `}line ${line}: ${clean}\n`);
     }
   };
   return {

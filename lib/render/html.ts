@@ -1,5 +1,7 @@
+import { turnEndWords } from '../logs/serialize.js';
 import { applyStep, type Step } from '../streams.js';
-import { formatArgs, isLong, lineCount, MISSING_END, sizeLabel, tokenSummary, transcriptTitle } from './format.js';
+import { createNesting, formatArgs, isLong, lineCount, MISSING_END, sizeLabel, skippedAt, tokenSummary, transcriptTitle, turnsLine } from './format.js';
+import { permissionWords, type PermissionNote } from './permissions.js';
 import type { Piece, RunStart, RunSummary, Skipped, ToolCall, ToolResult, TurnHead } from './transcript.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -23,6 +25,8 @@ section.run>header h2{font-size:17px;margin:0}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:0 0 14px;font-size:13px;color:var(--muted)}
 dl.meta dt{font-weight:600}dl.meta dd{margin:0;overflow-wrap:anywhere}
 h3{font-size:13px;text-transform:uppercase;letter-spacing:.06em;color:var(--muted);margin:18px 0 6px}
+h4{font-size:13px;color:var(--muted);margin:14px 0 4px}
+h3.user{color:var(--accent);border-top:1px solid var(--line);padding-top:14px;margin-top:22px}
 .prompt{border-left:4px solid var(--accent);background:var(--code);padding:10px 14px;border-radius:0 6px 6px 0;white-space:pre-wrap;overflow-wrap:anywhere}
 .text{white-space:pre-wrap;overflow-wrap:anywhere;margin:4px 0 10px}
 .text code{background:var(--code);border-radius:4px;padding:1px 5px}
@@ -68,25 +72,33 @@ function resultBlock(result: ToolResult): string {
   return codeBlock(label, result.output);
 }
 
+/** A permission note: allowed or still asked as a warning; denied, cancelled or refused as a failure. */
+function permissionHtml(note: PermissionNote): string {
+  const { heading, reason } = permissionWords(note);
+  const kind = note.decision === 'allowed' || note.decision === 'asked' ? 'warning' : 'failure';
+  return `<div class="notice ${kind}"><strong>${escapeHtml(heading)}</strong>${reason ? `: ${escapeHtml(reason)}` : ''}</div>`;
+}
+
 function tool(call: ToolCall): string {
   const head = [`<span>Tool call</span> <code><strong>${escapeHtml(call.name)}</strong></code>`];
   if (call.sideEffect) head.push(`<span class="badge muted">${escapeHtml(call.sideEffect)}</span>`);
   head.push(call.result ? statusBadge(call.result.status) : '<span class="badge muted">no result</span>');
   if (call.result) head.push(`<span class="muted" style="font-size:12px">${escapeHtml(lineCount(call.result.output) === 0 ? 'empty output' : sizeLabel(call.result.output))}</span>`);
-  const body: string[] = [];
-  if (call.permission) {
-    const { code, reason } = call.permission;
-    body.push(`<div class="notice warning"><strong>Permission request</strong>${code ? ` <code>${escapeHtml(code)}</code>` : ''}: ${escapeHtml(reason)}</div>`);
-  }
+  const body = (call.permissions ?? []).map(permissionHtml);
   body.push(call.args !== undefined ? codeBlock('Arguments', formatArgs(call.args)) : '<div class="label">No arguments object (see the result).</div>');
   body.push(call.result ? resultBlock(call.result) : '<div class="label">No result was recorded for this call.</div>');
   return `<div class="tool" data-tool="${escapeHtml(call.name)}"><div class="head">${head.join(' ')}</div><div class="body">${body.join('')}</div></div>`;
 }
 
-function turnHtml(head: TurnHead): string {
-  const out = head.continued ? [] : [`<h3>${head.final ? 'Final answer' : `Turn ${head.index}`}</h3>`];
+/** The answer's heading: the run's final answer, or in a conversation (`nested`) the user turn's answer. */
+const answerHeading = (nested: boolean, turn?: number) => (nested ? `<h4>Answer${turn === undefined ? '' : ` (model turn ${turn})`}</h4>` : '<h3>Final answer</h3>');
+/** An answer's text; the run's final answer is the page's #final (a conversation has one answer per user turn, no id). */
+const answerText = (text: string, nested: boolean) => `<div class="text final"${nested ? '' : ' id="final"'}>${assistantText(text.trimEnd())}</div>`;
+
+function turnHtml(head: TurnHead, nested: boolean): string {
+  const out = head.continued ? [] : [head.final ? answerHeading(nested, head.index) : nested ? `<h4>Model turn ${head.index}</h4>` : `<h3>Turn ${head.index}</h3>`];
   if (head.reasoning) out.push(`<details class="reasoning"><summary>Reasoning</summary><div class="text muted">${escapeHtml(head.reasoning.trimEnd())}</div></details>`);
-  if (head.text !== '') out.push(`<div class="text${head.final ? ' final' : ''}"${head.final ? ' id="final"' : ''}>${assistantText(head.text.trimEnd())}</div>`);
+  if (head.text !== '') out.push(head.final ? answerText(head.text, nested) : `<div class="text">${assistantText(head.text.trimEnd())}</div>`);
   if (head.text === '' && !head.tools && !head.continued) out.push('<p class="muted">No text.</p>');
   return out.join('\n');
 }
@@ -104,34 +116,40 @@ function metaHtml(start: RunStart | undefined): string[] {
 
 function runHtml(piece: Extract<Piece, { kind: 'run' }>): string[] {
   const header = `<header><h2>Run ${piece.index}</h2>${piece.runId ? `<code class="muted">${escapeHtml(piece.runId)}</code>` : ''}</header>`;
+  if (piece.conversation) return ['<section class="run">', header, ...metaHtml(piece.start)];
   const prompt = piece.prompt !== undefined ? `<div class="prompt" id="prompt">${escapeHtml(piece.prompt)}</div>` : '<p class="muted">The log does not record the prompt (only session files do).</p>';
   return ['<section class="run">', header, ...metaHtml(piece.start), '<h3>Prompt</h3>', prompt];
 }
 
-function outcomeHtml({ outcome, tokens, turns, toolCalls, missingEnd = 'log' }: RunSummary): string[] {
+function outcomeHtml(summary: RunSummary): string[] {
+  const { outcome, tokens, missingEnd = 'log' } = summary;
   const status = outcome
     ? `${statusBadge(outcome.status)} exit code <strong>${outcome.exitCode}</strong>`
     : `<span class="badge muted">unfinished</span> <span class="muted">unknown: no run_end (${MISSING_END[missingEnd]})</span>`;
-  const rows = [['Status', status], ['Tokens', escapeHtml(tokenSummary(tokens) ?? 'not reported')], ['Turns', `${turns}, ${toolCalls} tool ${toolCalls === 1 ? 'call' : 'calls'}`]];
+  const rows = [['Status', status], ['Tokens', escapeHtml(tokenSummary(tokens) ?? 'not reported')], ['Turns', escapeHtml(turnsLine(summary))]];
   return ['<h3>Outcome</h3>', `<table class="outcome">${rows.map(([name, value]) => `<tr><th>${name}</th><td>${value}</td></tr>`).join('')}</table>`, '</section>'];
 }
 
 function skippedHtml(skipped: Skipped[], more: number): string[] {
   if (skipped.length === 0) return [];
-  const items = skipped.map((skip) => `<li>${skip.lineNo !== undefined ? `line ${skip.lineNo}: ` : ''}${escapeHtml(skip.reason)}</li>`);
+  const items = skipped.map((skip) => `<li>${escapeHtml(skippedAt(skip))}${escapeHtml(skip.reason)}</li>`);
   if (more > 0) items.push(`<li>… and ${more} more</li>`);
   return [`<section class="run"><h3>Skipped lines</h3><ul class="skipped">${items.join('')}</ul></section>`];
 }
 
-/** One piece of a transcript as lines of HTML. */
-function pieceHtml(piece: Piece): string[] {
+/** One piece of a transcript as lines of HTML; `nested`: inside a conversation's user turn. */
+function pieceHtml(piece: Piece, nested: boolean): string[] {
   switch (piece.kind) {
     case 'run':
       return runHtml(piece);
     case 'start':
       return metaHtml(piece.start);
+    case 'user_turn':
+      return [`<h3 class="user">User turn ${piece.turn}</h3>`, `<div class="prompt">${escapeHtml(piece.content)}</div>`];
+    case 'turn_end':
+      return piece.status === 'success' ? [] : [`<div class="notice warning"><strong>${escapeHtml(`Turn ${piece.turn} ${turnEndWords(piece.status, piece.worked)}.`)}</strong></div>`];
     case 'turn':
-      return [turnHtml(piece.turn)];
+      return [turnHtml(piece.turn, nested)];
     case 'tool':
       return [tool(piece.call)];
     case 'warning':
@@ -141,8 +159,8 @@ function pieceHtml(piece: Piece): string[] {
     case 'orphan_result':
       return [`<div class="tool"><div class="head">Result for <code>${escapeHtml(piece.id)}</code> (no matching call) ${statusBadge(piece.result.status)}</div><div class="body">${resultBlock(piece.result)}</div></div>`];
     case 'final': {
-      const answer = piece.sameAs !== undefined ? `<p class="muted">The text of turn ${piece.sameAs}, above.</p>` : piece.text === '' ? '<p class="muted">Empty.</p>' : `<div class="text final" id="final">${assistantText(piece.text.trimEnd())}</div>`;
-      return ['<h3>Final answer</h3>', answer];
+      const answer = piece.sameAs !== undefined ? `<p class="muted">The text of turn ${piece.sameAs}, above.</p>` : piece.text === '' ? '<p class="muted">Empty.</p>' : answerText(piece.text, nested);
+      return [answerHeading(nested), answer];
     }
     case 'run_end':
       return outcomeHtml(piece.summary);
@@ -177,6 +195,7 @@ const TAIL = '</main>\n</body>\n</html>\n';
  */
 export function createHtmlRenderer(options: { title?: string } = {}): Step<Piece, string> {
   let started = false;
+  const nesting = createNesting();
   const start = (emit: (text: string) => void) => {
     if (!started) emit(head(options.title ?? transcriptTitle()));
     started = true;
@@ -184,7 +203,7 @@ export function createHtmlRenderer(options: { title?: string } = {}): Step<Piece
   return {
     write(piece, emit) {
       start(emit);
-      for (const line of pieceHtml(piece)) emit(`${line}\n`);
+      for (const line of pieceHtml(piece, nesting(piece))) emit(`${line}\n`);
     },
     end(emit) {
       start(emit);

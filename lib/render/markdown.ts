@@ -1,28 +1,37 @@
+import { turnEndWords } from '../logs/serialize.js';
 import { applyStep, type Step } from '../streams.js';
-import { formatArgs, isLong, MISSING_END, sizeLabel, tokenSummary, transcriptTitle } from './format.js';
+import { createBlockRenderer, formatArgs, isLong, MISSING_END, sizeLabel, skippedAt, tokenSummary, transcriptTitle, turnsLine } from './format.js';
 import { escapeHtml } from './html.js';
+import { permissionWords } from './permissions.js';
 import type { Piece, RunStart, RunSummary, Skipped, ToolCall, TurnHead } from './transcript.js';
 
 /**
- * Markdown viewers render raw HTML and follow links: text from the log is
- * untrusted. `&` and `<` become entities (no tag, no entity-obfuscated
- * scheme survives), and a link or image whose destination has a scheme other
- * than http(s) or mailto (`javascript:`, `data:`, `vbscript:`, `file:`) is
- * broken into plain text by escaping its `(` or, for a reference
- * definition, its `[`.
+ * Markdown viewers render raw HTML, follow links and load images: text from the log is untrusted. `&` and `<`
+ * become entities (no tag, no entity-obfuscated scheme survives); an image becomes a link to what it would have
+ * loaded (its `!` an entity: a remote image in a transcript is a tracking pixel); and a link whose destination
+ * has a scheme other than http(s) or mailto (`javascript:`, `data:`, `vbscript:`, `file:`, also written
+ * `javascript\:`) is broken into plain text by escaping its `(` or, for a reference definition, its `[`, wherever
+ * a definition can start: after any indentation and any block quote and list markers (`> - [q]: …`).
  */
 export function safeMarkdown(text: string): string {
   return text
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
+    .replace(/!\[/g, '&#33;[')
     .replace(UNSAFE_INLINE_LINK, ']\\(')
     .replace(UNSAFE_LINK_DEFINITION, '$1\\[');
 }
 
-/** A scheme (`javascript:`) that is not http, https or mailto, after optional spaces and an opening `&lt;`. */
-const UNSAFE_SCHEME = '[ \\t\\n]*(?:&lt;)?[ \\t]*(?!(?:https?|mailto):)[A-Za-z][A-Za-z0-9+.-]{0,31}:';
-const UNSAFE_INLINE_LINK = new RegExp(`\\]\\((?=${UNSAFE_SCHEME})`, 'g');
-const UNSAFE_LINK_DEFINITION = new RegExp(`^([ ]{0,3})\\[(?=[^\\]\\n]{1,999}\\]:${UNSAFE_SCHEME})`, 'gm');
+/** Between `](` or `]:` and the destination: spaces, and one line break, whose next line may go on a block quote (`> `). */
+const BEFORE_DESTINATION = String.raw`[ \t]*(?:\n[ \t>]*)?`;
+/** A scheme (`javascript:`) that is not http, https or mailto, after an opening `&lt;`; a backslash may escape its punctuation. */
+const UNSAFE_SCHEME = String.raw`(?:&lt;)?[ \t]*(?!(?:https?|mailto)\\?:)[A-Za-z](?:[A-Za-z0-9]|\\?[+.-]){0,31}\\?:`;
+const UNSAFE_INLINE_LINK = new RegExp(String.raw`\]\((?=${BEFORE_DESTINATION}${UNSAFE_SCHEME})`, 'g');
+/** What can stand before a definition on its line: indentation, block quote markers, list markers (`-`, `*`, `+`, `1.`, `1)`). */
+const BLOCK_PREFIX = String.raw`(?:[ \t>]|[-*+](?=[ \t])|\d{1,9}[.)](?=[ \t]))*`;
+/** A link label: no unescaped bracket, at most 999 characters, line breaks allowed. */
+const LABEL = String.raw`(?:[^\[\]\\]|\\[\s\S]){1,999}`;
+const UNSAFE_LINK_DEFINITION = new RegExp(String.raw`^(${BLOCK_PREFIX})\[(?=${LABEL}\]:${BEFORE_DESTINATION}${UNSAFE_SCHEME})`, 'gm');
 
 /** The longest run of backticks in the text. */
 function longestTicks(text: string): number {
@@ -55,13 +64,16 @@ function block(label: string, text: string, lang = ''): string {
   return `<details><summary>${escapeHtml(`${label} (${sizeLabel(text)})`)}</summary>\n\n${fenced(text, lang)}\n\n</details>`;
 }
 
-function tool(call: ToolCall): string {
+/** A heading: `level` inside a plain run; one deeper inside a conversation's user turn. */
+const heading = (level: number, nested: boolean, text: string) => `${'#'.repeat(level + (nested ? 1 : 0))} ${text}`;
+
+function tool(call: ToolCall, nested: boolean): string {
   const status = call.result ? call.result.status : 'no result';
   const side = call.sideEffect ? ` (${call.sideEffect})` : '';
-  const parts = [`#### Tool call ${inline(call.name)}${side}: ${status}`];
-  if (call.permission) {
-    const { code, reason } = call.permission;
-    parts.push(`> **Permission request**${code ? ` (${safeMarkdown(code)})` : ''}: ${safeMarkdown(reason.replace(/\n/g, ' '))}`);
+  const parts = [heading(4, nested, `Tool call ${inline(call.name)}${side}: ${status}`)];
+  for (const note of call.permissions ?? []) {
+    const { heading: said, reason } = permissionWords(note);
+    parts.push(`> **${safeMarkdown(said)}**${reason ? `: ${safeMarkdown(reason.replace(/\n/g, ' '))}` : ''}`);
   }
   if (call.args !== undefined) parts.push(block('Arguments', formatArgs(call.args), 'json'));
   else parts.push('No arguments object (see the result).');
@@ -74,8 +86,11 @@ function tool(call: ToolCall): string {
   return parts.join('\n\n');
 }
 
-function turn(head: TurnHead): string[] {
-  const out = head.continued ? [] : [`### ${head.final ? 'Final answer' : `Turn ${head.index}`}`];
+/** The answer's heading: the run's final answer, or in a conversation the user turn's answer. */
+const answerHeading = (nested: boolean, turn?: number) => heading(3, nested, nested ? `Answer${turn === undefined ? '' : ` (model turn ${turn})`}` : 'Final answer');
+
+function turn(head: TurnHead, nested: boolean): string[] {
+  const out = head.continued ? [] : [head.final ? answerHeading(nested, head.index) : heading(3, nested, `${nested ? 'Model turn' : 'Turn'} ${head.index}`)];
   // the model's thinking, apart from its answer: folded, a quote when opened
   if (head.reasoning) out.push(`<details><summary>Reasoning</summary>\n\n${quote(head.reasoning.trimEnd())}\n\n</details>`);
   if (head.text !== '') out.push(safeMarkdown(head.text.trimEnd()));
@@ -92,37 +107,48 @@ function meta(start: RunStart | undefined): string[] {
   return lines.length ? [lines.join('\n')] : [];
 }
 
-function outcome({ outcome, tokens, turns, toolCalls, missingEnd = 'log' }: RunSummary): string[] {
+function outcome(summary: RunSummary): string[] {
+  const { outcome, tokens, missingEnd = 'log' } = summary;
   const status = outcome ? `- Status: **${safeMarkdown(outcome.status)}**, exit code ${outcome.exitCode}` : `- Status: unknown (no run_end: ${MISSING_END[missingEnd]})`;
-  return ['### Outcome', [status, `- Tokens: ${tokenSummary(tokens) ?? 'not reported'}`, `- Turns: ${turns}, tool calls: ${toolCalls}`].join('\n')];
+  return ['### Outcome', [status, `- Tokens: ${tokenSummary(tokens) ?? 'not reported'}`, `- Turns: ${turnsLine(summary)}`].join('\n')];
 }
 
 function skippedLines(skipped: Skipped[], more: number): string[] {
   if (skipped.length === 0) return [];
-  const lines = skipped.map((skip) => `- ${skip.lineNo !== undefined ? `line ${skip.lineNo}: ` : ''}${safeMarkdown(skip.reason)}`);
+  const lines = skipped.map((skip) => `- ${safeMarkdown(skippedAt(skip))}${safeMarkdown(skip.reason)}`);
   if (more > 0) lines.push(`- … and ${more} more`);
   return ['## Skipped lines', lines.join('\n')];
 }
 
-/** One piece of a transcript as Markdown blocks. */
-function blocks(piece: Piece): string[] {
+function runHeading(piece: Extract<Piece, { kind: 'run' }>): string[] {
+  const title = `## Run ${piece.index}${piece.runId ? `: ${inline(piece.runId)}` : ''}`;
+  if (piece.conversation) return [title, ...meta(piece.start)];
+  return [title, ...meta(piece.start), '### Prompt', piece.prompt !== undefined ? quote(piece.prompt) : '_The log does not record the prompt (only session files do)._'];
+}
+
+/** One piece of a transcript as Markdown blocks; `nested`: inside a conversation's user turn. */
+function blocks(piece: Piece, nested: boolean): string[] {
   switch (piece.kind) {
     case 'run':
-      return [`## Run ${piece.index}${piece.runId ? `: ${inline(piece.runId)}` : ''}`, ...meta(piece.start), '### Prompt', piece.prompt !== undefined ? quote(piece.prompt) : '_The log does not record the prompt (only session files do)._'];
+      return runHeading(piece);
     case 'start':
       return meta(piece.start);
+    case 'user_turn':
+      return [`### User turn ${piece.turn}`, piece.content === '' ? '_(empty)_' : quote(piece.content)];
+    case 'turn_end':
+      return piece.status === 'success' ? [] : [`> **Turn ${piece.turn} ${safeMarkdown(turnEndWords(piece.status, piece.worked))}.**`];
     case 'turn':
-      return turn(piece.turn);
+      return turn(piece.turn, nested);
     case 'tool':
-      return [tool(piece.call)];
+      return [tool(piece.call, nested)];
     case 'warning':
       return [`> **Warning:** ${safeMarkdown(piece.message.replace(/\n/g, ' '))}`];
     case 'error':
       return [`> **Error (${safeMarkdown(piece.code)}${piece.recoverable ? ', recoverable' : ''}):** ${safeMarkdown(piece.message.replace(/\n/g, ' '))}`];
     case 'orphan_result':
-      return [`#### Result for ${inline(piece.id)} (no matching call): ${piece.result.status}`, piece.result.output === '' ? '(empty)' : block('Result', piece.result.output)];
+      return [heading(4, nested, `Result for ${inline(piece.id)} (no matching call): ${piece.result.status}`), piece.result.output === '' ? '(empty)' : block('Result', piece.result.output)];
     case 'final':
-      return ['### Final answer', piece.sameAs !== undefined ? `_The text of turn ${piece.sameAs}, above._` : piece.text === '' ? '_Empty._' : safeMarkdown(piece.text.trimEnd())];
+      return [answerHeading(nested), piece.sameAs !== undefined ? `_The text of turn ${piece.sameAs}, above._` : piece.text === '' ? '_Empty._' : safeMarkdown(piece.text.trimEnd())];
     case 'run_end':
       return outcome(piece.summary);
     case 'log_end':
@@ -135,21 +161,7 @@ function blocks(piece: Piece): string[] {
  * arguments and results (long ones folded), each run's outcome at its end.
  */
 export function createMarkdownRenderer(options: { title?: string } = {}): Step<Piece, string> {
-  let titled = false;
-  const title = (emit: (text: string) => void) => {
-    if (!titled) emit(`# ${safeMarkdown(options.title ?? transcriptTitle())}`);
-    titled = true;
-  };
-  return {
-    write(piece, emit) {
-      title(emit);
-      for (const text of blocks(piece)) emit(`\n\n${text}`);
-    },
-    end(emit) {
-      title(emit);
-      emit('\n');
-    },
-  };
+  return createBlockRenderer(`# ${safeMarkdown(options.title ?? transcriptTitle())}`, blocks);
 }
 
 /** A whole transcript as Markdown (tests, and callers that have all the pieces). */

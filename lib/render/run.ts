@@ -1,6 +1,8 @@
+import { MODEL_WORK } from '../logs/serialize.js';
 import { createTurnCounter } from '../logs/turns.js';
 import { isJsonObject } from '../protocol/validate.js';
 import type { Emit } from '../streams.js';
+import { notePermission } from './permissions.js';
 import type { ShownText, Redactor } from './shown.js';
 import type { Piece, RunStart, RunSummary, Tokens, ToolCall, ToolResult } from './transcript.js';
 
@@ -14,8 +16,8 @@ type Obj = Record<string, unknown>;
 
 /**
  * The output event types a transcript knows (docs/protocol.md §3.2). A checkpoint shows nothing: it says what the
- * call after it changes, which the call's result shows; nor does a permission_decision (the result shows what it
- * decided) or a heartbeat.
+ * call after it changes, which the call's result shows; nor does a heartbeat. A conversation's turn_start and
+ * turn_end (§12) frame its user turns; permission events are noted on their call (lib/render/permissions.ts).
  */
 export const EVENT_TYPES = new Set(['run_start', 'warning', 'reasoning', 'text', 'usage', 'tool_call', 'checkpoint', 'permission_request', 'permission_decision', 'tool_result', 'final', 'error', 'turn_start', 'turn_end', 'heartbeat', 'run_end']);
 
@@ -74,14 +76,23 @@ export function createRunTranscript({ index, runId, prompt, redact, skip }: RunO
   let toolCalls = 0;
   let opened = false;
   let ended = false;
+  /** The run_start, held until the next event tells whether the run is a conversation (a turn_start comes next). */
+  let starting: RunStart | undefined;
+  /** A conversation's user turns so far, how many were interrupted, and whether the model said or did anything in the one going on. */
+  let conversation = false;
+  let userTurns = 0;
+  let interrupted = 0;
+  let worked = false;
   let head: Head | undefined;
   /** The text of the last turn shown, to tell a final that repeats it. */
   let lastShown: { index: number; text: string } | undefined;
   const waiting: { id: string; call: ToolCall }[] = [];
 
-  const open = (emit: Emit<Piece>, start?: RunStart) => {
+  const open = (emit: Emit<Piece>, asConversation = false) => {
     opened = true;
-    emit({ kind: 'run', index, ...(runId !== undefined ? { runId: redact.text(runId) } : {}), ...(prompt !== undefined ? { prompt } : {}), ...(start ? { start: redact.value(start) } : {}) });
+    conversation = asConversation;
+    const said = prompt !== undefined && !conversation ? { prompt } : {};
+    emit({ kind: 'run', index, ...(runId !== undefined ? { runId: redact.text(runId) } : {}), ...said, ...(starting ? { start: redact.value(starting) } : {}), ...(conversation ? { conversation } : {}) });
   };
   const newHead = (turn: number, continued: boolean): Head => ({ index: turn, continued, reasoning: redact.pieces(), text: redact.pieces() });
 
@@ -107,7 +118,13 @@ export function createRunTranscript({ index, runId, prompt, redact, skip }: RunO
     showHead(emit, false);
     showWaiting(emit);
   };
-  const summary = (outcome?: RunSummary['outcome']): RunSummary => ({ ...(outcome ? { outcome } : {}), tokens, turns: turns.turns, toolCalls });
+  const summary = (outcome?: RunSummary['outcome']): RunSummary => ({
+    ...(outcome ? { outcome } : {}),
+    tokens,
+    turns: turns.turns,
+    toolCalls,
+    ...(conversation ? { userTurns, interruptedTurns: interrupted } : {}),
+  });
 
   const toolCall = (event: Obj, emit: Emit<Piece>) => {
     showHead(emit, true);
@@ -129,12 +146,27 @@ export function createRunTranscript({ index, runId, prompt, redact, skip }: RunO
     else emit({ kind: 'orphan_result', id: redact.id(id), result });
     showAnswered(emit);
   };
-  const permissionRequest = (event: Obj, lineNo: number | undefined) => {
+  const permission = (type: string, event: Obj, lineNo: number | undefined) => {
     const id = str(event.id) ?? '';
     const waits = waiting.find((entry) => entry.id === id);
-    if (!waits) return skip(lineNo, `permission_request for no tool_call ${JSON.stringify(id)}`);
-    const code = isJsonObject(event.block) ? str(event.block.code) : undefined;
-    waits.call.permission = redact.value({ reason: str(event.reason) ?? '', ...(code !== undefined ? { code } : {}) });
+    if (!waits) return skip(lineNo, `${type} for no tool_call ${JSON.stringify(id)}`);
+    const noted = notePermission(waits.call.permissions, event, redact);
+    if (noted) waits.call.permissions = noted;
+    else skip(lineNo, `${type}: more permission events for one tool_call than a transcript shows`);
+  };
+  /** A conversation's user turn begins (what the user said) or ends (how, when not answered). */
+  const userTurn = (type: string, event: Obj, emit: Emit<Piece>) => {
+    endTurn(emit);
+    const turn = num(event.turn) ?? userTurns + 1;
+    if (type === 'turn_start') {
+      conversation = true;
+      userTurns += 1;
+      worked = false;
+      return emit({ kind: 'user_turn', turn, content: redact.text(str(event.content) ?? '') });
+    }
+    const status = redact.text(str(event.status) ?? 'unknown');
+    if (status === 'interrupted') interrupted += 1;
+    emit({ kind: 'turn_end', turn, status, worked });
   };
   /** The final answer: the turn being said, when its text is the answer; else a piece of its own. */
   const final = (event: Obj, emit: Emit<Piece>) => {
@@ -156,8 +188,12 @@ export function createRunTranscript({ index, runId, prompt, redact, skip }: RunO
       return ended;
     },
     event(type, event, lineNo, emit) {
-      if (!opened) open(emit, type === 'run_start' ? startOf(event) : undefined);
-      else if (type === 'run_start') emit({ kind: 'start', start: redact.value(startOf(event)) });
+      if (!opened && type === 'run_start' && starting === undefined) return void (starting = startOf(event));
+      // heartbeats (a client slow to send the first message) show nothing: the next event tells
+      if (!opened && type === 'heartbeat') return;
+      if (!opened) open(emit, type === 'turn_start');
+      if (type === 'run_start') emit({ kind: 'start', start: redact.value(startOf(event)) });
+      if (MODEL_WORK.has(type)) worked = true;
       if (turns.starts(event)) {
         endTurn(emit);
         // a final that starts a turn is shown as the final answer, with no turn of its own
@@ -173,7 +209,11 @@ export function createRunTranscript({ index, runId, prompt, redact, skip }: RunO
         case 'tool_result':
           return toolResult(event, emit);
         case 'permission_request':
-          return permissionRequest(event, lineNo);
+        case 'permission_decision':
+          return permission(type, event, lineNo);
+        case 'turn_start':
+        case 'turn_end':
+          return userTurn(type, event, emit);
         case 'final':
           return final(event, emit);
         case 'warning':

@@ -1,8 +1,10 @@
 import type { LogItem } from '../logs/framing.js';
+import type { LogPlaces } from '../logs/places.js';
 import { isStoredPrompt } from '../logs/prompts.js';
 import { isJsonObject } from '../protocol/validate.js';
 import type { RedactOptions } from '../redaction/index.js';
 import { applyStep, type Emit, type Step } from '../streams.js';
+import type { PermissionNote } from './permissions.js';
 import { createRunTranscript, EVENT_TYPES, str, type RunTranscript } from './run.js';
 import { createRedactor } from './shown.js';
 
@@ -14,9 +16,9 @@ import { createRedactor } from './shown.js';
  */
 
 export type ToolResult = { status: 'ok' | 'error'; output: string; truncated: boolean };
-/** A version 2 permission_request: why the call was refused, and the sandbox's block code when the sandbox refused it. */
-export type PermissionNote = { reason: string; code?: string };
-export type ToolCall = { id: string; name: string; args?: Record<string, unknown>; sideEffect?: string; permission?: PermissionNote; result?: ToolResult };
+export type { PermissionNote };
+/** `permissions`: what was asked of the client and decided, or refused, for this call (lib/render/permissions.ts). */
+export type ToolCall = { id: string; name: string; args?: Record<string, unknown>; sideEffect?: string; permissions?: PermissionNote[]; result?: ToolResult };
 export type Tokens = { promptTokens?: number; completionTokens?: number; totalTokens?: number; costUsd?: number };
 export type RunStart = { sessionId?: string; cwd?: string; provider?: string; model?: string; apiModel?: string };
 
@@ -27,17 +29,27 @@ export type RunStart = { sessionId?: string; cwd?: string; provider?: string; mo
  */
 export type TurnHead = { index: number; reasoning?: string; text: string; final: boolean; tools: boolean; continued: boolean };
 
-/** What only a run's end knows. `missingEnd`: the run has no run_end, and why it stops. */
-export type RunSummary = { outcome?: { status: string; exitCode: number }; tokens: Tokens; turns: number; toolCalls: number; missingEnd?: 'log' | 'next run' };
+/**
+ * What only a run's end knows. `turns`: model turns. `userTurns`, `interruptedTurns`: a conversation's user turns.
+ * `missingEnd`: the run has no run_end, and why it stops.
+ */
+export type RunSummary = { outcome?: { status: string; exitCode: number }; tokens: Tokens; turns: number; toolCalls: number; userTurns?: number; interruptedTurns?: number; missingEnd?: 'log' | 'next run' };
 
-/** A line of the log that could not be shown (not JSON, not an event). */
-export type Skipped = { lineNo?: number; reason: string };
+/** A line of the log that could not be shown (not JSON, not an event): its line, in its file when the log is several. */
+export type Skipped = { lineNo?: number; file?: string; reason: string };
 
 export type Piece =
-  /** A run begins: its prompt (from a session file's prompt lines) and its run_start's fields. */
-  | { kind: 'run'; index: number; runId?: string; prompt?: string; start?: RunStart }
+  /**
+   * A run begins: its prompt (from a session file's prompt lines) and its run_start's fields. `conversation`: its
+   * user turns follow (--multi-turn), each saying what the user said, and no prompt is shown apart.
+   */
+  | { kind: 'run'; index: number; runId?: string; prompt?: string; start?: RunStart; conversation?: boolean }
   /** A run_start that is not the run's first event. */
   | { kind: 'start'; start: RunStart }
+  /** A conversation's user turn begins: its number and what the user said. */
+  | { kind: 'user_turn'; turn: number; content: string }
+  /** A conversation's user turn ended (`success`, `interrupted`, `incomplete`); `worked`: the model said or did something in it. */
+  | { kind: 'turn_end'; turn: number; status: string; worked: boolean }
   | { kind: 'turn'; turn: TurnHead }
   | { kind: 'tool'; call: ToolCall }
   | { kind: 'warning'; message: string }
@@ -58,7 +70,7 @@ export const MAX_SKIPPED = 100;
  * is the events of one runId in a row: an event of another runId ends it (an event without one belongs to the run
  * going on), and so does its run_end.
  */
-export function createTranscript(options: { redaction?: RedactOptions } = {}): Step<LogItem, Piece> {
+export function createTranscript(options: { redaction?: RedactOptions; places?: LogPlaces } = {}): Step<LogItem, Piece> {
   const redact = createRedactor(options.redaction);
   let run: RunTranscript | undefined;
   let runs = 0;
@@ -70,7 +82,9 @@ export function createTranscript(options: { redaction?: RedactOptions } = {}): S
   const skip = (lineNo: number | undefined, reason: string) => {
     if (skipped.length >= MAX_SKIPPED) return void (more += 1);
     const shown = redact.text(reason);
-    skipped.push(lineNo === undefined ? { reason: shown } : { lineNo, reason: shown });
+    if (lineNo === undefined) return void skipped.push({ reason: shown });
+    const { file, line } = options.places?.of(lineNo) ?? { line: lineNo };
+    skipped.push(file === undefined ? { lineNo: line, reason: shown } : { lineNo: line, file: redact.text(file), reason: shown });
   };
   const addPrompt = (value: Record<string, unknown>) => {
     const content = value.type === 'prompt' || value.role === 'user' ? str(value.content)?.trim() : undefined;

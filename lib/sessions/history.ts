@@ -15,6 +15,9 @@ type Turn = {
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 
+/** What may come between a user message and its turn's end while the model has said and done nothing. */
+const BEFORE_ANY_WORK = new Set<unknown>(['run_start', 'turn_start', 'turn_end', 'heartbeat', 'warning']);
+
 const isImage = (value: unknown): value is ImageInput => isJsonObject(value) && isString(value.mediaType) && isString(value.data);
 
 /** The images a recorded user message carried (version 2), so a resumed conversation sends them again. */
@@ -35,6 +38,10 @@ function imagesOf(event: Record_): { images?: ImageInput[] } {
  * call never answered is dropped, as is a result without its call and an
  * assistant turn with neither text nor answered calls.
  *
+ * A conversation's user turn interrupted before the model said anything (a queued turn an `interrupt`
+ * cancelled: `turn_start`, then at once `turn_end {status: "interrupted"}`) was never part of the conversation
+ * the model saw, and is not resent: its message is dropped (the run's first turn's is its stored prompt).
+ *
  * Events cannot tell apart one turn with calls A and B from two turns without
  * text or usage, calling A then B; they are read as one turn (both are valid
  * conversations). Real providers report usage every turn, which separates them.
@@ -42,6 +49,12 @@ function imagesOf(event: Record_): { images?: ImageInput[] } {
 export function conversationFromEvents(events: Iterable<object>): ChatMessage[] {
   const messages: ChatMessage[] = [];
   let turn: Turn | undefined;
+  /** The user message of the last prompt or turn_start, while nothing but it has come since (else undefined). */
+  let unanswered: ChatMessage | undefined;
+  const said = (message: ChatMessage) => {
+    messages.push(message);
+    unanswered = message;
+  };
 
   const close = () => {
     if (!turn) return;
@@ -58,11 +71,12 @@ export function conversationFromEvents(events: Iterable<object>): ChatMessage[] 
 
   for (const event of events) {
     const e = event as Record_;
+    if (!BEFORE_ANY_WORK.has(e.type)) unanswered = undefined;
     switch (e.type) {
       case 'prompt':
       case 'message':
         close();
-        if (isString(e.content) && (e.type === 'prompt' || e.role === 'user')) messages.push({ role: 'user', content: e.content, ...imagesOf(e) });
+        if (isString(e.content) && (e.type === 'prompt' || e.role === 'user')) said({ role: 'user', content: e.content, ...imagesOf(e) });
         break;
       case 'text':
         if (turn?.inTools) close();
@@ -95,11 +109,15 @@ export function conversationFromEvents(events: Iterable<object>): ChatMessage[] 
       case 'turn_start':
         // a conversation's later user turns (--multi-turn); the first is the run's stored prompt, before run_start
         close();
-        if (typeof e.turn === 'number' && e.turn > 1 && isString(e.content)) messages.push({ role: 'user', content: e.content });
+        if (typeof e.turn === 'number' && e.turn > 1 && isString(e.content)) said({ role: 'user', content: e.content });
+        break;
+      case 'turn_end':
+        close();
+        if (e.status === 'interrupted' && unanswered && messages[messages.length - 1] === unanswered) messages.pop();
+        unanswered = undefined;
         break;
       case 'run_start':
       case 'error':
-      case 'turn_end':
       case 'run_end':
         close();
         break;

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import type { Test } from 'tap';
 import { createLogChecker } from '../../lib/logs/validate.js';
@@ -83,3 +85,17 @@ export const oneAfterAnother = (messages: string[]) => ({
     else client.send(say(next));
   },
 });
+
+/**
+ * A real `--multi-turn --permission-prompt stdio` session, recorded once by test/fixtures/conversation/record.mjs:
+ * five user turns (a write allowed, a write denied with a reason, a build interrupted while it ran with a fourth
+ * message queued behind it, which the interrupt cancelled, and a last question). Its session folder, id, events.
+ */
+export function recordedConversation() {
+  const root = fileURLToPath(new URL('../fixtures/conversation/', import.meta.url));
+  const id = readdirSync(root).find((name) => name.startsWith('zero_'))!;
+  const dir = join(root, id);
+  const file = join(dir, 'events.jsonl');
+  const text = readFileSync(file, 'utf8');
+  return { dir, id, file, text, events: text.trimEnd().split('\n').map((line) => JSON.parse(line) as Event) };
+}

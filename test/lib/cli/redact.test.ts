@@ -6,6 +6,7 @@ import { redactText } from '../../../lib/redaction/index.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 import { V2_RUN } from '../../helpers/protocol-examples.js';
 import { recordSession } from '../../helpers/sessions.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { ZERO, cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: recorded runs (`zero exec -o stream-json`, scripted provider) with secrets put back in, through bin/zero redact.
@@ -189,4 +190,12 @@ t.test('clean lines stay byte-identical whatever their encoding: a Latin-1 byte 
   const code = await new Promise((resolve) => child.on('close', resolve));
   t.equal(code, 0);
   t.ok(Buffer.concat(chunks).equals(log), 'every byte as it was');
+});
+
+t.test('several files read as one log: their lines in order, each file\'s last line ended', async (t) => {
+  const key = ['ghp_', 'Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa'].join('');
+  const dir = t.testdir({ 'a.jsonl': '{"schemaVersion":1,"type":"warning","runId":"run_20260101000000_abcdef","message":"clean"}', 'b.jsonl': `{"schemaVersion":1,"type":"warning","runId":"run_20260101000000_abcdef","message":"${key}"}\n` });
+  const redacted = await zeroHere(['redact', join(dir, 'a.jsonl'), join(dir, 'b.jsonl')]);
+  t.equal(redacted.code, 0);
+  t.equal(redacted.stdout, '{"schemaVersion":1,"type":"warning","runId":"run_20260101000000_abcdef","message":"clean"}\n{"schemaVersion":1,"type":"warning","runId":"run_20260101000000_abcdef","message":"[REDACTED]"}\n');
 });

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
+import { recordedConversation } from '../../helpers/conversation.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { recordSession } from '../../helpers/sessions.js';
 import { cleanEnv, jsonLines, writeScript, zero, ZERO } from '../../helpers/zero.js';
 import { sessionsRoot } from '../../../lib/sessions/paths.js';
@@ -118,10 +120,10 @@ t.test('version 2 logs: reasoning folded, permission requests on their calls, no
     t.equal(result.code, 0, format);
     t.notMatch(result.stdout, /Skipped lines|unknown event type/, `${format}: every v2 event type is known`);
     t.match(result.stdout, '<summary>Reasoning</summary>', `${format}: reasoning`);
-    t.match(result.stdout, /Permission request<\/strong>|\*\*Permission request\*\*/, `${format}: the permission request`);
+    t.match(result.stdout, /Permission refused \(outside_workspace\)<\/strong>|\*\*Permission refused \(outside_workspace\)\*\*/, `${format}: the permission refused, and why`);
   }
   const md = (await zero(['render', '-'], { stdin: V2_RUN })).stdout;
-  t.match(md, '> **Permission request** (outside_workspace): Path "../NOTES.md" is outside the working directory and the --add-dir directories.');
+  t.match(md, '> **Permission refused (outside_workspace)**: Path "../NOTES.md" is outside the working directory and the --add-dir directories.');
   t.match(md, '> The greeting reads "Helo"; one edit in src/greet.ts fixes it.');
 });
 
@@ -138,8 +140,8 @@ t.test('render and stats count the same turns of recorded runs (lib/logs/turns.t
     const script = writeScript(dir, turns, `${runs.findIndex((run) => run[0] === name)}.jsonl`);
     log += (await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...flags, 'Go'])).stdout;
   }
-  const counted = jsonLines((await zero(['stats', '-o', 'json', '-'], { stdin: log })).stdout).map((run) => run.turns);
-  const shown = Array.from((await zero(['render', '-'], { stdin: log })).stdout.matchAll(/- Turns: (\d+),/g), (match) => Number(match[1]));
+  const counted = jsonLines((await zero(['stats', '-o', 'json', '-'], { stdin: log })).stdout).map((run) => run.model_turns);
+  const shown = Array.from((await zero(['render', '-'], { stdin: log })).stdout.matchAll(/- Turns: (\d+) model turns?,/g), (match) => Number(match[1]));
   t.same(counted, [2, 2, 2, 1], 'stats');
   t.same(shown, counted, 'render');
 });
@@ -194,7 +196,7 @@ t.test('usage errors exit 2 with a message on stderr', async (t) => {
   t.match(dir.stderr, `Cannot read ${tmpdir()}`);
   const format = await zero(['render', '--format', 'pdf'], { stdin: '' });
   t.equal(format.code, 2);
-  t.match(format.stderr, 'Invalid value for --output-format: "pdf". Expected one of: markdown, html.');
+  t.match(format.stderr, 'Invalid value for --output-format: "pdf". Expected one of: markdown, html, text.');
   const framing = await zero(['render', '--framing', 'xml'], { stdin: '' });
   t.equal(framing.code, 2);
   t.match(framing.stderr, 'Invalid value for --framing: "xml". Expected one of: lines, values, auto.');
@@ -204,6 +206,39 @@ t.test('usage errors exit 2 with a message on stderr', async (t) => {
   t.equal(help.code, 0);
   t.match(help.stdout, '-o, --output-format <format>');
   t.match(help.stdout, `zero render ${sessionsRoot(cleanEnv())}/zero_…/events.jsonl -o html`, 'the real session path');
+});
+
+t.test('a recorded --multi-turn session with an interrupt and a denied permission, in every format', async (t) => {
+  const { dir } = recordedConversation();
+  const render = async (format: string) => {
+    const result = await zeroHere(['render', dir, '-o', format]);
+    t.same([result.code, result.stderr], [0, ''], format);
+    return result.stdout;
+  };
+  const markdown = await render('markdown');
+  t.match(markdown, /^# Zero transcript: zero_\d{14}_\w{6}\n/, 'a session folder is named by its id');
+  t.match(markdown, '### User turn 1\n\n> Write "Remember the milk." in NOTE.md.\n\n#### Model turn 1\n\n<details><summary>Reasoning</summary>');
+  t.match(markdown, '##### Tool call `write_file` (write): error\n\n> **Permission asked, denied**: The client denied permission to run this write_file call. Their reason: keep the README\n');
+  t.match(markdown, '#### Answer (model turn 4)\n\nYou said no, so the README is as it was.\n\n### User turn 3\n\n> Run the build.');
+  t.match(markdown, '> **Turn 3 interrupted by the client.**\n\n### User turn 4\n\n> Then deploy it.\n\n> **Turn 4 interrupted by the client before the model said anything.**\n\n### User turn 5\n\n> What happened?\n\n#### Answer (model turn 6)\n\nThe build was stopped');
+  t.match(markdown, '- Turns: 5 user turns (2 interrupted), 6 model turns, 3 tool calls');
+  for (const [format, text] of [['markdown', markdown], ['html', await render('html')], ['text', await render('text')]] as const) {
+    for (const said of ['Write &quot;Remember the milk.&quot; in NOTE.md.', 'Now replace the README.', 'Run the build.', 'Then deploy it.', 'What happened?']) {
+      t.equal(text.split(format === 'html' ? said : said.replace(/&quot;/g, '"')).length - 1, 1, `${format}: "${said}" once`);
+    }
+    t.notMatch(text, /Final answer|Answer with a permission_response|does not record the prompt/, `${format}: each turn's answer, what was decided, no missing prompt`);
+    t.match(text, /Permission asked, denied/, format);
+    t.match(text, /Turn 4 interrupted by the client before the model said anything\./, format);
+  }
+});
+
+t.test('several files, a session folder among them, rendered as one log', async (t) => {
+  const { dir } = recordedConversation();
+  const other = join(t.testdir({ 'run.jsonl': protocolExamples('output v1')[0]! }), 'run.jsonl');
+  const both = await zeroHere(['render', other, dir, '-o', 'text']);
+  t.equal(both.code, 0, both.stderr);
+  t.match(both.stdout, /^Zero transcript: run\.jsonl, zero_\d{14}_\w{6}\n/);
+  t.match(both.stdout, /\nRun 1: run_[\s\S]*\nRun 2: run_\d{14}_\w{6}\n[\s\S]*User turn 1:/);
 });
 
 /** The browser checks are skipped, saying why, only when Debian's chromium is not installed. */
@@ -256,6 +291,25 @@ t.test('the HTML page in a real headless browser (Chromium via playwright-core)'
     t.match(await tab.locator('table.outcome').innerText(), /success[\s\S]*exit code 0[\s\S]*575 total/);
     await context.close();
   }
+});
+
+t.test('a recorded conversation\'s HTML page in the browser: every user turn, each answer, no console error, no duplicate id', { skip: NO_BROWSER }, async (t) => {
+  const result = await zeroHere(['render', recordedConversation().dir, '-o', 'html']);
+  const page = join(t.testdir(), 'conversation.html');
+  writeFileSync(page, result.stdout);
+  const { chromium } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  t.teardown(() => browser.close());
+  const tab = await browser.newPage();
+  const problems: string[] = [];
+  tab.on('console', (message) => void (message.type() === 'error' && problems.push(message.text())));
+  await tab.goto(pathToFileURL(page).href, { waitUntil: 'load' });
+  t.same(problems, []);
+  t.same(await tab.locator('h3.user').allInnerTexts(), [1, 2, 3, 4, 5].map((n) => `USER TURN ${n}`), 'each user turn, headed');
+  t.same(await tab.locator('.prompt').allInnerTexts(), ['Write "Remember the milk." in NOTE.md.', 'Now replace the README.', 'Run the build.', 'Then deploy it.', 'What happened?']);
+  t.equal(await tab.locator('.text.final').count(), 3, 'three turns answered');
+  t.match(await tab.locator('.notice').allInnerTexts(), ['Permission asked, allowed: The client allowed this write_file call.', /^Permission asked, denied: .*keep the README$/, 'Permission asked, allowed: The client allowed this bash call.', 'Turn 3 interrupted by the client.', 'Turn 4 interrupted by the client before the model said anything.']);
+  t.equal(await tab.evaluate(() => { const ids = [...document.querySelectorAll('[id]')].map((node) => node.id); return ids.length - new Set(ids).size; }), 0, 'no id twice');
 });
 
 t.test('long results are folded in the browser and open on a click', { skip: NO_BROWSER }, async (t) => {

@@ -7,6 +7,8 @@ import type { OutputEvent } from '../../../lib/protocol/types.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
 import { recordSession } from '../../helpers/sessions.js';
+import { recordedConversation } from '../../helpers/conversation.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: runs recorded by `zero exec -o stream-json` (scripted provider), replayed by bin/zero.
@@ -139,7 +141,7 @@ t.test('a session file: the first run replayed, or the one --run names; the prom
 t.test('usage errors', async (t) => {
   t.equal((await zero(['replay', '/nonexistent/log.jsonl'])).code, 2);
   t.equal((await zero(['replay', '--delay', 'soon', '-'], { stdin: '' })).code, 2);
-  t.match(await zero(['replay', '--delay', '2147483648', '-'], { stdin: '' }), { code: 2, stdout: /--delay: \\"2147483648\\"\. Expected at most 2147483647 milliseconds/ }, 'a delay a timer cannot wait (reported in stream-json, replay\'s default format)');
+  t.match(await zero(['replay', '--delay', '2147483648', '-'], { stdin: '' }), { code: 2, stdout: '', stderr: /--delay: "2147483648"\. Expected at most 2147483647 milliseconds/ }, 'a delay a timer cannot wait (said on stderr: no run is made up)');
   t.equal((await zero(['replay', '-o', 'yaml', '-'], { stdin: '' })).code, 2);
   t.equal((await zero(['replay', '-'], { stdin: '' })).code, 2, 'an empty log');
 });
@@ -221,4 +223,28 @@ t.test('a version 2 run that turns to version 1: a usage error, reported in vers
     { schemaVersion: 2, type: 'error', runId, code: 'usage_error', message: `Invalid recorded event at line 5: schemaVersion: Expected 2, received 1 (run ${runId} is version 2 from line 1)`, recoverable: true },
     { schemaVersion: 2, type: 'run_end', runId, status: 'error', exitCode: 2 },
   ]);
+});
+
+t.test('replay -o text of a recorded conversation: each user message, how each turn ended, the permissions decided', async (t) => {
+  const { dir } = recordedConversation();
+  const replayed = await zeroHere(['replay', dir, '-o', 'text']);
+  t.equal(replayed.code, 0);
+  t.match(replayed.stdout, /^> Write "Remember the milk\." in NOTE\.md\.\n\nI will write a note\.\nDone: NOTE\.md holds your note\.\n\n> Now replace the README\.\n/);
+  t.match(replayed.stdout, 'Running the build.\n\n> Then deploy it.\n\n> What happened?\n\nThe build was stopped before it finished, so nothing was deployed.\n');
+  t.match(replayed.stderr, '[permission] write_file: denied. The client denied permission to run this write_file call. Their reason: keep the README\n[error] ');
+  t.match(replayed.stderr, '[turn 3] interrupted by the client\n[turn 4] interrupted by the client before the model said anything\n');
+  const streamed = await zeroHere(['replay', dir]);
+  t.equal(streamed.stdout, recordedConversation().text.split('\n').slice(1).join('\n'), 'stream-json: the run byte for byte (the stored prompt is no run\'s)');
+});
+
+t.test('several files read as one log: the first run of the first, or --run from any; a broken line named in its file', async (t) => {
+  const [first, second] = protocolExamples('output v1');
+  const dir = t.testdir({ 'a.jsonl': first!, 'b.jsonl': second!, 'c.jsonl': `${second!.split('\n')[0]}\nnot json\n` });
+  const runOf = (log: string) => String(JSON.parse(log.split('\n')[0]!).runId);
+  const [a, b, c] = ['a.jsonl', 'b.jsonl', 'c.jsonl'].map((name) => join(dir, name));
+  t.equal((await zeroHere(['replay', a!, b!])).stdout, first);
+  t.equal((await zeroHere(['replay', a!, b!, '--run', runOf(second!)])).stdout, second);
+  const broken = await zeroHere(['replay', a!, c!, '--run', runOf(second!), '-o', 'text']);
+  t.equal(broken.code, 2);
+  t.match(broken.stderr, `Invalid recorded event at line 2 of ${c}: not a JSON object.`);
 });

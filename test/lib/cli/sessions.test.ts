@@ -1,5 +1,10 @@
-import t from 'tap';
-import { formatSessionList, storedEventRenderer } from '../../../lib/cli/sessions.js';
+import t, { type Test } from 'tap';
+import { cpSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { formatSessionList } from '../../../lib/cli/sessions.js';
+import { recordedConversation } from '../../helpers/conversation.js';
+import { zeroHere } from '../../helpers/cli.js';
+import { cleanEnv } from '../../helpers/zero.js';
 import type { SessionMetadata } from '../../../lib/sessions/index.js';
 
 const session: SessionMetadata = {
@@ -19,19 +24,68 @@ t.test('formatSessionList: a table, or one JSON object per session', async (t) =
   t.same(JSON.parse(formatSessionList([session], 'json')), { type: 'session', id: session.id, updated_at: session.updatedAt, cwd: '/repo', title: 'First question', events: 14 });
   t.same(JSON.parse(formatSessionList([{ ...session, parentId: 'zero_20261130000000_parent' }], 'stream-json')), { type: 'session', id: session.id, updatedAt: session.updatedAt, cwd: '/repo', title: 'First question', events: 14, parentId: 'zero_20261130000000_parent' });
   t.equal(formatSessionList([], 'json'), '');
+  t.equal(formatSessionList([], 'text', { cwd: '/elsewhere', elsewhere: 3 }), 'No sessions for /elsewhere (3 elsewhere: zero sessions list shows them).\n');
+  t.equal(formatSessionList([], 'text', { cwd: '/elsewhere', elsewhere: 0 }), 'No sessions for /elsewhere.\n');
 });
 
-t.test('storedEventRenderer: stored prompts and events as exec printed them', async (t) => {
-  const prompt = { schemaVersion: 1, type: 'prompt', content: 'two\nlines' };
-  const text = { schemaVersion: 1, type: 'text', runId: 'run_20261130000000_aaaaaa', delta: 'Hi.' };
-  const end = { schemaVersion: 1, type: 'run_end', runId: 'run_20261130000000_aaaaaa', status: 'success', exitCode: 0 };
-  const progress: string[] = [];
-  const asText = storedEventRenderer('text', { write: (line: string) => progress.push(line) });
-  t.same([prompt, text, end].map(asText), ['> two\n> lines\n\n', 'Hi.', '\n']);
-  const asJson = storedEventRenderer('json', { write: () => true });
-  t.same([prompt, text, end].map(asJson), ['{"type":"prompt","content":"two\\nlines"}\n', '{"type":"text","delta":"Hi."}\n', '{"type":"done","exit_code":0}\n']);
-  const asStreamJson = storedEventRenderer('stream-json', { write: () => true });
-  t.equal(asStreamJson(prompt), `${JSON.stringify(prompt)}\n`);
+/** A ZERO_HOME holding the recorded conversation as its one session. */
+function homeWithConversation(t: Test) {
+  const conversation = recordedConversation();
+  const home = t.testdir();
+  mkdirSync(join(home, 'sessions'));
+  cpSync(conversation.dir, join(home, 'sessions', conversation.id), { recursive: true });
+  return { ...conversation, env: cleanEnv({ ZERO_HOME: home }) };
+}
+
+t.test('zero sessions list --cwd DIR with none there says so, and how many there are elsewhere', async (t) => {
+  const { env } = homeWithConversation(t);
+  const none = await zeroHere(['sessions', 'list', '--cwd', '/nowhere/at/all'], { env });
+  t.same([none.code, none.stdout, none.stderr], [0, 'No sessions for /nowhere/at/all (1 elsewhere: zero sessions list shows them).\n', '']);
+  t.match((await zeroHere(['sessions', 'list'], { env })).stdout, /^zero_\d{14}_\w{6} .* Write "Remember the milk\." in NOTE\.md\.\n$/);
+});
+
+t.test('zero sessions show of a conversation: every user turn, how each ended, the permissions decided', async (t) => {
+  const { env, id } = homeWithConversation(t);
+  const shown = await zeroHere(['sessions', 'show', id], { env });
+  t.equal(shown.code, 0);
+  t.equal(
+    shown.stdout,
+    [
+      '> Write "Remember the milk." in NOTE.md.',
+      '',
+      'I will write a note.',
+      'Done: NOTE.md holds your note.',
+      '',
+      '> Now replace the README.',
+      '',
+      'I will replace the README.',
+      'You said no, so the README is as it was.',
+      '',
+      '> Run the build.',
+      '',
+      'Running the build.',
+      '',
+      '> Then deploy it.',
+      '',
+      '> What happened?',
+      '',
+      'The build was stopped before it finished, so nothing was deployed.',
+      '',
+    ].join('\n'),
+    'each user message once, as a paragraph before its answer',
+  );
+  t.match(shown.stderr, '[permission] write_file: denied. The client denied permission to run this write_file call. Their reason: keep the README\n');
+  t.match(shown.stderr, '[turn 3] interrupted by the client\n[turn 4] interrupted by the client before the model said anything\n');
+  const json = (await zeroHere(['sessions', 'show', id, '-o', 'json'], { env })).stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+  t.same(json.filter((line) => line.type === 'turn_start' || line.type === 'prompt').map((line) => line.content), ['Write "Remember the milk." in NOTE.md.', 'Write "Remember the milk." in NOTE.md.', 'Now replace the README.', 'Run the build.', 'Then deploy it.', 'What happened?']);
+});
+
+t.test('zero sessions show of an unknown session, in any format: said on stderr, nothing on stdout, exit 2', async (t) => {
+  const { env } = homeWithConversation(t);
+  for (const format of ['text', 'json', 'stream-json']) {
+    const unknown = await zeroHere(['sessions', 'show', 'zero_20990101000000_aaaaaa', '-o', format], { env });
+    t.same([unknown.code, unknown.stdout, unknown.stderr], [2, '', '[zero] Zero session not found: zero_20990101000000_aaaaaa\n'], format);
+  }
 });
 
 t.test('formatSessionList: a fork names its parent in the table', async (t) => {

@@ -1,7 +1,9 @@
 import t, { type Test } from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { V2_RUN } from '../../helpers/protocol-examples.js';
+import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
+import { recordedConversation } from '../../helpers/conversation.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { recordSession } from '../../helpers/sessions.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
@@ -28,8 +30,8 @@ t.test('per run: turns, tools, tokens, outcome', async (t) => {
   const json = await zero(['stats', '-o', 'json', file]);
   t.equal(json.code, 0);
   t.match(jsonLines(json.stdout), [
-    { type: 'run_stats', runId: ok.runId, provider: 'scripted', turns: 2, toolCalls: 2, toolsByName: { read_file: 1, list_directory: 1 }, toolsBySideEffect: { read: 2 }, tokens: { prompt: 25, completion: 10, total: 35 }, outcome: 'success', exitCode: 0 },
-    { type: 'run_stats', runId: failing.runId, turns: 1, toolCalls: 0, outcome: 'error', exitCode: 3, errorCode: 'provider_error' },
+    { type: 'run_stats', run_id: ok.runId, provider: 'scripted', user_turns: 1, model_turns: 2, tool_calls: 2, tools_by_name: { read_file: 1, list_directory: 1 }, tools_by_side_effect: { read: 2 }, tokens: { prompt: 25, completion: 10, total: 35 }, outcome: 'success', exit_code: 0 },
+    { type: 'run_stats', run_id: failing.runId, model_turns: 1, tool_calls: 0, outcome: 'error', exit_code: 3, error_code: 'provider_error' },
   ]);
   const text = await zero(['stats', file]);
   t.equal(text.code, 0);
@@ -61,8 +63,8 @@ t.test('pretty-printed, array-wrapped and broken logs', async (t) => {
 t.test('a session file: its two runs, its prompts not skipped', async (t) => {
   const session = await recordSession(t);
   t.match(jsonLines((await zero(['stats', '-o', 'json', session.file])).stdout), [
-    { type: 'run_stats', runId: session.runIds[0], turns: 2, toolCalls: 1, outcome: 'success' },
-    { type: 'run_stats', runId: session.runIds[1], turns: 1, toolCalls: 0, outcome: 'success' },
+    { type: 'run_stats', run_id: session.runIds[0], model_turns: 2, tool_calls: 1, outcome: 'success' },
+    { type: 'run_stats', run_id: session.runIds[1], model_turns: 1, tool_calls: 0, outcome: 'success' },
   ]);
   const text = await zero(['stats', session.file]);
   t.equal(text.code, 0);
@@ -80,6 +82,19 @@ t.test('a version 2 log: its events counted, none skipped', async (t) => {
   t.equal(text.code, 0);
   t.notMatch(text.stdout, /skipped/);
   t.match(jsonLines((await zero(['stats', '-o', 'json', '-'], { stdin: V2_RUN })).stdout), [
-    { runId: 'run_20261201091000_v2run1', provider: 'anthropic', turns: 3, toolCalls: 2, toolsByName: { edit_file: 1, write_file: 1 }, toolsBySideEffect: { write: 2 }, tokens: { prompt: 2703, completion: 135, total: 2838 }, outcome: 'success', exitCode: 0 },
+    { run_id: 'run_20261201091000_v2run1', provider: 'anthropic', model_turns: 3, tool_calls: 2, tools_by_name: { edit_file: 1, write_file: 1 }, tools_by_side_effect: { write: 2 }, tokens: { prompt: 2703, completion: 135, total: 2838 }, outcome: 'success', exit_code: 0 },
   ]);
+});
+
+t.test('several files, session folders among them, read in order as one log; a conversation\'s user turns', async (t) => {
+  const { dir } = recordedConversation();
+  const [first] = protocolExamples('output v1');
+  const log = join(t.testdir({ 'run.jsonl': first! }), 'run.jsonl');
+  const json = await zeroHere(['stats', '-o', 'json', log, dir]);
+  t.equal(json.code, 0, json.stderr);
+  t.match(jsonLines(json.stdout), [
+    { run_id: JSON.parse(first!.split('\n')[0]!).runId, user_turns: 1 },
+    { run_id: /^run_/, user_turns: 5, interrupted_turns: 2, model_turns: 6, tool_calls: 3, tools_by_name: { write_file: 2, bash: 1 }, outcome: 'success' },
+  ]);
+  t.match((await zeroHere(['stats', dir])).stdout, /\n  user turns +5 \(2 interrupted\)\n  model turns +6\n/);
 });

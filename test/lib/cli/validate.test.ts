@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
 import { recordSession } from '../../helpers/sessions.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 // End to end: logs recorded by `zero exec -o stream-json` (scripted provider) and hand-made broken ones.
@@ -205,4 +206,18 @@ t.test('--input: version 2 input files, and input that mixes versions', async (t
   const mixed = await zero(['validate', '--input', file]);
   t.equal(mixed.code, 1);
   t.equal(mixed.stdout, 'line 3: schemaVersion: Expected 1, received 2 (the input is version 1 from line 1)\ninvalid: 1 problem in 3 events, 0 runs\n');
+});
+
+t.test('several files read as one log: each problem names its file and its line there', async (t) => {
+  const [first, second] = protocolExamples('output v1');
+  const broken = second!.split('\n').slice(1).join('\n');
+  const dir = t.testdir({ 'a.jsonl': first!.trimEnd(), 'b.jsonl': `\n${broken}` });
+  const [a, b] = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
+  const text = await zeroHere(['validate', a, b]);
+  t.equal(text.code, 1);
+  const runId = JSON.parse(second!.split('\n')[0]!).runId;
+  t.match(text.stdout, `${b}: line 2: run ${runId}: first event is ${JSON.parse(broken.split('\n')[0]!).type}, expected run_start\n`, 'a.jsonl ends without a newline: b.jsonl still starts on a line of its own');
+  t.match(text.stdout, /^invalid: 1 problem in \d+ events, 2 runs\n$/m);
+  t.match(jsonLines((await zeroHere(['validate', '-o', 'json', a, b])).stdout), [{ type: 'problem', file: b, line: 2 }, { type: 'summary', runs: 2 }]);
+  t.equal((await zeroHere(['validate', a, join(dir, 'a.jsonl')])).code, 1, 'the same run twice: not one log\'s');
 });

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { createStatsCollector, formatStats } from '../../../lib/logs/stats.js';
+import { createStatsCollector, createStatsReport, formatStats, statsObject } from '../../../lib/logs/stats.js';
+import { applyStep } from '../../../lib/streams.js';
 
 const e = (type: string, extra: Record<string, unknown> = {}) => ({ lineNo: 1, value: { schemaVersion: 1, type, runId: 'run_20260101000000_abcdef', ...extra } });
 
@@ -19,7 +20,7 @@ t.test('turns, tools, tokens, outcome', async (t) => {
     e('run_end', { status: 'error', exitCode: 4 }),
   ].forEach((item) => stats.item(item));
   stats.item({ lineNo: 9, raw: 'x', problem: 'not a JSON object' });
-  t.same(stats.runs(), [{ runId: 'run_20260101000000_abcdef', provider: 'p', model: 'm', turns: 2, toolCalls: 2, toolsByName: { bash: 1, read_file: 1 }, toolsBySideEffect: { shell: 1, unknown: 1 }, tokens: { prompt: 5, completion: 2, total: 7, costUsd: 0.5 }, outcome: 'error', exitCode: 4, errorCode: 'max_turns' }]);
+  t.same(stats.runs(), [{ runId: 'run_20260101000000_abcdef', provider: 'p', model: 'm', userTurns: 1, interruptedTurns: 0, modelTurns: 2, toolCalls: 2, toolsByName: new Map([['bash', 1], ['read_file', 1]]), toolsBySideEffect: new Map([['shell', 1], ['unknown', 1]]), tokens: { prompt: 5, completion: 2, total: 7, costUsd: 0.5 }, outcome: 'error', exitCode: 4, errorCode: 'max_turns' }]);
   t.equal(stats.skipped, 1);
   const text = formatStats(stats.runs(), stats.skipped);
   t.match(text, /outcome +error \(exit 4\), error max_turns/);
@@ -38,8 +39,9 @@ t.test('model and tool names from the log are redacted', async (t) => {
     e('error', { code: `c_${loaded}`, message: 'x', recoverable: false }),
   ].forEach((item) => stats.item(item));
   const [run] = stats.runs();
-  t.match(run, { model: 'm-[REDACTED]', toolsByName: { 'tool_[REDACTED]': 1 }, errorCode: 'c_[REDACTED]' });
-  const printed = JSON.stringify(run) + formatStats(stats.runs());
+  t.match(run, { model: 'm-[REDACTED]', errorCode: 'c_[REDACTED]' });
+  t.same([...run!.toolsByName], [['tool_[REDACTED]', 1]]);
+  const printed = JSON.stringify(statsObject(run!, 'json')) + formatStats(stats.runs());
   t.notMatch(printed, token);
   t.notMatch(printed, loaded);
 });
@@ -63,7 +65,8 @@ t.test('version 2 events are counted, not skipped; reasoning starts a turn like 
     v2('run_end', { status: 'incomplete', exitCode: 4 }),
   ].forEach((item) => stats.item(item));
   t.equal(stats.skipped, 0);
-  t.match(stats.runs(), [{ turns: 3, toolCalls: 2, toolsBySideEffect: { read: 1, write: 1 }, tokens: { prompt: 3, completion: 1, total: 4 }, outcome: 'incomplete', exitCode: 4, errorCode: 'incomplete' }]);
+  t.same([...stats.runs()[0]!.toolsBySideEffect], [['read', 1], ['write', 1]]);
+  t.match(stats.runs(), [{ modelTurns: 3, toolCalls: 2, tokens: { prompt: 3, completion: 1, total: 4 }, outcome: 'incomplete', exitCode: 4, errorCode: 'incomplete' }]);
   stats.item(e('reasoning', { delta: 'v1 has none' }));
   t.equal(stats.skipped, 1, 'reasoning in a version 1 line is not a valid event');
 });
@@ -77,4 +80,79 @@ t.test('a session file\'s stored prompts are no run\'s and not skipped; a broken
   t.equal(stats.runs().length, 1);
   stats.item({ lineNo: 4, value: { schemaVersion: 1, type: 'prompt', content: '' } });
   t.equal(stats.skipped, 1, 'an empty prompt is no valid input event');
+});
+
+t.test('tool names that are names of Object.prototype are counted like any other', async (t) => {
+  const names = ['toString', 'valueOf', 'hasOwnProperty', '__proto__', 'constructor', 'toString', '__proto__'];
+  const stats = createStatsCollector();
+  stats.item(e('run_start', { cwd: '/', provider: 'p', model: 'm' }));
+  names.forEach((name, i) => stats.item(e('tool_call', { id: String(i), name, args: {} })));
+  const [run] = stats.runs();
+  t.same([...run!.toolsByName], [['toString', 2], ['valueOf', 1], ['hasOwnProperty', 1], ['__proto__', 2], ['constructor', 1]]);
+  t.match(formatStats(stats.runs()), /by name +toString 2, valueOf 1, hasOwnProperty 1, __proto__ 2, constructor 1\n/);
+  for (const format of ['json', 'stream-json'] as const) {
+    const printed = JSON.parse(JSON.stringify(statsObject(run!, format)));
+    const byName = printed.tools_by_name ?? printed.toolsByName;
+    t.same(Object.entries(byName), [['toString', 2], ['valueOf', 1], ['hasOwnProperty', 1], ['__proto__', 2], ['constructor', 1]], format);
+  }
+});
+
+t.test('a conversation: its user turns (interrupted ones said) apart from its model turns', async (t) => {
+  const stats = createStatsCollector();
+  [
+    e('run_start', { cwd: '/', provider: 'p', model: 'm' }),
+    e('turn_start', { turn: 1, content: 'a' }),
+    e('text', { delta: 'x' }),
+    e('final', { text: 'x' }),
+    e('turn_end', { turn: 1, status: 'success' }),
+    e('turn_start', { turn: 2, content: 'b' }),
+    e('text', { delta: 'y' }),
+    e('turn_end', { turn: 2, status: 'interrupted' }),
+    e('turn_start', { turn: 3, content: 'c' }),
+    e('turn_end', { turn: 3, status: 'interrupted' }),
+    e('run_end', { status: 'success', exitCode: 0 }),
+  ].forEach((item) => stats.item(item));
+  t.equal(stats.skipped, 0);
+  t.match(stats.runs(), [{ userTurns: 3, interruptedTurns: 2, modelTurns: 2 }]);
+  t.match(formatStats(stats.runs()), /  user turns +3 \(2 interrupted\)\n  model turns +2\n/);
+  const failedEarly = createStatsCollector();
+  failedEarly.item(e('error', { code: 'usage', message: 'x', recoverable: false }));
+  t.match(failedEarly.runs(), [{ userTurns: 0, modelTurns: 0 }], 'a run that failed before it started asked nothing');
+});
+
+t.test('-o json is snake_case like every -o json; -o stream-json camelCase like the protocol, with turns kept', async (t) => {
+  const items = [e('run_start', { cwd: '/', provider: 'p', model: 'm' }), e('tool_call', { id: '1', name: 'read_file', args: {}, sideEffect: 'read' }), e('usage', { promptTokens: 1, costUsd: 0.25 }), e('run_end', { status: 'success', exitCode: 0 })];
+  const [json] = applyStep(createStatsReport('json'), items).map((line) => JSON.parse(line));
+  t.same(json, {
+    type: 'run_stats',
+    run_id: 'run_20260101000000_abcdef',
+    provider: 'p',
+    model: 'm',
+    user_turns: 1,
+    interrupted_turns: 0,
+    model_turns: 1,
+    tool_calls: 1,
+    tools_by_name: { read_file: 1 },
+    tools_by_side_effect: { read: 1 },
+    tokens: { prompt: 1, completion: 0, total: 1, cost_usd: 0.25 },
+    outcome: 'success',
+    exit_code: 0,
+  });
+  const [stream] = applyStep(createStatsReport('stream-json'), items).map((line) => JSON.parse(line));
+  t.same(stream, {
+    type: 'run_stats',
+    runId: 'run_20260101000000_abcdef',
+    provider: 'p',
+    model: 'm',
+    userTurns: 1,
+    interruptedTurns: 0,
+    modelTurns: 1,
+    turns: 1,
+    toolCalls: 1,
+    toolsByName: { read_file: 1 },
+    toolsBySideEffect: { read: 1 },
+    tokens: { prompt: 1, completion: 0, total: 1, costUsd: 0.25 },
+    outcome: 'success',
+    exitCode: 0,
+  });
 });

@@ -13,6 +13,8 @@ const result = (id: string) => ({ type: 'tool_result', id, status: 'ok', output:
 const final = (text = 'x') => ({ type: 'final', text });
 const start = { type: 'run_start', cwd: '/', provider: 'scripted', model: 'm' };
 const success = { type: 'run_end', status: 'success', exitCode: 0 };
+const turnStart = (turn: number) => ({ type: 'turn_start', turn, content: `message ${turn}` });
+const turnEnd = (turn: number, status = 'success') => ({ type: 'turn_end', turn, status });
 
 /** Runs as the agent loop (lib/agent/loop.ts) writes them, and the turns each has. */
 const SHAPES: [string, Shape, number][] = [
@@ -25,6 +27,10 @@ const SHAPES: [string, Shape, number][] = [
   ['the turn limit (version 1): the final repeats the last turn, and is none', [start, text(), usage(), call('a'), result('a'), final(), { type: 'error', code: 'max_turns', message: 'm', recoverable: true }, { type: 'run_end', status: 'error', exitCode: 4 }], 1],
   ['a failed run', [start, text('Half'), { type: 'error', code: 'provider_error', message: 'm', recoverable: false }, { type: 'run_end', status: 'error', exitCode: 3 }], 1],
   ['a failure before any turn', [start, { type: 'error', code: 'provider_error', message: 'm', recoverable: false }, { type: 'run_end', status: 'error', exitCode: 3 }], 0],
+  ['a conversation: each user turn is answered by model turns of its own', [start, turnStart(1), text(), final(), turnEnd(1), turnStart(2), text('y'), final('y'), turnEnd(2), success], 2],
+  ['a conversation: a user turn answered with tool calls, then one answered at once', [start, turnStart(1), text(), usage(), call('a'), result('a'), text('y'), usage(), final('y'), turnEnd(1), turnStart(2), call('b'), result('b'), final('z'), turnEnd(2), success], 4],
+  ['a conversation: a user turn at the turn limit ends incomplete, its final repeats its last model turn', [start, turnStart(1), text(), call('a'), result('a'), final(), turnEnd(1, 'incomplete'), turnStart(2), text(), final(), turnEnd(2), success], 2],
+  ['a conversation: an interrupted user turn, and one interrupted before it ran (no model turn)', [start, turnStart(1), text(), call('a'), result('a'), turnEnd(1, 'interrupted'), turnStart(2), turnEnd(2, 'interrupted'), turnStart(3), text(), final(), turnEnd(3), success], 2],
 ];
 
 const v2 = (shape: Shape) => shape.map((event) => ({ ...event, schemaVersion: 2 }));
@@ -56,6 +62,6 @@ t.test('zero stats and zero render count the same turns, whatever the shape', as
     events.forEach((value, index) => stats.item({ lineNo: index + 1, value }));
     t.equal(stats.skipped, 0, `${name}: every event valid`);
     const rendered = transcriptOf(events).flatMap((piece) => (piece.kind === 'run_end' ? [piece.summary.turns] : []));
-    t.same([stats.runs()[0]!.turns, ...rendered], [turns, turns], name);
+    t.same([stats.runs()[0]!.modelTurns, ...rendered], [turns, turns], name);
   }
 });

@@ -108,7 +108,7 @@ t.test('version 2: reasoning in a folded block, a permission request noted on it
   );
   t.notMatch(html, /<script/i);
   t.match(html, '<h3>Turn 1</h3>\n<details class="reasoning"><summary>Reasoning</summary><div class="text muted">think &lt;script&gt;x&lt;/script&gt;</div></details>');
-  t.match(html, '<div class="notice warning"><strong>Permission request</strong> <code>&lt;script&gt;x&lt;/script&gt;</code>: &lt;script&gt;x&lt;/script&gt;</div>');
+  t.match(html, '<div class="notice failure"><strong>Permission refused (&lt;script&gt;x&lt;/script&gt;)</strong>: &lt;script&gt;x&lt;/script&gt;</div>');
 });
 
 t.test('written as the pieces come: the head first, a run\'s section as its pieces arrive, the tail at the end', async (t) => {
@@ -123,4 +123,11 @@ t.test('written as the pieces come: the head first, a run\'s section as its piec
   renderer.write({ kind: 'log_end', runs: 1, skipped: [], more: 0 }, emit);
   renderer.end!(emit);
   t.match(out.join(''), /<p class="sub">1 run<\/p>\n<\/main>\n<\/body>\n<\/html>\n$/, 'how many runs, at the end');
+});
+
+t.test('Markdown images and links in the answer stay text: the page loads nothing and links nowhere', async (t) => {
+  const text = 'See ![pixel](https://tracker.example/p.png) and [x](javascript:alert(1)).\n> [q]: javascript:alert(2)';
+  const html = renderHtml(transcriptOf([ev('run_start', {}), ev('text', { delta: text }), ev('final', { text }), ev('run_end', { status: 'success', exitCode: 0 })]));
+  t.notMatch(html, /<img|<a /);
+  t.match(html, 'See ![pixel](https://tracker.example/p.png) and [x](javascript:alert(1)).\n&gt; [q]: javascript:alert(2)');
 });

@@ -1,4 +1,6 @@
 import t from 'tap';
+import { HtmlRenderer, Parser } from 'commonmark';
+import fc from 'fast-check';
 import { createMarkdownRenderer, fenced, renderMarkdown } from '../../../lib/render/markdown.js';
 import { transcriptOf } from '../../../lib/render/transcript.js';
 
@@ -33,7 +35,7 @@ t.test('headings, the prompt, fenced arguments and results, the final answer, th
   t.notMatch(md, '### Turn 2', 'the final turn is shown once, as the final answer');
   t.match(md, '- Status: **success**, exit code 0');
   t.match(md, '- Tokens: 20 prompt · 3 completion · 23 total');
-  t.match(md, '- Turns: 2, tool calls: 1');
+  t.match(md, '- Turns: 2 model turns, 1 tool call');
   t.ok(md.endsWith('\n'));
 });
 
@@ -116,7 +118,7 @@ t.test('version 2: reasoning folded before the turn\'s text, a permission reques
     ]),
   );
   t.match(md, '### Turn 1\n\n<details><summary>Reasoning</summary>\n\n> Check &lt;b>first&lt;/b>\n> then act.\n\n</details>\n\nWriting.');
-  t.match(md, '#### Tool call `write_file` (write): error\n\n> **Permission request**: Needs --auto high.\n\nArguments:');
+  t.match(md, '#### Tool call `write_file` (write): error\n\n> **Permission refused**: Needs --auto high.\n\nArguments:');
   t.notMatch(renderMarkdown(transcriptOf(log('x'))), /Reasoning|Permission/, 'nothing of the kind in a version 1 run');
 });
 
@@ -145,5 +147,75 @@ t.test('at the turn limit, the final answer points to the turn whose text it rep
   ]));
   t.match(md, '### Turn 1\n\nChecking.');
   t.match(md, '### Final answer\n\n_The text of turn 1, above._');
-  t.match(md, '- Turns: 1, tool calls: 1');
+  t.match(md, '- Turns: 1 model turn, 1 tool call');
+});
+
+/** The HTML a Markdown viewer makes of the transcript: commonmark.js, the reference implementation of the spec, which checks no URL itself. */
+const viewerHtml = (md: string) => new HtmlRenderer().render(new Parser().parse(md));
+
+/** The URLs of the viewer's links and images whose scheme is not http(s) or mailto, as a browser reads them (tabs and newlines dropped). */
+function unsafeUrls(html: string): string[] {
+  const urls = [...html.matchAll(/(?:href|src)="([^"]*)"/g)].map(([, url]) => url!.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>'));
+  return urls.filter((url) => {
+    const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.replace(/[\t\n\r]/g, '').replace(/^[\x00-\x20]+/, ''));
+    return scheme !== null && !['http', 'https', 'mailto'].includes(scheme[1]!.toLowerCase());
+  });
+}
+
+const answered = (text: string) => renderMarkdown(transcriptOf([ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }), ev('text', { delta: text }), ev('final', { text }), ev('run_end', { status: 'success', exitCode: 0 })]));
+
+t.test('a viewer makes no link to another scheme of a definition in a block quote or a list, however nested or indented', async (t) => {
+  const hostile = [
+    '> [q]: javascript:alert(1)\n\n[q]',
+    '- [q]: javascript:alert(1)\n\n[q]',
+    '* [q]: javascript:alert(1)\n\n[q]',
+    '+ [q]: javascript:alert(1)\n\n[q]',
+    '1. [q]: javascript:alert(1)\n\n[q]',
+    '12) [q]: data:text/html,x\n\n[q]',
+    '> - > [q]: javascript:alert(1)\n\n[q]',
+    '- a\n\n  - b\n\n       [q]: javascript:alert(1)\n\n[q]',
+    ' >  [q]: javascript:alert(1)\n\n[q]',
+    '>\t[q]: javascript:alert(1)\n\n[q]',
+    '-\t[q]: javascript:alert(1)\n\n[q]',
+    '> [q]:\n> javascript:alert(1)\n\n[q]',
+    '> [q]:\njavascript:alert(1)\n\n[q]',
+    '> [q\n> r]: javascript:alert(1)\n\n[q r]',
+    '[q]: <javascript:alert(1)>\n\n[q]',
+    '[q]: javascript\\:alert(1)\n\n[q]',
+    '[x](javascript\\:alert(1))',
+    '> [x](\n> javascript:alert(1))',
+    '[x](\n  vbscript:msgbox(1))',
+  ];
+  for (const text of hostile) {
+    const html = viewerHtml(answered(text));
+    t.same(unsafeUrls(html), [], JSON.stringify(text));
+  }
+  t.ok(unsafeUrls(viewerHtml(hostile.join('\n\n'))).length > 5, 'unescaped, the viewer makes the links');
+});
+
+t.test('images become links: a viewer loads nothing from a transcript', async (t) => {
+  const text = 'Look: ![pixel](https://tracker.example/p.png?u=1) and ![ref] and ![alt][ref]\n\n[ref]: https://tracker.example/r.png';
+  const html = viewerHtml(answered(text));
+  t.notMatch(html, /<img/, 'no image');
+  t.match(html, '!<a href="https://tracker.example/p.png?u=1">pixel</a>', 'shown as a link to the image, after its "!"');
+  t.match(html, '<a href="https://tracker.example/r.png">ref</a>');
+  t.match(viewerHtml(text), /<img/, 'unescaped, the viewer loads the images');
+});
+
+t.test('property: whatever the text, a viewer makes no image and no link but http(s) and mailto', async () => {
+  const tokens = ['[', ']', '(', ')', ':', '!', '>', '-', '*', '1.', ' ', '  ', '\t', '\n', '\n\n', '\\', '<', '&', '#58;', 'q', 'javascript', 'data', 'https', 'JaVaScRiPt', '&colon;', '`'];
+  await fc.assert(
+    fc.property(fc.array(fc.constantFrom(...tokens), { maxLength: 40 }), (parts) => {
+      const html = viewerHtml(answered(parts.join('')));
+      return unsafeUrls(html).length === 0 && !/<img/.test(html);
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+t.test('links to http(s) and mailto still work in a viewer', async (t) => {
+  const html = viewerHtml(answered('See [docs](https://example.com/a), [mail](mailto:a@example.com) and [r].\n\n> [r]: https://example.com/r'));
+  t.match(html, '<a href="https://example.com/a">docs</a>');
+  t.match(html, '<a href="mailto:a@example.com">mail</a>');
+  t.match(html, '<a href="https://example.com/r">r</a>');
 });

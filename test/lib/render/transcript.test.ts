@@ -2,6 +2,8 @@ import t from 'tap';
 import { createTranscript, MAX_SKIPPED, transcriptOf, type Piece } from '../../../lib/render/transcript.js';
 import type { LogItem } from '../../../lib/logs/framing.js';
 import { applyStep } from '../../../lib/streams.js';
+import { createLogPlaces } from '../../../lib/logs/places.js';
+import { recordedConversation } from '../../helpers/conversation.js';
 
 const R = 'run_20260101000000_abcdef';
 const R2 = 'run_20260101000001_zzzzzz';
@@ -164,7 +166,11 @@ t.test('version 2: reasoning joins its turn, a permission_request is a note on i
     { reasoning: 'The file is outside.', text: '', tools: true },
     { reasoning: 'Say so.', text: 'I could not.', final: true },
   ]);
-  t.match(ofKind(pieces, 'tool')[0], { call: { id: 'c1', permission: { reason: 'Path is outside.', code: 'outside_workspace' }, result: { status: 'error' } } });
+  t.match(ofKind(pieces, 'tool')[0], { call: { id: 'c1', result: { status: 'error' } } });
+  t.same(ofKind(pieces, 'tool')[0]!.call.permissions, [
+    { decision: 'refused', asked: false, reason: 'Path is outside.', code: 'outside_workspace' },
+    { decision: 'denied', asked: false, reason: 'no' },
+  ], 'the sandbox refused it (its code), then a decision came');
   t.same(ofKind(pieces, 'log_end')[0]!.skipped, [{ lineNo: 11, reason: 'permission_request for no tool_call "nope"' }], 'only the request naming no call');
   t.notOk(ofKind(transcriptOf(toolRun()), 'turn').some((piece) => 'reasoning' in piece.turn), 'a version 1 turn has no reasoning');
 });
@@ -195,4 +201,66 @@ t.test('pieces go out as the log is read: a finished turn is handed on before th
   t.same(kinds(out), ['run', 'turn', 'tool'], 'the first call is shown once its result is in; the second still waits');
   write(toolRun()[7]);
   t.same(kinds(out), ['run', 'turn', 'tool', 'tool']);
+});
+
+t.test('a conversation: each user turn, its work and its answer, how it ended, permissions asked and decided', async (t) => {
+  const { events } = recordedConversation();
+  const pieces = transcriptOf(events);
+  t.same(kinds(pieces).filter((kind) => kind !== 'turn' && kind !== 'tool'), ['run', 'user_turn', 'turn_end', 'user_turn', 'turn_end', 'user_turn', 'turn_end', 'user_turn', 'turn_end', 'user_turn', 'turn_end', 'run_end', 'log_end']);
+  t.match(pieces[0], { kind: 'run', conversation: true });
+  t.notOk('prompt' in pieces[0]!, 'the session\'s stored prompt is the first user turn\'s message, shown there');
+  t.same(ofKind(pieces, 'user_turn').map((piece) => [piece.turn, piece.content]), [
+    [1, 'Write "Remember the milk." in NOTE.md.'],
+    [2, 'Now replace the README.'],
+    [3, 'Run the build.'],
+    [4, 'Then deploy it.'],
+    [5, 'What happened?'],
+  ]);
+  t.same(ofKind(pieces, 'turn_end').map(({ turn, status, worked }) => [turn, status, worked]), [[1, 'success', true], [2, 'success', true], [3, 'interrupted', true], [4, 'interrupted', false], [5, 'success', true]]);
+  t.same(ofKind(pieces, 'tool').map((piece) => piece.call.permissions), [
+    [{ decision: 'allowed', asked: true, reason: 'The client allowed this write_file call.' }],
+    [{ decision: 'denied', asked: true, reason: 'The client denied permission to run this write_file call. Their reason: keep the README' }],
+    [{ decision: 'allowed', asked: true, reason: 'The client allowed this bash call.' }],
+  ], 'what was decided, not the text written for the client');
+  t.same(ofKind(pieces, 'turn').filter((piece) => piece.turn.final).map((piece) => piece.turn.text), ['Done: NOTE.md holds your note.', 'You said no, so the README is as it was.', 'The build was stopped before it finished, so nothing was deployed.'], 'each answer once');
+  t.match(ofKind(pieces, 'run_end')[0]!.summary, { turns: 6, toolCalls: 3, userTurns: 5, interruptedTurns: 2 });
+});
+
+t.test('a conversation without a session file (exec\'s stdout, heartbeats first): no "prompt not recorded" note, the turns carry it', async (t) => {
+  const pieces = transcriptOf([
+    ev('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
+    ev('heartbeat'),
+    ev('turn_start', { turn: 1, content: 'Hi' }),
+    ev('text', { delta: 'Hello.' }),
+    ev('final', { text: 'Hello.' }),
+    ev('turn_end', { turn: 1, status: 'success' }),
+    ev('run_end', { status: 'success', exitCode: 0 }),
+  ]);
+  t.same(pieces[0], { kind: 'run', index: 1, runId: R, start: { cwd: '/w', provider: 'p', model: 'm' }, conversation: true });
+  t.same(kinds(pieces), ['run', 'user_turn', 'turn', 'turn_end', 'run_end', 'log_end']);
+});
+
+t.test('permissions: one remembered for the session (a decision with no request), one never answered', async (t) => {
+  const v2 = (type: string, fields: Record<string, unknown> = {}) => ({ ...ev(type, fields), schemaVersion: 2 });
+  const ask = (id: string) => v2('permission_request', { id, name: 'bash', action: 'prompt', permission: 'prompt', permissionMode: 'ask', sideEffect: 'shell', reason: 'Permission required: … Answer with a permission_response naming this id' });
+  const pieces = transcriptOf([
+    v2('run_start', { cwd: '/w', provider: 'p', model: 'm' }),
+    v2('tool_call', { id: 'c1', name: 'bash', args: {} }),
+    v2('permission_decision', { id: 'c1', name: 'bash', action: 'allow', permission: 'prompt', permissionGranted: true, decisionReason: 'The client allowed bash for the rest of this session.' }),
+    v2('tool_result', { id: 'c1', name: 'bash', status: 'ok', output: '', truncated: false }),
+    v2('tool_call', { id: 'c2', name: 'bash', args: {} }),
+    ask('c2'),
+  ]);
+  t.same(ofKind(pieces, 'tool').map((piece) => piece.call.permissions), [[{ decision: 'allowed', asked: false, reason: 'The client allowed bash for the rest of this session.' }], [{ decision: 'asked', asked: true, reason: 'Permission required: … Answer with a permission_response naming this id' }]]);
+  const many = transcriptOf([v2('run_start', {}), v2('tool_call', { id: 'c1', name: 'bash' }), ...Array.from({ length: 10 }, () => ask('c1'))]);
+  t.equal(ofKind(many, 'tool')[0]!.call.permissions!.length, 8, 'a pile of them is bounded');
+  t.equal(ofKind(many, 'log_end')[0]!.skipped.length, 2);
+});
+
+t.test('several files: a skipped line is named in its file', async (t) => {
+  const places = createLogPlaces();
+  places.start('a.jsonl', 1);
+  places.start('b.jsonl', 4);
+  const pieces = applyStep(createTranscript({ places }), [{ lineNo: 2, raw: 'x', problem: 'not JSON' }, { lineNo: 5, raw: 'y', problem: 'not JSON' }]);
+  t.same(ofKind(pieces, 'log_end')[0]!.skipped, [{ lineNo: 2, file: 'a.jsonl', reason: 'not JSON' }, { lineNo: 2, file: 'b.jsonl', reason: 'not JSON' }]);
 });

@@ -7,6 +7,7 @@ import type { ChatMessage } from '../../../lib/protocol/chat.js';
 import type { Provider, ProviderChunk } from '../../../lib/providers/types.js';
 import { conversationFromEvents, historyChars, messageChars, trimHistory } from '../../../lib/sessions/history.js';
 import { createToolbox } from '../../../lib/tools/registry.js';
+import { recordedConversation } from '../../helpers/conversation.js';
 
 const prompt = (content: string) => ({ schemaVersion: 1, type: 'prompt', content });
 const stamp = (events: object[], runId: string) => events.map((event) => ({ schemaVersion: 1, runId, ...event }));
@@ -302,4 +303,22 @@ t.test('property: trimming drops the fewest whole turns and never orphans a tool
       return previous === undefined || historyChars(history.slice(previous)) > max;
     }),
   );
+});
+
+t.test('a recorded conversation: a queued turn the interrupt cancelled is not resent, the interrupted turn\'s work is', async (t) => {
+  const { events } = recordedConversation();
+  const users = conversationFromEvents(events).filter((message) => message.role === 'user').map((message) => message.content);
+  t.same(users, ['Write "Remember the milk." in NOTE.md.', 'Now replace the README.', 'Run the build.', 'What happened?'], 'not "Then deploy it."');
+  const history = conversationFromEvents(events);
+  const build = history.findIndex((message) => message.role === 'user' && message.content === 'Run the build.');
+  t.match(history.slice(build), [{ role: 'user', content: 'Run the build.' }, { role: 'assistant', content: 'Running the build.' }, { role: 'tool', isError: true }, { role: 'user', content: 'What happened?' }, { role: 'assistant' }]);
+  t.equal(history.length, build + 5);
+});
+
+t.test('a conversation\'s first turn cancelled before it ran: its stored prompt is not resent either', async (t) => {
+  const run = (turn: number, status: string) => stamp([{ type: 'turn_start', turn, content: `m${turn}` }, { type: 'turn_end', turn, status }], 'run_20240102030405_conv01');
+  const events = [prompt('m1'), ...stamp([{ type: 'run_start', cwd: '/w', provider: 'p', model: 'm' }], 'run_20240102030405_conv01'), ...run(1, 'interrupted'), ...run(2, 'interrupted')];
+  t.same(conversationFromEvents(events), []);
+  const answered = [prompt('m1'), ...stamp([{ type: 'run_start', cwd: '/w', provider: 'p', model: 'm' }, { type: 'turn_start', turn: 1, content: 'm1' }, { type: 'text', delta: 'Half' }, { type: 'turn_end', turn: 1, status: 'interrupted' }], 'run_20240102030405_conv01')];
+  t.same(conversationFromEvents(answered), [{ role: 'user', content: 'm1' }, { role: 'assistant', content: 'Half', toolCalls: [] }], 'a turn that said something stays, its partial answer too');
 });
