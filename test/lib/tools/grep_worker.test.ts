@@ -16,9 +16,9 @@ const file = join(dir, 'notes.txt');
 writeFileSync(file, 'alpha\nbeta\nalphabet\n\ngamma alpha\n');
 
 /** Sends one request and collects the replies up to the last one (done or error). */
-async function ask(request: Omit<MatchRequest, 'displayPath' | 'budgetBytes'> & Partial<MatchRequest>): Promise<MatchReply[]> {
+async function ask(request: Omit<MatchRequest, 'displayPath' | 'budgetBytes' | 'maxLineBytes'> & Partial<MatchRequest>): Promise<MatchReply[]> {
   const replies: MatchReply[] = [];
-  worker.postMessage({ displayPath: 'notes.txt', budgetBytes: 1 << 20, ...request });
+  worker.postMessage({ displayPath: 'notes.txt', budgetBytes: 1 << 20, maxLineBytes: 1 << 20, ...request });
   for (;;) {
     const [reply] = (await once(worker, 'message')) as [MatchReply];
     replies.push(reply);
