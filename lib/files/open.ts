@@ -1,6 +1,7 @@
 import { close, constants, createReadStream, fstat, open, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Socket } from 'node:net';
+import { constants as osConstants } from 'node:os';
 import type { Readable } from 'node:stream';
 import { isatty, ReadStream as TtyReadStream } from 'node:tty';
 import { promisify } from 'node:util';
@@ -85,6 +86,19 @@ export async function openRegularFile(path: string, shownPath: string): Promise<
     throw new NotRegularFileError(shownPath, file.stats);
   }
   return file;
+}
+
+/**
+ * A file named on the command line (--file, --script), opened to be read in order whatever it is: a regular file,
+ * a FIFO (`<(cmd)`, a named pipe a writer opens later), a device; a directory fails as reading one would (EISDIR).
+ */
+export async function openStream(path: string): Promise<Readable> {
+  const file = await openToRead(path);
+  if (file.stats.isDirectory()) {
+    await closeFile(file.fd);
+    throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), { code: 'EISDIR', errno: -osConstants.errno.EISDIR, syscall: 'read', path });
+  }
+  return streamOf(file);
 }
 
 /**

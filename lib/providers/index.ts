@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { ProviderError, UsageError } from '../errors.js';
 import { envPrefix, PROFILE_KINDS, unusableProfile, type Profile, type ProfileKind, type ZeroConfig } from './config.js';
+import type { ScriptReading } from './scripted.js';
 import type { Provider, ProviderOptions } from './types.js';
 
 export type ProviderSettings = {
@@ -86,12 +87,15 @@ export function chooseProvider(settings: ProviderSettings): ProviderChoice {
   throw new ProviderError(NO_PROVIDER_MESSAGE);
 }
 
-/** The chosen provider, its code loaded only now, so `zero --help` never pays for an SDK. */
-export async function createProvider(choice: ProviderChoice): Promise<Provider> {
+/**
+ * The chosen provider, its code loaded only now, so `zero --help` never pays for an SDK. `reading` bounds the
+ * script the scripted provider reads (--max-line-bytes) and stops that read when aborted.
+ */
+export async function createProvider(choice: ProviderChoice, reading: ScriptReading = {}): Promise<Provider> {
   switch (choice.kind) {
     case 'scripted': {
       const { createScriptedProvider } = await import('./scripted.js');
-      return createScriptedProvider(choice);
+      return createScriptedProvider({ ...choice, ...reading });
     }
     case 'anthropic':
     case 'anthropic-compatible': {

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { livingProcesses } from '../../lib/tools/process_group.js';
 
@@ -56,4 +56,27 @@ function cpuMs(pid: number): number {
 export async function waitForCpuWork(pid: number, ms: number): Promise<void> {
   const target = cpuMs(pid) + ms;
   while (cpuMs(pid) < target) await sleep(POLL_MS);
+}
+
+/** Waits until process `pid` has `path` open (Linux: /proc/PID/fd), at most `maxMs`; whether it had. */
+export async function waitForOpenFile(pid: number, path: string, maxMs: number): Promise<boolean> {
+  const deadline = Date.now() + maxMs;
+  const isOpen = () => {
+    try {
+      return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+        try {
+          return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+        } catch {
+          return false;
+        }
+      });
+    } catch {
+      return false;
+    }
+  };
+  while (!isOpen()) {
+    if (Date.now() > deadline) return false;
+    await sleep(POLL_MS);
+  }
+  return true;
 }

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { PassThrough } from 'node:stream';
-import { EXIT_STDOUT_CLOSED, readText, watchStdout, type CliIO } from '../../../lib/cli/io.js';
+import { EXIT_STDOUT_CLOSED, watchStdout, type CliIO } from '../../../lib/cli/io.js';
 
 t.test('watchStdout: one watch per stdout, holding its first write error', async (t) => {
   const stdout = new PassThrough();
@@ -16,13 +16,4 @@ t.test('watchStdout: one watch per stdout, holding its first write error', async
 
 t.test('the exit status of a stdout whose reader went away', async (t) => {
   t.equal(EXIT_STDOUT_CLOSED, 141);
-});
-
-t.test('readText: all of a stream as UTF-8, a character split across chunks included', async (t) => {
-  const stream = new PassThrough();
-  const euro = Buffer.from('€');
-  stream.write(Buffer.concat([Buffer.from('fix the '), euro.subarray(0, 1)]));
-  stream.end(Buffer.concat([euro.subarray(1), Buffer.from(' test\n')]));
-  t.equal(await readText(stream), 'fix the € test\n');
-  t.equal(await readText(new PassThrough().end()), '', 'an empty stdin is empty text');
 });
