@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** `NAME=value` in a process's environment: every process a run starts inherits it, whatever its process group or session. */
@@ -49,5 +49,20 @@ export function killAll(pids: number[]): void {
     } catch {
       // already gone
     }
+  }
+}
+
+/** Whether process `pid` has `path` open (one of /proc/PID/fd links to it). */
+export function hasOpenFile(pid: number, path: string): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+      } catch {
+        return false; // closed meanwhile
+      }
+    });
+  } catch {
+    return false; // gone, or not ours to read
   }
 }

@@ -11,9 +11,10 @@
  * Linux only (/proc, mkfifo).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hasOpenFile } from './proc.js';
 import { ZERO, zeroEnv } from './soak-run.js';
 
 type Event = Record<string, unknown>;
@@ -33,20 +34,6 @@ function parse(stdout: string): Event[] {
   });
 }
 
-function hasOpen(pid: number, path: string): boolean {
-  try {
-    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
-      try {
-        return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
-      } catch {
-        return false;
-      }
-    });
-  } catch {
-    return false;
-  }
-}
-
 /** Runs zero; with `fifo` and `signals`, sends those (10 ms apart) once zero has the FIFO open (or after 20 s). */
 function runZero(args: string[], home: string, fifo?: string, signals: NodeJS.Signals[] = []): Promise<Outcome> {
   const child = spawn(process.execPath, [ZERO, ...args], { env: zeroEnv(home), stdio: ['ignore', 'pipe', 'ignore'] });
@@ -57,7 +44,7 @@ function runZero(args: string[], home: string, fifo?: string, signals: NodeJS.Si
   if (fifo) {
     void (async () => {
       const deadline = Date.now() + 20_000;
-      while (!hasOpen(child.pid!, fifo) && Date.now() < deadline && child.exitCode === null) await sleep(20);
+      while (!hasOpenFile(child.pid!, fifo) && Date.now() < deadline && child.exitCode === null) await sleep(20);
       signalledAt = performance.now();
       for (const signal of signals) {
         child.kill(signal);

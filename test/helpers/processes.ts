@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { existsSync, fstatSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { hasOpenFile } from '../../bench/proc.js';
 import { livingProcesses } from '../../lib/tools/process_group.js';
 
 const POLL_MS = 20;
@@ -61,22 +62,23 @@ export async function waitForCpuWork(pid: number, ms: number): Promise<void> {
 /** Waits until process `pid` has `path` open (Linux: /proc/PID/fd), at most `maxMs`; whether it had. */
 export async function waitForOpenFile(pid: number, path: string, maxMs: number): Promise<boolean> {
   const deadline = Date.now() + maxMs;
-  const isOpen = () => {
-    try {
-      return readdirSync(`/proc/${pid}/fd`).some((fd) => {
-        try {
-          return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
-        } catch {
-          return false;
-        }
-      });
-    } catch {
-      return false;
-    }
-  };
-  while (!isOpen()) {
+  while (!hasOpenFile(pid, path)) {
     if (Date.now() > deadline) return false;
     await sleep(POLL_MS);
   }
   return true;
+}
+
+/** Whether file descriptor `fd` of this process is still open a moment later: a stream closes its file asynchronously. */
+export async function stillOpen(fd: number, withinMs = 1000): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    try {
+      fstatSync(fd);
+    } catch {
+      return false;
+    }
+    if (Date.now() > deadline) return true;
+    await sleep(10);
+  }
 }

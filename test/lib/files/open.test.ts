@@ -1,26 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { fstatSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { open, readFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import t from 'tap';
 import { closeFile, fileKind, isSpecialFile, NotRegularFileError, openRegularFile, openStream, openToRead, streamOf } from '../../../lib/files/open.js';
+import { stillOpen } from '../../helpers/processes.js';
 
 const linux = process.platform === 'linux';
-
-/** Whether `fd` is still open a moment later: streams close their file asynchronously. */
-async function isOpen(fd: number): Promise<boolean> {
-  for (let wait = 0; wait < 100; wait++) {
-    try {
-      fstatSync(fd);
-    } catch {
-      return false;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return true;
-}
 
 t.test('openToRead opens anything readable at once, a FIFO nobody writes included, and says what it opened', { skip: !linux, timeout: 10_000 }, async (t) => {
   const dir = t.testdir({ 'a.txt': 'a', sub: {} });
@@ -109,6 +97,6 @@ t.test('streamOf owns the descriptor: destroying the stream closes it', { skip: 
   for (const path of [join(dir, 'a.txt'), fifo]) {
     const file = await openToRead(path);
     streamOf(file).destroy();
-    t.equal(await isOpen(file.fd), false, path);
+    t.equal(await stillOpen(file.fd), false, path);
   }
 });

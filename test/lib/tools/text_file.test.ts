@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { fstatSync, openSync, writeFileSync } from 'node:fs';
+import { openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { NotRegularFileError } from '../../../lib/files/open.js';
 import { isBinaryFile, looksBinary, openTextFile, readLines, type TextLine } from '../../../lib/tools/text_file.js';
+import { stillOpen } from '../../helpers/processes.js';
 
 async function collect(lines: AsyncIterable<TextLine>): Promise<TextLine[]> {
   const all: TextLine[] = [];
@@ -12,18 +13,6 @@ async function collect(lines: AsyncIterable<TextLine>): Promise<TextLine[]> {
 }
 
 const whole = (...texts: string[]) => texts.map((text) => ({ text, cut: false }));
-/** Whether `fd` is still open a moment later: a stream closes its file asynchronously, once its last read is done. */
-async function isOpen(fd: number): Promise<boolean> {
-  for (let wait = 0; wait < 100; wait++) {
-    try {
-      fstatSync(fd);
-    } catch {
-      return false;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return true;
-}
 
 t.test('a NUL byte in the first 8 KiB marks a file as binary', async (t) => {
   const dir = t.testdir({ 'text.txt': 'plain text\n', 'empty.txt': '' });
@@ -59,7 +48,7 @@ t.test('readLines yields lines without their endings, LF or CRLF, and closes the
   t.same(await lines('blank.txt'), whole('', '', 'x'));
   const fd = openSync(join(dir, 'trailing.txt'), 'r');
   for await (const line of readLines(fd, { maxLineBytes: 1000 })) if (line.text === 'a') break;
-  t.equal(await isOpen(fd), false, 'stopping early closes the file');
+  t.equal(await stillOpen(fd), false, 'stopping early closes the file');
 });
 
 t.test('readLines splits multi-byte characters across stream chunks correctly', async (t) => {
@@ -96,5 +85,5 @@ t.test('readLines fails when aborted, and closes the file', async (t) => {
   controller.abort();
   const fd = openSync(join(dir, 'a.txt'), 'r');
   await t.rejects(collect(readLines(fd, { maxLineBytes: 100, signal: controller.signal })), { name: 'AbortError' });
-  t.equal(await isOpen(fd), false);
+  t.equal(await stillOpen(fd), false);
 });
