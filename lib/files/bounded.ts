@@ -1,4 +1,6 @@
+import { createReadStream, type Stats } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { closeFile, openRegularFile } from './open.js';
 
 export type ChunkOptions = {
   /** At most this many bytes in all: past it the read fails with `tooLong()`, before the bytes past it are kept. */
@@ -35,4 +37,18 @@ export async function readBounded(source: Readable, options: ChunkOptions = {}):
   const chunks: Buffer[] = [];
   for await (const chunk of chunksOf(source, options)) chunks.push(chunk);
   return Buffer.concat(chunks);
+}
+
+/**
+ * The bytes of the regular file at `path` (named `shownPath` in errors; anything else is refused with a
+ * NotRegularFileError, see openRegularFile) and its stats. A file over `maxBytes` fails with `tooLarge(size)`
+ * before it is read, or with `tooLarge()` should it grow past the limit while it is read.
+ */
+export async function readRegularFile(path: string, shownPath: string, maxBytes: number, tooLarge: (size?: number) => Error): Promise<{ bytes: Buffer; stats: Stats }> {
+  const { fd, stats } = await openRegularFile(path, shownPath);
+  if (stats.size > maxBytes) {
+    await closeFile(fd);
+    throw tooLarge(stats.size);
+  }
+  return { bytes: await readBounded(createReadStream('', { fd, start: 0 }), { maxBytes, tooLong: () => tooLarge() }), stats };
 }

@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../files/bounded.js';
+import { NotRegularFileError } from '../files/open.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ProviderError } from '../errors.js';
@@ -124,14 +125,18 @@ export function unusableProfile(profile: Profile): ProviderError {
   return new ProviderError(`Config file ${profile.file}: profile "${profile.name}" cannot be used: ${profile.problem}`);
 }
 
+/** The largest config file read: they hold a few profiles. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 /** One config file, or undefined when it does not exist. */
 async function readConfigFile(file: string): Promise<Record<string, unknown> | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // A regular file only, opened without waiting: a FIFO planted as .zero/config.json held zero, deaf to signals.
+    text = (await readRegularFile(file, file, MAX_CONFIG_BYTES, () => new Error(`larger than ${MAX_CONFIG_BYTES} bytes.`))).bytes.toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw invalid(file, (error as Error).message);
+    throw invalid(file, error instanceof NotRegularFileError ? `it is ${error.kind}, not a regular file.` : (error as Error).message);
   }
   let value: unknown;
   try {

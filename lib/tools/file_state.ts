@@ -1,7 +1,7 @@
-import { createReadStream, type Stats } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { readBounded } from '../files/bounded.js';
-import { closeFile, NotRegularFileError, openRegularFile } from '../files/open.js';
+import { readRegularFile } from '../files/bounded.js';
+import { NotRegularFileError } from '../files/open.js';
 import { looksBinary } from './text_file.js';
 
 /** The largest file edit_file and apply_patch change: each holds the whole file, and its new content, in memory. */
@@ -36,14 +36,9 @@ export async function statWritable(path: string, shownPath: string): Promise<Sta
  */
 export async function readEditableText(path: string, shownPath: string): Promise<{ text: string; stats: Stats } | null> {
   if (!(await statWritable(path, shownPath))) return null;
-  const { fd, stats } = await openRegularFile(path, shownPath);
   const tooLarge = (size?: number) =>
     new Error(`"${shownPath}" is ${size === undefined ? 'larger' : `${size} bytes`}; edit_file and apply_patch change files of at most ${MAX_EDITABLE_BYTES} bytes (32 MiB): use bash (sed, a script) for larger ones.`);
-  if (stats.size > MAX_EDITABLE_BYTES) {
-    await closeFile(fd);
-    throw tooLarge(stats.size);
-  }
-  const bytes = await readBounded(createReadStream('', { fd, start: 0 }), { maxBytes: MAX_EDITABLE_BYTES, tooLong: () => tooLarge() });
+  const { bytes, stats } = await readRegularFile(path, shownPath, MAX_EDITABLE_BYTES, tooLarge);
   if (looksBinary(bytes)) throw new Error(`"${shownPath}" is a binary file; only text files can be edited.`);
   return { text: bytes.toString('utf8'), stats };
 }

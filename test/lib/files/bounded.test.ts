@@ -1,6 +1,8 @@
 import { PassThrough, Readable } from 'node:stream';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import t from 'tap';
-import { chunksOf, readBounded } from '../../../lib/files/bounded.js';
+import { chunksOf, readBounded, readRegularFile } from '../../../lib/files/bounded.js';
 
 t.test('readBounded: all of a stream as one Buffer, strings as UTF-8', async (t) => {
   t.same(await readBounded(Readable.from([Buffer.from('ab'), 'c€'])), Buffer.from('abc€'));
@@ -36,4 +38,14 @@ t.test('a caller that stops early destroys the source', async (t) => {
   source.write('a');
   for await (const chunk of chunksOf(source)) if (chunk.length) break;
   t.ok(source.destroyed);
+});
+
+t.test('readRegularFile: the bytes and stats of a regular file; too large, before it is read; a FIFO refused at once', { skip: process.platform === 'win32', timeout: 10_000 }, async (t) => {
+  const dir = t.testdir({ 'a.txt': 'hello' });
+  const { bytes, stats } = await readRegularFile(join(dir, 'a.txt'), 'a.txt', 10, () => new Error('too large'));
+  t.equal(String(bytes), 'hello');
+  t.equal(stats.size, 5);
+  await t.rejects(readRegularFile(join(dir, 'a.txt'), 'a.txt', 4, (size) => new Error(`${size} bytes`)), { message: '5 bytes' });
+  execFileSync('mkfifo', [join(dir, 'pipe')]);
+  await t.rejects(readRegularFile(join(dir, 'pipe'), 'pipe', 10, () => new Error('too large')), { message: /^"pipe" is a FIFO \(named pipe\), not a regular file/ });
 });
