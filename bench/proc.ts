@@ -66,3 +66,24 @@ export function hasOpenFile(pid: number, path: string): boolean {
     return false; // gone, or not ours to read
   }
 }
+
+/** Whether a thread of `pid` waits in open() for a FIFO's other end (Linux wchan `wait_for_partner`): a blocking open of a FIFO nobody writes. */
+export function waitsOpeningFifo(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some((task) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${task}/wchan`, 'utf8') === 'wait_for_partner';
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** How process `pid` reads the FIFO `path`: `open` (it has it open), `opening` (a thread is stuck opening a FIFO), or undefined (not yet). */
+export function fifoReading(pid: number, path: string): 'open' | 'opening' | undefined {
+  if (hasOpenFile(pid, path)) return 'open';
+  return waitsOpeningFifo(pid) ? 'opening' : undefined;
+}

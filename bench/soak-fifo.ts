@@ -14,7 +14,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hasOpenFile } from './proc.js';
+import { fifoReading } from './proc.js';
 import { ZERO, zeroEnv } from './soak-run.js';
 
 type Event = Record<string, unknown>;
@@ -34,7 +34,7 @@ function parse(stdout: string): Event[] {
   });
 }
 
-/** Runs zero; with `fifo` and `signals`, sends those (10 ms apart) once zero has the FIFO open (or after 20 s). */
+/** Runs zero; with `fifo` and `signals`, sends those (10 ms apart) once zero reads the FIFO (or after 20 s). */
 function runZero(args: string[], home: string, fifo?: string, signals: NodeJS.Signals[] = []): Promise<Outcome> {
   const child = spawn(process.execPath, [ZERO, ...args], { env: zeroEnv(home), stdio: ['ignore', 'pipe', 'ignore'] });
   let stdout = '';
@@ -44,7 +44,7 @@ function runZero(args: string[], home: string, fifo?: string, signals: NodeJS.Si
   if (fifo) {
     void (async () => {
       const deadline = Date.now() + 20_000;
-      while (!hasOpenFile(child.pid!, fifo) && Date.now() < deadline && child.exitCode === null) await sleep(20);
+      while (!fifoReading(child.pid!, fifo) && Date.now() < deadline && child.exitCode === null) await sleep(20);
       signalledAt = performance.now();
       for (const signal of signals) {
         child.kill(signal);

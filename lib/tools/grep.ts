@@ -89,9 +89,10 @@ async function search(args: GrepArgs, context: ToolContext, { hits, special, lon
   }
 }
 
-/** A file named directly that the worker would not search: it was checked first, so a special one was swapped in since. */
+/** A file named directly that the worker would not search (a special one was checked first, so it was swapped in since). */
 function skippedFile(searchPath: string, skipped: Skipped): Error {
   if (skipped.reason === 'binary') return new Error(`"${searchPath}" is a binary file; grep searches text only.`);
+  if (skipped.reason === 'unopened') return new Error(skipped.message);
   return new Error(`"${searchPath}" is now ${skipped.reason === 'directory' ? 'a directory' : skipped.kind}: grep searches regular text files only.`);
 }
 
@@ -128,7 +129,7 @@ async function* filesUnder(root: string, directory: string, glob: string | undef
   const wanted = fileFilter(glob);
   for await (const file of walkFiles(directory, signal)) {
     if (!wanted(relative(directory, file))) continue;
-    // Skips symlinks pointing outside the working directory, and files that vanished.
+    // Skips symlinks pointing outside the working directory; the worker skips what it cannot open.
     if (await resolveInside(root, file).then(() => true, () => false)) yield file;
   }
 }

@@ -13,8 +13,11 @@ import { openTextFile, readLines } from './text_file.js';
  */
 export type MatchRequest = { pattern: string; path: string; displayPath: string; budgetBytes: number; maxLineBytes: number };
 
-/** Why a file was not searched: binary, a directory (a symlink to one), or a special file (FIFO, socket, device: its kind). */
-export type Skipped = { reason: 'binary' } | { reason: 'directory' } | { reason: 'special'; kind: string };
+/**
+ * Why a file was not searched: binary, a directory (a symlink to one), a special file (FIFO, socket, device: its
+ * kind), or it could not be opened (a dangling symlink, no permission, gone since the walk saw it: why).
+ */
+export type Skipped = { reason: 'binary' } | { reason: 'directory' } | { reason: 'special'; kind: string } | { reason: 'unopened'; message: string };
 
 /** How a file's search went: the bytes its hits took, or why it was skipped; the lines searched only in part. */
 export type MatchDone = { hitBytes: number; skipped?: Skipped; longLines?: { count: number; first: number } };
@@ -44,7 +47,7 @@ async function matchFile({ pattern, path, displayPath, budgetBytes, maxLineBytes
   try {
     file = await openTextFile(path, displayPath);
   } catch (error) {
-    if (!(error instanceof NotRegularFileError)) throw error;
+    if (!(error instanceof NotRegularFileError)) return { hitBytes: 0, skipped: { reason: 'unopened', message: error instanceof Error ? error.message : String(error) } };
     return { hitBytes: 0, skipped: error.stats.isDirectory() ? { reason: 'directory' } : { reason: 'special', kind: error.kind } };
   }
   if (!file) return { hitBytes: 0, skipped: { reason: 'binary' } };

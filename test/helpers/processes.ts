@@ -1,6 +1,6 @@
 import { existsSync, fstatSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { hasOpenFile } from '../../bench/proc.js';
+import { fifoReading } from '../../bench/proc.js';
 import { livingProcesses } from '../../lib/tools/process_group.js';
 
 const POLL_MS = 20;
@@ -59,14 +59,17 @@ export async function waitForCpuWork(pid: number, ms: number): Promise<void> {
   while (cpuMs(pid) < target) await sleep(POLL_MS);
 }
 
-/** Waits until process `pid` has `path` open (Linux: /proc/PID/fd), at most `maxMs`; whether it had. */
-export async function waitForOpenFile(pid: number, path: string, maxMs: number): Promise<boolean> {
+/**
+ * Waits until process `pid` reads the FIFO `path` (see fifoReading): `open`, or `opening` when a thread is stuck in
+ * a blocking open() of it; `undefined` if neither came within `maxMs` (a slow start on a busy machine).
+ */
+export async function waitForFifoRead(pid: number, path: string, maxMs: number): Promise<'open' | 'opening' | undefined> {
   const deadline = Date.now() + maxMs;
-  while (!hasOpenFile(pid, path)) {
-    if (Date.now() > deadline) return false;
+  for (;;) {
+    const reading = fifoReading(pid, path);
+    if (reading || Date.now() > deadline) return reading;
     await sleep(POLL_MS);
   }
-  return true;
 }
 
 /** Whether file descriptor `fd` of this process is still open a moment later: a stream closes its file asynchronously. */

@@ -61,6 +61,13 @@ t.test('skips special files such as FIFOs, and symlinks to them, instead of bloc
   );
 });
 
+t.test('a walk skips quietly what it cannot open (a dangling symlink); named directly, it is an error', async (t) => {
+  const dir = t.testdir({ 'text.txt': 'needle\n' });
+  symlinkSync('gone.txt', join(dir, 'dangling'));
+  t.equal(await grep.run({ pattern: 'needle' }, context(dir)), 'text.txt:1:needle');
+  await t.rejects(grep.run({ pattern: 'needle', path: 'dangling' }, context(dir)), { message: 'Path "dangling" does not exist.' });
+});
+
 // On a FIFO nobody writes to, the binary check's open() used to wait forever, deaf to the time limit and to SIGINT.
 t.test('a FIFO named as the path, or a symlink to one, is refused at once', { skip: process.platform === 'win32', timeout: 10_000 }, async (t) => {
   const dir = t.testdir({});

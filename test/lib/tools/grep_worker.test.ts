@@ -45,8 +45,10 @@ t.test('the file stops at the first hit past the budget', async (t) => {
   t.same(replies, [{ hit: 'notes.txt:1:alpha' }, { hit: 'notes.txt:2:beta' }, { done: true, hitBytes: 35 }]);
 });
 
-t.test('a file that cannot be read is an error reply, and the worker goes on', async (t) => {
-  const [reply] = await ask({ pattern: 'a', path: join(dir, 'missing.txt') });
-  t.match(reply, { error: /ENOENT|no such file/ });
+t.test('a file that cannot be opened is skipped, saying why; a failure is an error reply; the worker goes on', async (t) => {
+  const [skipped] = await ask({ pattern: 'a', path: join(dir, 'missing.txt') });
+  t.match(skipped, { done: true, hitBytes: 0, skipped: { reason: 'unopened', message: /ENOENT|no such file/ } });
+  const [failed] = await ask({ pattern: 'foo(', path: file });
+  t.match(failed, { error: /^Invalid regular expression "foo\(": / });
   t.same((await ask({ pattern: 'gamma', path: file })).length, 2);
 });
