@@ -63,6 +63,14 @@ t.test('a line longer than maxLineBytes is given cut, on a character boundary, a
   writeFileSync(join(dir, 'long.txt'), `${'€'.repeat(200_000)}\nnext\n${'x'.repeat(10)}\r\n${'y'.repeat(11)}`);
   const lines = await collect(readLines(openSync(join(dir, 'long.txt'), 'r'), { maxLineBytes: 10 }));
   t.same(lines, [{ text: '€€€', cut: true }, { text: 'next', cut: false }, { text: 'x'.repeat(10), cut: false }, { text: 'y'.repeat(10), cut: true }]);
+  // Lines whole in one chunk are decoded together: a long one among them is cut the same way.
+  writeFileSync(join(dir, 'mixed.txt'), `short\n${'z'.repeat(20)}\n€€€€\r\nend\n`);
+  t.same(await collect(readLines(openSync(join(dir, 'mixed.txt'), 'r'), { maxLineBytes: 10 })), [
+    { text: 'short', cut: false },
+    { text: 'z'.repeat(10), cut: true },
+    { text: '€€€', cut: true },
+    { text: 'end', cut: false },
+  ]);
 });
 
 t.test('a line of 600 MB (a sparse file) is cut at once, in memory of the limit, without reading the rest', async (t) => {
