@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /** `NAME=value` in a process's environment: every process a run starts inherits it, whatever its process group or session. */
@@ -50,4 +50,40 @@ export function killAll(pids: number[]): void {
       // already gone
     }
   }
+}
+
+/** Whether process `pid` has `path` open (one of /proc/PID/fd links to it). */
+export function hasOpenFile(pid: number, path: string): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/${fd}`) === path;
+      } catch {
+        return false; // closed meanwhile
+      }
+    });
+  } catch {
+    return false; // gone, or not ours to read
+  }
+}
+
+/** Whether a thread of `pid` waits in open() for a FIFO's other end (Linux wchan `wait_for_partner`): a blocking open of a FIFO nobody writes. */
+export function waitsOpeningFifo(pid: number): boolean {
+  try {
+    return readdirSync(`/proc/${pid}/task`).some((task) => {
+      try {
+        return readFileSync(`/proc/${pid}/task/${task}/wchan`, 'utf8') === 'wait_for_partner';
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return false;
+  }
+}
+
+/** How process `pid` reads the FIFO `path`: `open` (it has it open), `opening` (a thread is stuck opening a FIFO), or undefined (not yet). */
+export function fifoReading(pid: number, path: string): 'open' | 'opening' | undefined {
+  if (hasOpenFile(pid, path)) return 'open';
+  return waitsOpeningFifo(pid) ? 'opening' : undefined;
 }

@@ -11,9 +11,12 @@
  *            least every event read more than 100 ms before the kill)
  *   resume   `zero exec --resume ID` continues the session
  *
+ * Then the FIFO scenarios (bench/soak-fifo.ts), `--fifo-rounds` times each: tools on a FIFO, a FIFO as -f,
+ * --script and the stream-json input, with signals.
+ *
  * Prints a table and exits 1 if any check failed.
  *
- *   npm run soak -- [--runs 200] [--seed 1] [--concurrency 4]
+ *   npm run soak -- [--runs 200] [--seed 1] [--concurrency 4] [--fifo-rounds 3]
  *
  * Slow (about 4 s per run, 4 at a time), so not part of `npm test`. Linux only (/proc).
  */
@@ -25,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { prng } from './prng.js';
 import { killAll, taggedProcesses } from './proc.js';
 import { checkRun, CHECKS, type Check, type Verdicts } from './soak-checks.js';
+import { soakFifos } from './soak-fifo.js';
 import { ENDINGS, startRun, type Plan } from './soak-run.js';
 
 function plans(runs: number, seed: number): Plan[] {
@@ -87,7 +91,7 @@ function failureLines(results: Verdicts[], max = 40): string[] {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '200' }, seed: { type: 'string', default: '1' }, concurrency: { type: 'string', default: '4' } } });
+  const { values } = parseArgs({ options: { runs: { type: 'string', default: '200' }, seed: { type: 'string', default: '1' }, concurrency: { type: 'string', default: '4' }, 'fifo-rounds': { type: 'string', default: '3' } } });
   const runs = Number(values.runs);
   const seed = Number(values.seed);
   const concurrency = Math.min(4, Math.max(1, Number(values.concurrency)));
@@ -98,7 +102,9 @@ async function main() {
   const results = await soak(plans(runs, seed), root, concurrency);
   console.log(`\n${table(results)}\n`);
   console.log(`late: the run had ended (or written run_end) before its signal, so it counts as completed. ${((performance.now() - started) / 1000).toFixed(0)} s in all.`);
-  const failures = failureLines(results);
+  const fifos = await soakFifos(root, Number(values['fifo-rounds']));
+  console.log(`FIFO scenarios: ${fifos.runs} runs, ${fifos.failures.length} failed.`);
+  const failures = [...failureLines(results), ...fifos.failures];
   if (failures.length === 0) {
     rmSync(root, { recursive: true, force: true });
     console.log('Every check passed.');

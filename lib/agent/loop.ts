@@ -139,6 +139,7 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
       if (run.signal.aborted && text) messages.push({ role: 'assistant', content: text, toolCalls: [] });
       throw error;
     }
+    for (const message of uniqueCallIds(calls)) yield { type: 'warning', message };
     const answer: ChatMessage = { role: 'assistant', content: text, toolCalls: calls, ...(reasoningBlocks.length ? { reasoningBlocks } : {}) };
     messages.push(answer);
     if (calls.length === 0) {
@@ -183,6 +184,28 @@ async function* lastAnswer(run: ModelRun, messages: ChatMessage[]): AsyncGenerat
   if (!text.trim()) return NO_LAST_ANSWER;
   messages.push(request, { role: 'assistant', content: text, toolCalls: [], ...(reasoningBlocks.length ? { reasoningBlocks } : {}) });
   return text;
+}
+
+/**
+ * Gives each call of a turn an id of its own, before permissions, results and the next request name them: a
+ * repeated id (a server that numbers calls from 0 every turn, or sends none) becomes `<id>_2`, `<id>_3`, … (never an
+ * id another call of the turn has). Returns a warning for each id changed.
+ */
+function uniqueCallIds(calls: ToolCallRequest[]): string[] {
+  const given = new Set(calls.map((call) => call.id));
+  const used = new Set<string>();
+  const warnings: string[] = [];
+  for (const call of calls) {
+    if (used.has(call.id)) {
+      let suffix = 2;
+      while (given.has(`${call.id}_${suffix}`) || used.has(`${call.id}_${suffix}`)) suffix++;
+      const unique = `${call.id}_${suffix}`;
+      warnings.push(`The model gave the id ${JSON.stringify(call.id)} to more than one tool call in a turn; this ${call.name} call is ${JSON.stringify(unique)} in the events and in what the model is told.`);
+      call.id = unique;
+    }
+    used.add(call.id);
+  }
+  return warnings;
 }
 
 /** One model turn streamed: text and reasoning yielded (and handed to `onText`), usage yielded, calls and reasoning blocks gathered. */

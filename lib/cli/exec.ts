@@ -1,9 +1,8 @@
-import { createReadStream, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { UsageError, describeErrno } from '../errors.js';
+import { CancelledError, UsageError } from '../errors.js';
 import { execChain, reportEvents, reportFailure, type ExecInput } from '../pipeline.js';
 import { NO_INPUT } from '../protocol/combine.js';
+import { DEFAULT_MAX_LINE_BYTES } from '../protocol/lines.js';
 import { loadConfig } from '../providers/config.js';
 import { chooseProvider, createProvider, credentialsInUse } from '../providers/index.js';
 import { DEFAULT_MAX_TURNS } from '../agent/run.js';
@@ -14,8 +13,10 @@ import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessi
 import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot, type Launch } from '../sessions/index.js';
 import { launchOf, providerFlags, sessionProviderError } from './resume.js';
 import { checkApiKey } from './api-key.js';
-import { readText, type CliIO } from './io.js';
-import { captureConsole, debugReporter, deliver } from './process.js';
+import type { CliIO } from './io.js';
+import { inputFile, openInputFile, readPromptFile } from './input-files.js';
+import { captureConsole, debugReporter, deliver, type RunControl } from './process.js';
+import { setupSignal } from './signals.js';
 import { screenFor } from './screen.js';
 import { STDIN, execSettings, outputFormatFromArgv, schemaVersionFromArgv, type ExecSettings, type RawExecOptions } from './options.js';
 import type { ToolPlan } from '../tools/permissions.js';
@@ -27,31 +28,25 @@ import { discardWorktree, movedInto, prepareWorktree, type Worktree } from './wo
 export const NO_PROMPT_TEXT = 'No prompt given. Pass it as arguments, with --file PATH, or on stdin (echo "…" | zero exec).';
 export const POSITIONAL_WITH_STREAM_JSON = 'Stream-json input does not accept positional prompt text. Pipe JSONL or use --file.';
 
-function unreadable(path: string, error: unknown): UsageError {
-  return new UsageError(`Cannot read --file ${path}: ${describeErrno(error as NodeJS.ErrnoException)}`);
-}
+/** The run that a signal cancelled while it was set up: nothing is left to stop. */
+const SETUP_CANCELLED: RunControl = { cancel: () => {}, silence: () => {} };
 
 /** Where the prompt comes from: argv, --file, and stdin (`-f -`, or no words with stdin piped) for text; --file or stdin, streamed, for stream-json. */
-async function execInput(settings: ExecSettings, io: CliIO): Promise<{ input: ExecInput; source?: Readable }> {
-  const { file, words } = settings;
+async function execInput(settings: ExecSettings, io: CliIO, signal: AbortSignal): Promise<{ input: ExecInput; source?: Readable }> {
+  const { words } = settings;
+  const file = inputFile(settings.file);
   if (settings.inputFormat === 'text') {
     let fileText = '';
-    if (file === STDIN || (file === undefined && words.length === 0 && !io.stdin.isTTY)) fileText = await readText(io.stdin);
-    else if (file !== undefined) fileText = await readFile(file, 'utf8').catch((error) => Promise.reject(unreadable(file, error)));
+    if (file !== undefined || (words.length === 0 && !io.stdin.isTTY)) {
+      fileText = await readPromptFile(file ?? STDIN, io.stdin, { maxBytes: settings.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, signal });
+    }
     const prompt = [words.join(' '), fileText].map((part) => part.trim()).filter(Boolean).join('\n\n');
     if (!prompt) throw new UsageError(NO_PROMPT_TEXT);
     return { input: { format: 'text', prompt } };
   }
   if (words.length > 0) throw new UsageError(POSITIONAL_WITH_STREAM_JSON);
   const input: ExecInput = { format: 'stream-json', maxLineBytes: settings.maxLineBytes };
-  if (file !== undefined && file !== STDIN) {
-    try {
-      if (!statSync(file).isFile()) throw new Error('not a file');
-    } catch (error) {
-      throw unreadable(file, error);
-    }
-    return { input, source: createReadStream(file) };
-  }
+  if (file !== undefined && file !== STDIN) return { input, source: await openInputFile(file) };
   if (io.stdin.isTTY && file !== STDIN) throw new UsageError(NO_INPUT);
   return { input, source: io.stdin };
 }
@@ -98,12 +93,13 @@ function reasoningWarnings({ reasoningBudget: budget, reasoningEffort: effort }:
 }
 
 /** The provider the flags (or the session resumed) choose, its key checked before any request; `secrets` gets the keys it loads. */
-async function chosenProvider(settings: ProviderSettings & { provider?: string }, secrets: string[]): Promise<{ choice: ProviderChoice; provider: Provider }> {
+async function chosenProvider(settings: ProviderSettings & { provider?: string }, secrets: string[], maxLineBytes?: number): Promise<{ choice: ProviderChoice; provider: Provider }> {
   const choice = chooseProvider({ ...settings, name: settings.provider });
   // Keys the config files hold are credentials in use too: redacted from here on.
   secrets.splice(0, secrets.length, ...credentialsInUse(settings.env ?? {}, choice, settings.config));
   checkApiKey(choice, settings.env ?? {}, settings.config);
-  return { choice, provider: await createProvider(choice) };
+  // A read that waits here (a script that is a FIFO nobody writes) is stopped by a signal: the run then ends cancelled.
+  return { choice, provider: await createProvider(choice, { maxLineBytes, signal: setupSignal() }) };
 }
 
 /** `zero exec`: one run, reported on stdout in the chosen format; the process exits with run_end's code. */
@@ -124,8 +120,8 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort } = settings;
     const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort };
     const flags = await providerFlags(settings, io.env);
-    const { choice, provider } = await chosenProvider({ ...flags, cwd: settings.cwd, env: io.env, config, limits }, secrets).catch((error: unknown) => Promise.reject(sessionProviderError(error, settings, flags)));
-    const { input, source } = await execInput(settings, io);
+    const { choice, provider } = await chosenProvider({ ...flags, cwd: settings.cwd, env: io.env, config, limits }, secrets, settings.maxLineBytes).catch((error: unknown) => Promise.reject(sessionProviderError(error, settings, flags)));
+    const { input, source } = await execInput(settings, io, setupSignal());
     const recorder = await sessionRecorder({ ...settings, session: flags.session ?? settings.session }, io.env, { name: provider.name, model: provider.model, ...launchOf(choice, flags.provider, io.env, config) }, secrets);
     const screen = screenFor(io, settings.outputFormat, { spinner: true, sessionHint: true });
     const chain = execChain({
@@ -151,6 +147,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     await discardWorktree(worktree);
     const schemaVersion = schemaVersionFromArgv(raw.schemaVersion === undefined ? [] : ['--schema-version', raw.schemaVersion], io.env);
     const { readable, exitCode } = reportFailure(error, { format, schemaVersion, secrets, stderr: io.stderr }, debug.failure);
-    await deliver(io, readable, exitCode);
+    // A signal that stopped the setup is the failure reported: deliver takes it as handled, and writes the report.
+    await deliver(io, readable, exitCode, error instanceof CancelledError ? SETUP_CANCELLED : undefined);
   }
 }

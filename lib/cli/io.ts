@@ -98,10 +98,3 @@ export function watchStdout(io: CliIO): StdoutWatch {
   stdoutWatches.set(io.stdout, watch);
   return watch;
 }
-
-/** All of a stream, as UTF-8 text. */
-export async function readText(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString('utf8');
-}

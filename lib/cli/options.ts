@@ -137,6 +137,8 @@ function seconds(flag: string, value: string | undefined): number | undefined {
   if (!/^\s*\d*\.?\d+\s*$/.test(value) || !(number > 0) || number > MAX_TIMER_SECONDS) {
     throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a positive number of seconds, at most ${MAX_TIMER_SECONDS}.`);
   }
+  // Fractions are honoured to the millisecond; less than half of one would round to 0, which turns a timer off.
+  if (Math.round(number * 1000) < 1) throw new UsageError(`Invalid value for ${flag}: "${value}". Expected at least 0.001 seconds (one millisecond).`);
   return Math.round(number * 1000);
 }
 

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readRegularFile } from '../files/bounded.js';
+import { NotRegularFileError } from '../files/open.js';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ProviderError, describeErrno } from '../errors.js';
@@ -53,12 +54,15 @@ const parserMessage = (error: Error) => error.message.replace(/, ".*"(\.\.\.)? i
  * read: a repository may hold a link to a FIFO or a device, which would hang the run or fill memory.
  */
 async function readConfigFile(file: string): Promise<ConfigObject | undefined> {
-  const unreadable = (error: NodeJS.ErrnoException) => Promise.reject(invalidConfig(file, describeErrno(error)));
-  const info = await stat(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : unreadable(error)));
-  if (!info) return undefined;
-  if (!info.isFile()) throw invalidConfig(file, 'not a regular file.');
-  if (info.size > MAX_CONFIG_BYTES) throw invalidConfig(file, `larger than ${MAX_CONFIG_BYTES} bytes.`);
-  const text = await readFile(file, 'utf8').catch(unreadable);
+  let text: string;
+  try {
+    // opened without waiting and checked on the descriptor: a FIFO planted as .zero/config.json held zero, deaf to signals
+    text = (await readRegularFile(file, file, MAX_CONFIG_BYTES, () => new Error(`larger than ${MAX_CONFIG_BYTES} bytes.`))).bytes.toString('utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof NotRegularFileError) throw invalidConfig(file, `it is ${error.kind}, not a regular file.`);
+    throw invalidConfig(file, (error as NodeJS.ErrnoException).code ? describeErrno(error as NodeJS.ErrnoException) : (error as Error).message);
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

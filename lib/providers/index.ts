@@ -3,6 +3,7 @@ import { ProviderError, UsageError } from '../errors.js';
 import { envPrefix, PROFILE_KINDS, unusableProfile, type Profile, type ProfileKind, type ZeroConfig } from './config.js';
 import { customBaseURL } from './profile.js';
 import { mayWriteThinkTags } from './think-tags.js';
+import type { ScriptReading } from './scripted.js';
 import type { Provider, ProviderOptions } from './types.js';
 import { withSdk } from './sdk.js';
 
@@ -114,12 +115,15 @@ export function chooseProvider(settings: ProviderSettings): ProviderChoice {
   throw new ProviderError(NO_PROVIDER_MESSAGE);
 }
 
-/** The chosen provider, its code loaded only now, so `zero --help` never pays for an SDK. */
-export async function createProvider(choice: ProviderChoice): Promise<Provider> {
+/**
+ * The chosen provider, its code loaded only now, so `zero --help` never pays for an SDK. `reading` bounds the
+ * script the scripted provider reads (--max-line-bytes) and stops that read when aborted.
+ */
+export async function createProvider(choice: ProviderChoice, reading: ScriptReading = {}): Promise<Provider> {
   switch (choice.kind) {
     case 'scripted': {
       const { createScriptedProvider } = await import('./scripted.js');
-      return createScriptedProvider(choice);
+      return createScriptedProvider({ ...choice, ...reading });
     }
     case 'anthropic':
     case 'anthropic-compatible': {

@@ -1,10 +1,11 @@
-import { readFile } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
-import { ProviderError, UsageError, describeErrno } from '../errors.js';
+import { ProviderError, UsageError, ZeroError, describeErrno } from '../errors.js';
+import { chunksOf } from '../files/bounded.js';
+import { openStream } from '../files/open.js';
 import { createLineFramer } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
 import { validateParsed } from '../protocol/validate.js';
-import { applyStep, composeSteps, mapStep } from '../streams.js';
+import { composeSteps, mapStep } from '../streams.js';
 import type { Line } from '../protocol/types.js';
 import type { ChatMessage } from '../protocol/chat.js';
 import type { Provider, ProviderChunk, TurnRequest } from './types.js';
@@ -22,19 +23,40 @@ export type ScriptTurn = {
   expect?: { contains?: string[]; images?: number };
 };
 
-/** Reads and validates a JSONL script; any problem is a usage error naming the file and line. */
-export async function loadScript(path: string): Promise<ScriptTurn[]> {
-  let source: Buffer;
-  try {
-    source = await readFile(path);
-  } catch (error) {
-    throw new UsageError(`Cannot read the script ${path}: ${describeErrno(error as NodeJS.ErrnoException)}`);
-  }
+/**
+ * The most a script may hold by default: it is parsed whole before the run starts, and its turns take up to six
+ * times its size in memory (64 MiB of one-word turns: 400 MB).
+ */
+export const MAX_SCRIPT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * How a script is read: its lines at most `maxLineBytes` (--max-line-bytes), the whole at most `maxBytes`
+ * (MAX_SCRIPT_BYTES), the read stopped when `signal` aborts.
+ */
+export type ScriptReading = { maxLineBytes?: number; maxBytes?: number; signal?: AbortSignal };
+
+/**
+ * Reads and validates a JSONL script, from any file that can be read in order (a FIFO, `<(cmd)` included); any
+ * problem is a usage error naming the file and line. It is bounded as it is read: a line over `maxLineBytes`, or
+ * more than `maxBytes` in all (`--script <(yes '{}')`; `--script /dev/zero` fails at its first line), fails before more is read.
+ */
+export async function loadScript(path: string, { maxLineBytes, maxBytes = MAX_SCRIPT_BYTES, signal }: ScriptReading = {}): Promise<ScriptTurn[]> {
   const label = `script ${path}`;
   // No depth limit here: a script stands in for a model, and too-deep tool arguments are the agent loop's to answer.
   const turn = mapStep((line: Line) => validateParsed<ScriptTurn>('script', parseLine(line, label, { maxDepth: Infinity }), label));
   // Composed, each line is checked as it is framed: the first bad line is the one reported.
-  return applyStep(composeSteps<Buffer, ScriptTurn>([createLineFramer({ label }), turn]), [source]);
+  const step = composeSteps<Buffer, ScriptTurn>([createLineFramer({ label, maxLineBytes }), turn]);
+  const turns: ScriptTurn[] = [];
+  const emit = (scriptTurn: ScriptTurn) => void turns.push(scriptTurn);
+  const tooLong = () => new UsageError(`The script ${path} is longer than ${maxBytes} bytes, the most a script may hold.`);
+  try {
+    for await (const chunk of chunksOf(await openStream(path), { maxBytes, tooLong, signal })) step.write(chunk, emit);
+  } catch (error) {
+    if (error instanceof ZeroError) throw error;
+    throw new UsageError(`Cannot read the script ${path}: ${describeErrno(error as NodeJS.ErrnoException)}`);
+  }
+  step.end?.(emit);
+  return turns;
 }
 
 /** Everything the model can see at this turn, as one searchable text. */
@@ -104,6 +126,6 @@ export class ScriptedProvider implements Provider {
   }
 }
 
-export async function createScriptedProvider(options: { script: string; model?: string }): Promise<ScriptedProvider> {
-  return new ScriptedProvider(await loadScript(options.script), { model: options.model });
+export async function createScriptedProvider(options: { script: string; model?: string } & ScriptReading): Promise<ScriptedProvider> {
+  return new ScriptedProvider(await loadScript(options.script, options), { model: options.model });
 }

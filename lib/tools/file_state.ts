@@ -1,6 +1,11 @@
 import type { Stats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { isBinaryFile } from './text_file.js';
+import { stat } from 'node:fs/promises';
+import { readRegularFile } from '../files/bounded.js';
+import { NotRegularFileError } from '../files/open.js';
+import { looksBinary } from './text_file.js';
+
+/** The largest file edit_file and apply_patch change: each holds the whole file, and its new content, in memory. */
+export const MAX_EDITABLE_BYTES = 32 * 1024 * 1024;
 
 /**
  * What a write tool finds at `path` (a real path, from resolveWritable): undefined when nothing is there yet,
@@ -17,7 +22,7 @@ export async function statWritable(path: string, shownPath: string): Promise<Sta
     throw error;
   }
   if (stats.isDirectory()) throw new Error(`"${shownPath}" is a directory.`);
-  if (!stats.isFile()) throw new Error(`"${shownPath}" is not a regular file.`);
+  if (!stats.isFile()) throw new NotRegularFileError(shownPath, stats);
   // Unlike a symlink, a hard link does not say where its other names are: one may be outside the allowed directories.
   if (stats.nlink > 1) {
     throw new Error(`"${shownPath}" has ${stats.nlink} hard links, and another of its names may be outside the working directory; write tools do not change hard-linked files (copy it to a file of its own first).`);
@@ -25,10 +30,15 @@ export async function statWritable(path: string, shownPath: string): Promise<Sta
   return stats;
 }
 
-/** The UTF-8 text of the file at `path` and its stats, or null when there is none; binary files are refused. */
+/**
+ * The UTF-8 text of the file at `path` and its stats, or null when there is none. Binary files, files over
+ * MAX_EDITABLE_BYTES and anything but a regular file (checked on the file opened) are refused.
+ */
 export async function readEditableText(path: string, shownPath: string): Promise<{ text: string; stats: Stats } | null> {
-  const stats = await statWritable(path, shownPath);
-  if (!stats) return null;
-  if (await isBinaryFile(path)) throw new Error(`"${shownPath}" is a binary file; only text files can be edited.`);
-  return { text: await readFile(path, 'utf8'), stats };
+  if (!(await statWritable(path, shownPath))) return null;
+  const tooLarge = (size?: number) =>
+    new Error(`"${shownPath}" is ${size === undefined ? 'larger' : `${size} bytes`}; edit_file and apply_patch change files of at most ${MAX_EDITABLE_BYTES} bytes (32 MiB): use bash (sed, a script) for larger ones.`);
+  const { bytes, stats } = await readRegularFile(path, shownPath, MAX_EDITABLE_BYTES, tooLarge);
+  if (looksBinary(bytes)) throw new Error(`"${shownPath}" is a binary file; only text files can be edited.`);
+  return { text: bytes.toString('utf8'), stats };
 }

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { MatchReply, MatchRequest } from './grep_worker.js';
+import type { MatchDone, MatchReply, MatchRequest } from './grep_worker.js';
 
 /**
  * Matches the lines of files against one pattern in a worker thread. Even RE2 can spend a minute on one
@@ -8,15 +8,15 @@ import type { MatchReply, MatchRequest } from './grep_worker.js';
  * worker is terminated, wherever it is in its work, when the search is aborted.
  */
 export type LineMatcher = {
-  /** Calls `onHit` with each "path:line:text" in the file, in order; resolves to the bytes of those hits. */
-  matchFile(file: FileToMatch, onHit: (hit: string) => void): Promise<number>;
+  /** Calls `onHit` with each "path:line:text" in the file, in order; resolves to how it went (the bytes of those hits, or why it was skipped). */
+  matchFile(file: FileToMatch, onHit: (hit: string) => void): Promise<MatchDone>;
   /** Done with the matcher: its worker waits for the next search. */
   close(): void;
 };
 
 export type FileToMatch = Omit<MatchRequest, 'pattern'>;
 
-type PendingFile = { onHit: (hit: string) => void; resolve: (hitBytes: number) => void; reject: (error: unknown) => void };
+type PendingFile = { onHit: (hit: string) => void; resolve: (done: MatchDone) => void; reject: (error: unknown) => void };
 
 // Under tap the sources run as TypeScript, and a worker inherits the TypeScript loader through process.execArgv.
 const WORKER_URL = new URL(`./grep_worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
@@ -38,8 +38,9 @@ export function startLineMatcher(pattern: string, signal: AbortSignal): LineMatc
     if ('hit' in message) return pending.onHit(message.hit);
     const file = pending;
     pending = undefined;
-    if ('error' in message) file.reject(new Error(message.error));
-    else file.resolve(message.hitBytes);
+    if ('error' in message) return file.reject(new Error(message.error));
+    const { done: _done, ...done } = message;
+    file.resolve(done);
   };
   const stop = (reason: unknown) => {
     if (stopped !== undefined) return;

@@ -1,4 +1,5 @@
 import { readdir } from 'node:fs/promises';
+import { fileKind, isSpecialFile } from '../files/open.js';
 import { resolveExisting } from './sandbox.js';
 import type { Tool } from './types.js';
 import { byName } from './walk.js';
@@ -7,7 +8,7 @@ type ListDirectoryArgs = { path?: string };
 
 export const listDirectory: Tool<ListDirectoryArgs> = {
   name: 'list_directory',
-  description: 'List the entries of a directory, sorted by name, one per line; directories end with "/".',
+  description: 'List the entries of a directory, sorted by name, one per line; directories end with "/", special files (FIFOs, sockets, devices) say what they are.',
   parameters: {
     type: 'object',
     properties: {
@@ -20,12 +21,13 @@ export const listDirectory: Tool<ListDirectoryArgs> = {
   async run(args, context) {
     const shownPath = args.path ?? '.';
     const { path, stats } = await resolveExisting(context.cwd, shownPath);
-    if (!stats.isDirectory()) throw new Error(`"${shownPath}" is not a directory; use read_file to read a file.`);
+    if (stats.isFile()) throw new Error(`"${shownPath}" is not a directory; use read_file to read a file.`);
+    if (!stats.isDirectory()) throw new Error(`"${shownPath}" is ${fileKind(stats)}, not a directory.`);
     const entries = await readdir(path, { withFileTypes: true });
     if (entries.length === 0) return `(Directory "${shownPath}" is empty.)`;
     return entries
       .sort(byName)
-      .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
+      .map((entry) => (entry.isDirectory() ? `${entry.name}/` : isSpecialFile(entry) ? `${entry.name} (${fileKind(entry)}: not read by the file tools)` : entry.name))
       .join('\n');
   },
 };

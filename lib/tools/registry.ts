@@ -91,7 +91,12 @@ export function createToolbox(tools: AnyTool[] = readOnlyTools, options: Toolbox
     async targets(call, context) {
       const prepared = prepare(call);
       if ('status' in prepared || !prepared.tool.targets) return [];
-      return prepared.tool.targets(prepared.args, context).catch(() => []);
+      // try, not .catch: a tool whose targets throws before it returns a promise must not end the run either.
+      try {
+        return await prepared.tool.targets(prepared.args, context);
+      } catch {
+        return [];
+      }
     },
     async run(call, context) {
       const prepared = prepare(call);

@@ -10,8 +10,9 @@ export function byName(a: { name: string }, b: { name: string }): number {
 }
 
 /**
- * Yields the absolute paths of the files under `directory`, depth first with entries sorted by name.
- * Symlinks are yielded as files and never descended into (no cycles); callers check where they point.
+ * Yields the absolute paths of what is under `directory` other than directories (files, symlinks, FIFOs, sockets,
+ * devices), depth first with entries sorted by name. Symlinks are never descended into (no cycles); callers check
+ * where they point, and what each path is before they read it (openRegularFile).
  */
 export async function* walkFiles(directory: string, signal: AbortSignal): AsyncGenerator<string> {
   signal.throwIfAborted();
@@ -21,8 +22,23 @@ export async function* walkFiles(directory: string, signal: AbortSignal): AsyncG
     const path = join(directory, entry.name);
     if (entry.isDirectory()) {
       if (!IGNORED_DIRECTORIES.includes(entry.name)) yield* walkFiles(path, signal);
-    } else if (entry.isFile() || entry.isSymbolicLink()) {
+    } else {
       yield path;
     }
   }
+}
+
+/** At most this many paths are named in a note; the rest are counted. */
+const NAMED_IN_NOTES = 10;
+
+/** "a, b, c" or "a, b, … and 5 more": the first few of `items`, for a note. */
+export function listed(items: string[]): string {
+  const more = items.length > NAMED_IN_NOTES ? ` and ${items.length - NAMED_IN_NOTES} more` : '';
+  return `${items.slice(0, NAMED_IN_NOTES).join(', ')}${more}`;
+}
+
+/** The note a search tool adds when it skipped special files: "path (kind)" each, as fileKind names them. */
+export function skippedSpecialFiles(skipped: string[]): string {
+  const count = skipped.length === 1 ? '1 special file' : `${skipped.length} special files`;
+  return `(Skipped ${count}, which the file tools never read: ${listed(skipped)}.)`;
 }

@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, fstatSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fifoReading } from '../../bench/proc.js';
 import { livingProcesses } from '../../lib/tools/process_group.js';
 
 const POLL_MS = 20;
@@ -56,4 +57,31 @@ function cpuMs(pid: number): number {
 export async function waitForCpuWork(pid: number, ms: number): Promise<void> {
   const target = cpuMs(pid) + ms;
   while (cpuMs(pid) < target) await sleep(POLL_MS);
+}
+
+/**
+ * Waits until process `pid` reads the FIFO `path` (see fifoReading): `open`, or `opening` when a thread is stuck in
+ * a blocking open() of it; `undefined` if neither came within `maxMs` (a slow start on a busy machine).
+ */
+export async function waitForFifoRead(pid: number, path: string, maxMs: number): Promise<'open' | 'opening' | undefined> {
+  const deadline = Date.now() + maxMs;
+  for (;;) {
+    const reading = fifoReading(pid, path);
+    if (reading || Date.now() > deadline) return reading;
+    await sleep(POLL_MS);
+  }
+}
+
+/** Whether file descriptor `fd` of this process is still open a moment later: a stream closes its file asynchronously. */
+export async function stillOpen(fd: number, withinMs = 1000): Promise<boolean> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    try {
+      fstatSync(fd);
+    } catch {
+      return false;
+    }
+    if (Date.now() > deadline) return true;
+    await sleep(10);
+  }
 }

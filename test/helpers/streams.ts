@@ -59,3 +59,10 @@ export function cutAt(whole: Buffer, cuts: number[]): Buffer[] {
   }
   return chunks.filter((chunk) => chunk.length > 0);
 }
+
+/** All of a stream as UTF-8 text (a character split across chunks included). */
+export async function readText(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -228,6 +228,33 @@ t.test('a path the sandbox refuses: permission_request with its block, in the ru
   t.same(readdirSync(join(dir, 'outside')), []);
 });
 
+t.test('tool call ids repeated in one turn are made unique, with a warning, before results and the next request name them', async (t) => {
+  const dir = t.testdir({ 'a.txt': 'A', 'b.txt': 'B', 'c.txt': 'C' });
+  const read = (id: string, path: string) => ({ id, name: 'read_file', args: { path } });
+  const p = provider([calls(read('c1', 'a.txt'), read('c1', 'b.txt'), read('c1_2', 'c.txt')), answer('read')]);
+  const { events, error } = await run(p, dir);
+  t.equal(error, undefined);
+  t.same(events.map((event) => event.type), ['warning', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'text', 'final']);
+  t.same(events[0], { type: 'warning', message: 'The model gave the id "c1" to more than one tool call in a turn; this read_file call is "c1_3" in the events and in what the model is told.' });
+  t.same(events.filter((event) => event.type === 'tool_result').map((event) => [event.id, event.output]), [['c1', '     1\tA'], ['c1_3', '     1\tB'], ['c1_2', '     1\tC']]);
+  t.same(p.seen[1]?.[1], { role: 'assistant', content: '', toolCalls: [read('c1', 'a.txt'), read('c1_3', 'b.txt'), read('c1_2', 'c.txt')] });
+  t.same(p.seen[1]?.slice(2).map((message) => message.role === 'tool' && message.toolCallId), ['c1', 'c1_3', 'c1_2']);
+});
+
+// Its checkpoint's targets threw before they returned a promise, and the run ended as a crash, exit 1.
+t.test('a patch apply_patch cannot read is an error tool_result; the model tries again and the run goes on', async (t) => {
+  const dir = t.testdir({ 'a.txt': 'a\n' });
+  const rename = 'diff --git a/a.txt b/b.txt\nsimilarity index 100%\nrename from a.txt\nrename to b.txt\n';
+  const p = provider([calls({ id: 'p1', name: 'apply_patch', args: { patch: 'hello' } }), calls({ id: 'p2', name: 'apply_patch', args: { patch: rename } }), answer('renamed')]);
+  const { events, error } = await run(p, dir, { toolbox: planned({ auto: 'high' }) });
+  t.equal(error, undefined);
+  t.same(events.map((event) => event.type), ['tool_call', 'tool_result', 'tool_call', 'checkpoint', 'tool_result', 'text', 'final']);
+  t.match(events[1], { type: 'tool_result', id: 'p1', status: 'error', output: /^The patch changes no file/ });
+  t.match(events[3], { type: 'checkpoint', checkpoint: { files: ['a.txt', 'b.txt'] } });
+  t.match(events[4], { type: 'tool_result', id: 'p2', status: 'ok', output: 'renamed a.txt → b.txt (+0 -0)', changedFiles: ['a.txt', 'b.txt'] });
+  t.same(readdirSync(dir), ['b.txt']);
+});
+
 t.test('checkpoints before each call that changes files, numbered in the run; changedFiles on its result', async (t) => {
   const dir = t.testdir({ 'a.txt': 'one\n' });
   const p = provider([

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { PassThrough } from 'node:stream';
 import { checkApiKey } from '../../../lib/cli/api-key.js';
-import { readText } from '../../../lib/cli/io.js';
+import { readText } from '../../helpers/streams.js';
 import { main } from '../../../lib/cli/main.js';
 import { chooseProvider } from '../../../lib/providers/index.js';
 import type { ZeroConfig } from '../../../lib/providers/config.js';

@@ -3,7 +3,8 @@ import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { survivors, waitForFile, waitForPid } from '../../helpers/processes.js';
+import { survivors, waitForFifoRead, waitForFile, waitForPid } from '../../helpers/processes.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { cleanEnv, eventTypes, jsonLines, nth, writeScript, zero } from '../../helpers/zero.js';
 
 // zero exec under signals and a vanished reader: run_end is still written (or, stdout gone, the session still
@@ -151,8 +152,9 @@ t.test('a signal while the run is still being set up: error + run_end, not a sil
       // Opening the FIFO for writing completes once zero has opened it to read the prompt: it is setting the run up.
       void open(fifo, 'w').then(async (writer) => {
         child.kill('SIGINT');
-        // The prompt arrives after the signal: the run must not start anyway.
-        await writer.writeFile('hi');
+        // The prompt arrives after the signal: the run must not start anyway. The signal stops zero's read,
+        // so the pipe may be closed by now (EPIPE).
+        await writer.writeFile('hi').catch(() => {});
         await writer.close();
       });
     },
@@ -160,4 +162,60 @@ t.test('a signal while the run is still being set up: error + run_end, not a sil
   t.equal(result.code, 130, result.stderr);
   t.same(eventTypes(jsonLines(result.stdout)), ['error', 'run_end']);
   t.match(nth(jsonLines(result.stdout), 'error'), { code: 'cancelled', message: 'Cancelled by SIGINT.' });
+});
+
+/**
+ * Spawns `args`, and once zero reads `fifo` (has it open, or is stuck opening it: its setup is done up to there),
+ * sends it `signals`, 200 ms apart; SIGKILLed if still there 5 s after the last signal.
+ */
+async function signalWhileReading(args: string[], fifo: string, signals: NodeJS.Signals[]) {
+  let signalledAt = 0;
+  let opened = false;
+  let killed = false;
+  const result = await zero(args, {
+    onSpawn: (child) => {
+      void (async () => {
+        // Generous: only a busy machine makes zero this slow to get there.
+        opened = (await waitForFifoRead(child.pid!, fifo, 60_000)) === 'open';
+        signalledAt = Date.now();
+        for (const signal of signals) {
+          child.kill(signal);
+          await sleep(200);
+        }
+        await sleep(5000);
+        if (child.exitCode === null && child.signalCode === null) {
+          killed = true;
+          child.kill('SIGKILL');
+        }
+      })();
+    },
+  });
+  return { ...result, opened, killed, afterSignalMs: Date.now() - signalledAt, events: jsonLines(result.stdout) };
+}
+
+// The FIFO's open() held a libuv pool thread, which process.exit waits for: neither signal ended the process.
+t.test('-f a FIFO nobody writes, then SIGTERM twice: zero exits 143 at once', { skip: process.platform !== 'linux', timeout: 120_000 }, async (t) => {
+  const dir = t.testdir({});
+  const fifo = join(dir, 'prompt.fifo');
+  execFileSync('mkfifo', [fifo]);
+  const script = writeScript(dir, [{ text: 'never read' }], '.script.jsonl');
+  const result = await signalWhileReading(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '--no-session', '-f', fifo], fifo, ['SIGTERM', 'SIGTERM']);
+  t.ok(result.opened, 'zero opened the FIFO at once, not stuck in open() waiting for a writer');
+  t.equal(result.killed, false, 'exited by itself');
+  t.equal(result.code, 143, result.stderr);
+  t.ok(result.afterSignalMs < 3000, `ended ${result.afterSignalMs} ms after the first signal`);
+  // The second signal means "now": what the first one started (error + run_end) may or may not have been written.
+  if (result.events.length) t.match(result.events, [{ type: 'error', code: 'cancelled', message: 'Cancelled by SIGTERM.' }, { type: 'run_end', exitCode: 143 }]);
+});
+
+t.test('--script a FIFO nobody writes, then SIGTERM: error + run_end at once, not after the 3 s fallback', { skip: process.platform !== 'linux', timeout: 120_000 }, async (t) => {
+  const dir = t.testdir({});
+  const fifo = join(dir, 'script.fifo');
+  execFileSync('mkfifo', [fifo]);
+  const result = await signalWhileReading(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', fifo, '--no-session', 'hi'], fifo, ['SIGTERM']);
+  t.ok(result.opened, 'zero opened the FIFO at once, not stuck in open() waiting for a writer');
+  t.equal(result.killed, false, 'exited by itself');
+  t.equal(result.code, 143, result.stderr);
+  t.match(result.events, [{ type: 'error', code: 'cancelled', message: 'Cancelled by SIGTERM.' }, { type: 'run_end', exitCode: 143 }]);
+  t.ok(result.afterSignalMs < 3000, `ended ${result.afterSignalMs} ms after the signal`);
 });

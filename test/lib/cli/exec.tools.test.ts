@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -81,6 +81,23 @@ t.test('--add-dir lets write tools change a second directory; others stay out of
   t.equal(readFileSync(join(outside, 'new.txt'), 'utf8'), 'written\n');
   t.match(nth(events, 'tool_result', 1), { status: 'error', output: /outside the working directory and the --add-dir directories/ });
   t.notOk(existsSync(join(dir, '..', 'escape.txt')));
+});
+
+// A line over 512 MiB was a RangeError with a raw stack, exit 1, no run_end, the session left open.
+t.test('read_file of a file with one 600 MB line: its start, the cut said, and the run ends as usual', { skip: process.platform === 'win32' }, async (t) => {
+  const dir = t.testdir({});
+  const huge = join(dir, 'huge.txt');
+  writeFileSync(huge, 'a'.repeat(8192));
+  execFileSync('truncate', ['-s', '600M', huge]); // sparse: the rest of the line is NUL bytes, past the binary sniff
+  const script = writeScript(dir, [{ toolCalls: [{ id: 'r1', name: 'read_file', args: { path: 'huge.txt' } }] }, { text: 'Read it.' }], '.script.jsonl');
+  const home = join(dir, '.home');
+  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], { env: cleanEnv({ ZERO_HOME: home }) });
+  const events = jsonLines(result.stdout);
+  t.equal(result.code, 0, result.stderr);
+  t.match(nth(events, 'tool_result'), { id: 'r1', status: 'ok', truncated: true, output: /^     1\ta{8192}\0+\n\(Line 1 is cut: / });
+  t.match(events.at(-1), { type: 'run_end', status: 'success', exitCode: 0 });
+  const sessions = jsonLines((await zero(['sessions', 'list', '-o', 'json'], { env: cleanEnv({ ZERO_HOME: home }) })).stdout);
+  t.match(sessions, [{ events: events.length + 1 }], 'the session was closed with the run: its prompt and every event');
 });
 
 t.test('unknown tool names are skipped with a warning; the run goes on', async (t) => {

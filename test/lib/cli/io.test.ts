@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
-import { EXIT_STDOUT_CLOSED, readText, stdoutPlace, watchStdout, type CliIO } from '../../../lib/cli/io.js';
+import { EXIT_STDOUT_CLOSED, stdoutPlace, watchStdout, type CliIO } from '../../../lib/cli/io.js';
 
 t.test('watchStdout: one watch per stdout, holding its first write error', async (t) => {
   const stdout = new PassThrough();
@@ -19,15 +19,6 @@ t.test('watchStdout: one watch per stdout, holding its first write error', async
 
 t.test('the exit status of a stdout whose reader went away', async (t) => {
   t.equal(EXIT_STDOUT_CLOSED, 141);
-});
-
-t.test('readText: all of a stream as UTF-8, a character split across chunks included', async (t) => {
-  const stream = new PassThrough();
-  const euro = Buffer.from('€');
-  stream.write(Buffer.concat([Buffer.from('fix the '), euro.subarray(0, 1)]));
-  stream.end(Buffer.concat([euro.subarray(1), Buffer.from(' test\n')]));
-  t.equal(await readText(stream), 'fix the € test\n');
-  t.equal(await readText(new PassThrough().end()), '', 'an empty stdin is empty text');
 });
 
 t.test('stdoutPlace: where stdout is seen from stderr, by the files the descriptors are', async (t) => {

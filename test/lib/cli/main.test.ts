@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { packageVersion } from '../../../lib/package.js';
 import { PassThrough } from 'node:stream';
 import { main, promptShortcut } from '../../../lib/cli/main.js';
-import { readText } from '../../../lib/cli/io.js';
+import { readText } from '../../helpers/streams.js';
 import { runInProcess } from '../../helpers/in-process.js';
 import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
 

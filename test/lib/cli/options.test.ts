@@ -37,6 +37,14 @@ t.test('provider limits: retries may be 0; timeouts are seconds, fractions allow
 });
 
 // 2^31 ms and more overflow Node's 32-bit timers, which then fire after 1 ms: every call would time out at once.
+t.test('--heartbeat below 1 s is honoured to the millisecond; less than a millisecond (which rounded to 0: no beats at all) is a usage error', async (t) => {
+  const conversation = { inputFormat: 'stream-json', outputFormat: 'stream-json', multiTurn: true };
+  t.equal(execSettings([], { ...conversation, heartbeat: '0.5' }).heartbeatMs, 500);
+  t.equal(execSettings([], { ...conversation, heartbeat: '0.001' }).heartbeatMs, 1);
+  t.throws(() => execSettings([], { ...conversation, heartbeat: '0.0001' }), { name: 'UsageError', message: 'Invalid value for --heartbeat: "0.0001". Expected at least 0.001 seconds (one millisecond).' });
+  t.throws(() => execSettings([], { timeout: '0.0004' }), { message: /^Invalid value for --timeout: "0\.0004"\. Expected at least 0\.001 seconds/ });
+});
+
 t.test('timeouts longer than a timer can wait are usage errors', async (t) => {
   t.match(execSettings([], { timeout: '2147483', idleTimeout: '2147483' }), { timeoutMs: 2_147_483_000, idleTimeoutMs: 2_147_483_000 });
   t.throws(() => execSettings([], { timeout: '2147484' }), { message: 'Invalid value for --timeout: "2147484". Expected a positive number of seconds, at most 2147483.' });

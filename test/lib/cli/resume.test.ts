@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { PassThrough } from 'node:stream';
 import { launchOf, providerFlags, sessionProviderError } from '../../../lib/cli/resume.js';
-import { readText } from '../../../lib/cli/io.js';
+import { readText } from '../../helpers/streams.js';
 import { main } from '../../../lib/cli/main.js';
 import { ProviderError } from '../../../lib/errors.js';
 import { jsonLines } from '../../helpers/zero.js';

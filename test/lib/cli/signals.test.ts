@@ -1,7 +1,8 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CANCEL_SIGNALS, catchEarlySignals, takeEarlySignals } from '../../../lib/cli/signals.js';
+import { CANCEL_SIGNALS, catchEarlySignals, setupSignal, takeEarlySignals } from '../../../lib/cli/signals.js';
+import { CancelledError } from '../../../lib/errors.js';
 
 const counts = () => CANCEL_SIGNALS.map((signal) => process.listenerCount(signal));
 
@@ -30,6 +31,19 @@ t.test('an early SIGINT is recorded, then taken (listeners and timer gone)', asy
   catchEarlySignals();
   t.same(takeEarlySignals(), []);
   t.same(counts(), before);
+});
+
+t.test('setupSignal: aborted by the first early signal, with its CancelledError; a fresh one once the signals are taken', async (t) => {
+  catchEarlySignals();
+  t.teardown(() => { takeEarlySignals(); });
+  const setup = setupSignal();
+  t.equal(setup.aborted, false);
+  process.emit('SIGTERM', 'SIGTERM');
+  t.equal(setup.aborted, true, 'a read waiting on it stops');
+  t.type(setup.reason, CancelledError);
+  t.match(setup.reason, { code: 'cancelled', message: 'Cancelled by SIGTERM.' });
+  takeEarlySignals();
+  t.equal(setupSignal().aborted, false, 'a later setup starts unaborted');
 });
 
 t.test('a signal after takeEarlySignals is not recorded by the module', async (t) => {

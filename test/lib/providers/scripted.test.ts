@@ -1,7 +1,10 @@
 import t from 'tap';
+import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { CancelledError } from '../../../lib/errors.js';
 import { join } from 'node:path';
-import { ScriptedProvider, loadScript, type ScriptTurn } from '../../../lib/providers/scripted.js';
+import { MAX_SCRIPT_BYTES, ScriptedProvider, loadScript, type ScriptTurn } from '../../../lib/providers/scripted.js';
 import type { ChatMessage } from '../../../lib/protocol/chat.js';
 import type { ProviderChunk } from '../../../lib/providers/types.js';
 
@@ -101,6 +104,51 @@ t.test('loadScript: problems are usage errors naming the file and line', async (
     await t.rejects(loadScript(path), { code: 'usage_error', message: new RegExp(`^Invalid script ${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} ${message.source}`) });
   }
   await t.rejects(loadScript(join(dir, 'absent.jsonl')), { code: 'usage_error', message: /^Cannot read the script .*absent\.jsonl: ENOENT \(No such file or directory\)$/ });
+});
+
+t.test('loadScript: a FIFO (as `<(cmd)` gives) is read as a stream, whenever its writer comes', { skip: process.platform === 'win32' }, async (t) => {
+  const dir = t.testdir({});
+  const fifo = join(dir, 'script.fifo');
+  execFileSync('mkfifo', [fifo]);
+  const loading = loadScript(fifo);
+  const writer = await open(fifo, 'w'); // opens once the script is open to be read: a writer coming later is fine
+  await writer.writeFile('{"text":"from a pipe"}\n');
+  await writer.close();
+  t.same(await loading, [{ text: 'from a pipe' }]);
+});
+
+t.test('loadScript is bounded as it reads: /dev/zero fails at its first line, an endless script at maxBytes', { skip: process.platform === 'win32' }, async (t) => {
+  await t.rejects(loadScript('/dev/zero', { maxLineBytes: 1 << 20 }), { code: 'usage_error', message: 'Invalid script /dev/zero at line 1: the line is longer than 1048576 bytes (--max-line-bytes).' });
+  const dir = t.testdir({});
+  const fifo = join(dir, 'endless.fifo');
+  execFileSync('mkfifo', [fifo]);
+  const loading = loadScript(fifo, { maxBytes: 1 << 20 });
+  const writer = await open(fifo, 'w');
+  const line = Buffer.from('{"text":"again"}\n'.repeat(4096));
+  const writing = (async () => {
+    // Writes until the reader has gone (EPIPE): more than the limit, less than the whole of an endless script.
+    try {
+      for (let written = 0; written < 64 << 20; written += line.length) await writer.write(line);
+    } catch {
+      // the reader closed the pipe at the limit
+    } finally {
+      await writer.close();
+    }
+  })();
+  await t.rejects(loading, { code: 'usage_error', message: `The script ${fifo} is longer than 1048576 bytes, the most a script may hold.` });
+  await writing;
+  t.equal(MAX_SCRIPT_BYTES, 64 * 1024 * 1024, 'the default');
+});
+
+t.test('loadScript: a directory is a usage error; an abort stops a read that waits for a writer', { skip: process.platform === 'win32', timeout: 10_000 }, async (t) => {
+  const dir = t.testdir({ sub: {} });
+  await t.rejects(loadScript(join(dir, 'sub')), { code: 'usage_error', message: /^Cannot read the script .*sub: EISDIR \(Illegal operation on a directory\)$/ });
+  const fifo = join(dir, 'silent.fifo');
+  execFileSync('mkfifo', [fifo]);
+  const controller = new AbortController();
+  const loading = loadScript(fifo, { signal: controller.signal });
+  setTimeout(() => controller.abort(new CancelledError('SIGTERM')), 50);
+  await t.rejects(loading, { code: 'cancelled', message: 'Cancelled by SIGTERM.' });
 });
 
 t.test('reasoning: streamed before the turn\'s text, as reasoning chunks', async (t) => {

@@ -95,10 +95,70 @@ t.test('fails for a patch that cannot be parsed, changes no file, or renames', a
   await t.rejects(applyPatch.run({ patch: 'please change a.txt\n' }, context(dir)), { message: /^The patch changes no file/ });
   await t.rejects(applyPatch.run({ patch: '@@ -1 +1 @@\n-a\n+b\n' }, context(dir)), { message: /has no `--- a\/path` \/ `\+\+\+ b\/path` headers/ });
   await t.rejects(applyPatch.run({ patch: '--- a/a.txt\n+++ b/c.txt\n@@ -1 +1 @@\n-a\n+c\n' }, context(dir)), {
-    message: 'The patch renames "a.txt" to "c.txt"; apply_patch does not rename files (use bash for that).',
+    message: 'The patch names two files, "a.txt" and "c.txt", in one section; to rename or copy a file, use git\'s `rename from`/`rename to` or `copy from`/`copy to` headers.',
   });
+  await t.rejects(applyPatch.run({ patch: 'hello' }, context(dir)), { message: /^The patch changes no file/ });
   t.same(readdirSync(dir).sort(), ['a.txt', 'b.txt']);
   t.equal(read(dir, 'a.txt'), 'a\n');
+});
+
+const rename = (from: string, to: string, hunks = '') => `diff --git a/${from} b/${to}\nsimilarity index 90%\nrename from ${from}\nrename to ${to}\n${hunks && `--- a/${from}\n+++ b/${to}\n${hunks}`}`;
+const copy = (from: string, to: string, hunks = '') => `diff --git a/${from} b/${to}\nsimilarity index 90%\ncopy from ${from}\ncopy to ${to}\n${hunks && `--- a/${from}\n+++ b/${to}\n${hunks}`}`;
+
+t.test('git renames, with and without hunks: the new file keeps the content (patched) and the mode, the old one goes', async (t) => {
+  const dir = t.testdir({ 'run.sh': 'echo a\n', 'notes.txt': 'a\nb\n' });
+  chmodSync(join(dir, 'run.sh'), 0o750);
+  const patch = rename('run.sh', 'bin/run.sh') + rename('notes.txt', 'docs/notes.md', '@@ -1,2 +1,2 @@\n a\n-b\n+B\n');
+  t.same(await applyPatch.run({ patch }, context(dir)), {
+    output: 'renamed run.sh → bin/run.sh (+0 -0)\nrenamed notes.txt → docs/notes.md (+1 -1)',
+    changedFiles: ['run.sh', 'bin/run.sh', 'notes.txt', 'docs/notes.md'],
+  });
+  t.equal(read(dir, 'bin/run.sh'), 'echo a\n');
+  t.equal(statSync(join(dir, 'bin/run.sh')).mode & 0o777, 0o750);
+  t.equal(read(dir, 'docs/notes.md'), 'a\nB\n');
+  t.same(readdirSync(dir).sort(), ['bin', 'docs']);
+});
+
+t.test('git copies, with and without hunks: the source stays as it was', async (t) => {
+  const dir = t.testdir({ 'a.txt': 'one\ntwo\n' });
+  const patch = copy('a.txt', 'b.txt') + copy('a.txt', 'c.txt', '@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n');
+  t.same(await applyPatch.run({ patch }, context(dir)), { output: 'copied a.txt → b.txt (+0 -0)\ncopied a.txt → c.txt (+1 -1)', changedFiles: ['b.txt', 'c.txt'] });
+  t.same([read(dir, 'a.txt'), read(dir, 'b.txt'), read(dir, 'c.txt')], ['one\ntwo\n', 'one\ntwo\n', 'one\nTWO\n']);
+  t.same(await applyPatch.targets!({ patch: copy('a.txt', 'd.txt') + rename('b.txt', 'e.txt') }, context(dir)), ['d.txt', 'b.txt', 'e.txt'], 'the checkpoint names what changes, not a copy\'s source');
+});
+
+t.test('a rename or copy fails, changing nothing, when its source is missing, its target exists, or a hunk does not apply', async (t) => {
+  const dir = t.testdir({ 'a.txt': 'a\n', 'b.txt': 'b\n' });
+  await t.rejects(applyPatch.run({ patch: rename('none.txt', 'c.txt') }, context(dir)), { message: 'The patch renames "none.txt", which does not exist. No file was changed.' });
+  await t.rejects(applyPatch.run({ patch: copy('a.txt', 'b.txt') }, context(dir)), { message: 'The patch copies "a.txt" to "b.txt", which already exists. No file was changed.' });
+  await t.rejects(applyPatch.run({ patch: rename('a.txt', 'c.txt') + rename('a.txt', 'd.txt') }, context(dir)), { message: /^The patch renames "a\.txt", which does not exist/ }, 'renamed away by the section before');
+  await t.rejects(applyPatch.run({ patch: rename('a.txt', 'c.txt', '@@ -1 +1 @@\n-x\n+y\n') }, context(dir)), { message: /^Hunk 1 of "c\.txt" \(@@ -1,1 \+1,1 @@\) does not apply/ });
+  t.same(readdirSync(dir).sort(), ['a.txt', 'b.txt']);
+  t.equal(read(dir, 'a.txt'), 'a\n');
+});
+
+t.test('a rename or copy out of the allowed directories, or from outside them, is refused by the sandbox', async (t) => {
+  const dir = t.testdir({ root: { 'a.txt': 'a\n' }, outside: { 'secret.txt': 'secret\n' } });
+  const root = join(dir, 'root');
+  await t.rejects(applyPatch.run({ patch: rename('a.txt', '../outside/a.txt') }, context(root)), { message: 'Path "../outside/a.txt" is outside the working directory and the --add-dir directories.' });
+  await t.rejects(applyPatch.run({ patch: copy('../outside/secret.txt', 'leak.txt') }, context(root)), { message: 'Path "../outside/secret.txt" is outside the working directory and the --add-dir directories.' });
+  t.same(readdirSync(root), ['a.txt']);
+  t.same(readdirSync(join(dir, 'outside')), ['secret.txt']);
+});
+
+t.test('targets rejects, never throws, for a patch it cannot read', async (t) => {
+  const dir = t.testdir({});
+  let thrown: unknown;
+  const targets = (() => {
+    try {
+      return applyPatch.targets!({ patch: 'hello' }, context(dir));
+    } catch (error) {
+      thrown = error;
+      return undefined;
+    }
+  })();
+  t.equal(thrown, undefined, 'no synchronous throw: that ended the run as a crash');
+  await t.rejects(targets!, { message: /^The patch changes no file/ });
 });
 
 t.test('refuses every path outside the working directory before changing anything', async (t) => {

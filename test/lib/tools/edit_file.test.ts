@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { chmodSync, linkSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
@@ -49,6 +50,16 @@ t.test('fails for a missing file, a directory and a binary file', async (t) => {
   await t.rejects(editFile.run({ path: 'src', old_string: 'a', new_string: 'b' }, context(dir)), { message: '"src" is a directory.' });
   await t.rejects(editFile.run({ path: 'blob.bin', old_string: 'a', new_string: 'b' }, context(dir)), { message: /"blob.bin" is a binary file/ });
   t.same(readFileSync(join(dir, 'blob.bin')), Buffer.from('ab\0cd'));
+});
+
+t.test('a FIFO is refused at once, and a file over 32 MiB before it is read', { skip: process.platform === 'win32', timeout: 10_000 }, async (t) => {
+  const dir = t.testdir({});
+  execFileSync('mkfifo', [join(dir, 'pipe')]);
+  await t.rejects(editFile.run({ path: 'pipe', old_string: 'a', new_string: 'b' }, context(dir)), { message: /^"pipe" is a FIFO \(named pipe\), not a regular file/ });
+  const huge = join(dir, 'huge.log');
+  writeFileSync(huge, 'a\n');
+  execFileSync('truncate', ['-s', '600M', huge]); // sparse
+  await t.rejects(editFile.run({ path: 'huge.log', old_string: 'a', new_string: 'b' }, context(dir)), { message: /^"huge\.log" is 629145600 bytes; edit_file and apply_patch change files of at most 33554432 bytes/ });
 });
 
 t.test('an empty old_string is refused by the argument schema', async (t) => {

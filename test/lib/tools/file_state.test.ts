@@ -1,8 +1,8 @@
 import t from 'tap';
 import { execFileSync } from 'node:child_process';
-import { linkSync } from 'node:fs';
+import { linkSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readEditableText, statWritable } from '../../../lib/tools/file_state.js';
+import { MAX_EDITABLE_BYTES, readEditableText, statWritable } from '../../../lib/tools/file_state.js';
 
 t.test('statWritable: nothing there yet, a regular file, or a refusal', async (t) => {
   const dir = t.testdir({ 'a.txt': 'hello', sub: {} });
@@ -11,7 +11,7 @@ t.test('statWritable: nothing there yet, a regular file, or a refusal', async (t
   t.equal((await statWritable(join(dir, 'a.txt'), 'a.txt'))?.size, 5);
   await t.rejects(statWritable(join(dir, 'sub'), 'sub'), { message: '"sub" is a directory.' });
   execFileSync('mkfifo', [join(dir, 'pipe')]);
-  await t.rejects(statWritable(join(dir, 'pipe'), 'pipe'), { message: '"pipe" is not a regular file.' });
+  await t.rejects(statWritable(join(dir, 'pipe'), 'pipe'), { message: '"pipe" is a FIFO (named pipe), not a regular file: the file tools read regular files only, never FIFOs, sockets or devices.' });
   linkSync(join(dir, 'a.txt'), join(dir, 'twin.txt'));
   await t.rejects(statWritable(join(dir, 'a.txt'), 'a.txt'), { message: /^"a\.txt" has 2 hard links, .*write tools do not change hard-linked files/ });
 });
@@ -21,4 +21,22 @@ t.test('readEditableText: the text and stats, null when missing, binary refused'
   t.match(await readEditableText(join(dir, 'a.txt'), 'a.txt'), { text: 'héllo\n', stats: { size: 7 } });
   t.equal(await readEditableText(join(dir, 'none.txt'), 'none.txt'), null);
   await t.rejects(readEditableText(join(dir, 'b.bin'), 'b.bin'), { message: '"b.bin" is a binary file; only text files can be edited.' });
+});
+
+t.test('readEditableText: a FIFO (or a symlink to one) is refused at once, never opened to wait for a writer', { skip: process.platform === 'win32', timeout: 10_000 }, async (t) => {
+  const dir = t.testdir({});
+  execFileSync('mkfifo', [join(dir, 'pipe')]);
+  symlinkSync('pipe', join(dir, 'pipe-link'));
+  await t.rejects(readEditableText(join(dir, 'pipe'), 'pipe'), { message: '"pipe" is a FIFO (named pipe), not a regular file: the file tools read regular files only, never FIFOs, sockets or devices.' });
+  await t.rejects(readEditableText(join(dir, 'pipe-link'), 'pipe-link'), { message: /^"pipe-link" is a FIFO \(named pipe\), not a regular file/ });
+});
+
+t.test('readEditableText: a file over 32 MiB is refused before it is read, saying what to use instead', async (t) => {
+  const dir = t.testdir({});
+  const path = join(dir, 'huge.txt');
+  writeFileSync(path, 'x'.repeat(8192)); // text enough to pass the binary sniff
+  truncateSync(path, MAX_EDITABLE_BYTES + 1); // sparse: the rest is not written to disk
+  await t.rejects(readEditableText(path, 'huge.txt'), { message: `"huge.txt" is ${MAX_EDITABLE_BYTES + 1} bytes; edit_file and apply_patch change files of at most ${MAX_EDITABLE_BYTES} bytes (32 MiB): use bash (sed, a script) for larger ones.` });
+  truncateSync(path, MAX_EDITABLE_BYTES);
+  t.equal((await readEditableText(path, 'huge.txt'))?.text.length, MAX_EDITABLE_BYTES, 'at the limit it is read');
 });

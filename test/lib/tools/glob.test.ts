@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
@@ -18,6 +19,14 @@ t.test('lists matching files, sorted, relative to the working directory', async 
   t.equal(await glob.run({ pattern: '**/*.ts' }, context(dir)), '.github/ci.ts\nsrc/a.ts\nsrc/b.ts\nsrc/util/c.ts');
   t.equal(await glob.run({ pattern: 'src/*' }, context(dir)), 'src/a.ts\nsrc/b.ts');
   t.equal(await glob.run({ pattern: '*.md' }, context(dir)), 'README.md');
+});
+
+t.test('lists regular files only: a FIFO, and a symlink to one, are not listed (and never opened)', { skip: process.platform === 'win32' }, async (t) => {
+  const dir = t.testdir({ 'a.txt': '', sub: { 'b.txt': '' } });
+  execFileSync('mkfifo', [join(dir, 'sub', 'pipe')]);
+  symlinkSync('sub/pipe', join(dir, 'pipe-link'));
+  t.equal(await glob.run({ pattern: '**/*' }, context(dir)), 'a.txt\nsub/b.txt');
+  t.equal(await glob.run({ pattern: 'sub/pipe' }, context(dir)), 'No files match "sub/pipe".');
 });
 
 t.test('no match is a clear message, not an error', async (t) => {

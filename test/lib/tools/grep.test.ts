@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { createGrep, grep } from '../../../lib/tools/grep.js';
 import { MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
+import type { ToolReport } from '../../../lib/tools/types.js';
 import { oneLongLine, SLOW_PATTERN } from '../../helpers/long_line.js';
 
 const context = (cwd: string) => ({ cwd, signal: new AbortController().signal });
@@ -50,11 +51,44 @@ t.test('skips binary files in a walk and refuses one named directly', async (t) 
   await t.rejects(grep.run({ pattern: 'needle', path: 'blob.bin' }, context(dir)), { message: /"blob.bin" is a binary file/ });
 });
 
-t.test('skips special files such as FIFOs, and symlinks to them, instead of blocking on them', { skip: process.platform === 'win32' }, async (t) => {
+t.test('skips special files such as FIFOs, and symlinks to them, instead of blocking on them, and says so', { skip: process.platform === 'win32' }, async (t) => {
   const dir = t.testdir({ 'text.txt': 'needle\n' });
   execFileSync('mkfifo', [join(dir, 'pipe')]);
   symlinkSync('pipe', join(dir, 'pipe-link'));
+  t.equal(
+    await grep.run({ pattern: 'needle' }, context(dir)),
+    'text.txt:1:needle\n(Skipped 2 special files, which the file tools never read: pipe (a FIFO (named pipe)), pipe-link (a FIFO (named pipe)).)',
+  );
+});
+
+t.test('a walk skips quietly what it cannot open (a dangling symlink); named directly, it is an error', async (t) => {
+  const dir = t.testdir({ 'text.txt': 'needle\n' });
+  symlinkSync('gone.txt', join(dir, 'dangling'));
   t.equal(await grep.run({ pattern: 'needle' }, context(dir)), 'text.txt:1:needle');
+  await t.rejects(grep.run({ pattern: 'needle', path: 'dangling' }, context(dir)), { message: 'Path "dangling" does not exist.' });
+});
+
+// On a FIFO nobody writes to, the binary check's open() used to wait forever, deaf to the time limit and to SIGINT.
+t.test('a FIFO named as the path, or a symlink to one, is refused at once', { skip: process.platform === 'win32', timeout: 10_000 }, async (t) => {
+  const dir = t.testdir({});
+  execFileSync('mkfifo', [join(dir, 'pipe')]);
+  symlinkSync('pipe', join(dir, 'pipe-link'));
+  for (const path of ['pipe', 'pipe-link']) {
+    await t.rejects(createGrep(2000).run({ pattern: 'x', path }, context(dir)), {
+      message: `"${path}" is a FIFO (named pipe), not a regular file: the file tools read regular files only, never FIFOs, sockets or devices.`,
+    });
+  }
+});
+
+t.test('one line of 600 MB: searched in its first 16 MiB, said, and the output within the cap, not a crash', { skip: process.platform === 'win32', timeout: 60_000 }, async (t) => {
+  const dir = t.testdir({ 'small.txt': 'needle\n' });
+  const path = join(dir, 'huge.txt');
+  writeFileSync(path, `needle ${'a'.repeat(8192)}`);
+  execFileSync('truncate', ['-s', '600M', path]); // sparse: the rest of the line is NUL bytes, past the binary sniff
+  const { output, truncated } = (await grep.run({ pattern: 'needle' }, context(dir))) as ToolReport;
+  t.match(output, /^huge\.txt:1:needle a{8192}\0+\n\(Lines longer than 16 MiB were searched in their first 16 MiB only: huge\.txt:1\.\)$/);
+  t.ok(Buffer.byteLength(output) <= MAX_OUTPUT_BYTES, 'the hit is cut to make room for the note');
+  t.equal(truncated, true);
 });
 
 t.test('an invalid regular expression is an error naming it', async (t) => {
@@ -121,7 +155,7 @@ t.test('never reads outside the working directory', async (t) => {
 t.test('stops once the output passes 64 KiB', async (t) => {
   const dir = t.testdir({});
   for (const name of ['a.txt', 'b.txt']) writeFileSync(join(dir, name), 'match this line\n'.repeat(10_000));
-  const output = await grep.run({ pattern: 'match' }, context(dir));
+  const output = (await grep.run({ pattern: 'match' }, context(dir))) as string;
   t.ok(Buffer.byteLength(output) > MAX_OUTPUT_BYTES);
   t.ok(Buffer.byteLength(output) < MAX_OUTPUT_BYTES + 100);
   t.notMatch(output, /b\.txt/, 'the second file was never reached');

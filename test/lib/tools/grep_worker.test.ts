@@ -16,9 +16,9 @@ const file = join(dir, 'notes.txt');
 writeFileSync(file, 'alpha\nbeta\nalphabet\n\ngamma alpha\n');
 
 /** Sends one request and collects the replies up to the last one (done or error). */
-async function ask(request: Omit<MatchRequest, 'displayPath' | 'budgetBytes'> & Partial<MatchRequest>): Promise<MatchReply[]> {
+async function ask(request: Omit<MatchRequest, 'displayPath' | 'budgetBytes' | 'maxLineBytes'> & Partial<MatchRequest>): Promise<MatchReply[]> {
   const replies: MatchReply[] = [];
-  worker.postMessage({ displayPath: 'notes.txt', budgetBytes: 1 << 20, ...request });
+  worker.postMessage({ displayPath: 'notes.txt', budgetBytes: 1 << 20, maxLineBytes: 1 << 20, ...request });
   for (;;) {
     const [reply] = (await once(worker, 'message')) as [MatchReply];
     replies.push(reply);
@@ -45,8 +45,10 @@ t.test('the file stops at the first hit past the budget', async (t) => {
   t.same(replies, [{ hit: 'notes.txt:1:alpha' }, { hit: 'notes.txt:2:beta' }, { done: true, hitBytes: 35 }]);
 });
 
-t.test('a file that cannot be read is an error reply, and the worker goes on', async (t) => {
-  const [reply] = await ask({ pattern: 'a', path: join(dir, 'missing.txt') });
-  t.match(reply, { error: /ENOENT|no such file/ });
+t.test('a file that cannot be opened is skipped, saying why; a failure is an error reply; the worker goes on', async (t) => {
+  const [skipped] = await ask({ pattern: 'a', path: join(dir, 'missing.txt') });
+  t.match(skipped, { done: true, hitBytes: 0, skipped: { reason: 'unopened', message: /ENOENT|no such file/ } });
+  const [failed] = await ask({ pattern: 'foo(', path: file });
+  t.match(failed, { error: /^Invalid regular expression "foo\(": / });
   t.same((await ask({ pattern: 'gamma', path: file })).length, 2);
 });

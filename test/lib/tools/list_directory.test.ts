@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
@@ -20,6 +21,14 @@ t.test('fails for a missing path or a file', async (t) => {
   const dir = t.testdir({ 'file.txt': 'x' });
   await t.rejects(listDirectory.run({ path: 'missing' }, context(dir)), { message: 'Path "missing" does not exist.' });
   await t.rejects(listDirectory.run({ path: 'file.txt' }, context(dir)), { message: /"file.txt" is not a directory/ });
+});
+
+t.test('special files are listed saying what they are; a FIFO as the path is refused naming it', { skip: process.platform === 'win32' }, async (t) => {
+  const dir = t.testdir({ 'a.txt': '' });
+  execFileSync('mkfifo', [join(dir, 'pipe')]);
+  symlinkSync('pipe', join(dir, 'pipe-link'));
+  t.equal(await listDirectory.run({}, context(dir)), 'a.txt\npipe (a FIFO (named pipe): not read by the file tools)\npipe-link');
+  await t.rejects(listDirectory.run({ path: 'pipe-link' }, context(dir)), { message: '"pipe-link" is a FIFO (named pipe), not a directory.' });
 });
 
 t.test('refuses directories outside the working directory', async (t) => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { capOutput, MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
+import { capOutput, MAX_OUTPUT_BYTES, utf8Prefix } from '../../../lib/tools/output.js';
 
 t.test('text within the limit passes unchanged', async (t) => {
   t.same(capOutput('hello', 5), { output: 'hello', truncated: false });
@@ -35,4 +35,12 @@ t.test('property: the output is the longest whole-character prefix within the li
     }),
   );
   t.pass('property held');
+});
+
+t.test('utf8Prefix: the first bytes of UTF-8, ending on a character boundary; within the limit, the same Buffer', async (t) => {
+  const bytes = Buffer.from('a€b');
+  t.equal(utf8Prefix(bytes, 10), bytes, 'nothing to cut: not copied');
+  t.same(utf8Prefix(bytes, 3), Buffer.from('a'));
+  t.same(utf8Prefix(bytes, 4), Buffer.from('a€'));
+  t.same(utf8Prefix(bytes, 0), Buffer.alloc(0));
 });

@@ -110,9 +110,9 @@ t.test('a tool throwing something that is not an Error still gives an error outc
 });
 
 t.test('output over 64 KiB is cut and flagged as truncated', async (t) => {
-  const dir = t.testdir({});
-  writeFileSync(join(dir, 'big.txt'), `${'€'.repeat(333)}\n`.repeat(1000)); // ~1 MB of multi-byte text
-  const outcome = await createToolbox().run(call('read_file', { path: 'big.txt' }), context(dir));
+  // read_file and grep keep within the cap themselves; a tool that does not is cut by the toolbox.
+  const loud: Tool<Record<string, unknown>> = { ...readOnlyTools[0]!, name: 'loud', parameters: { type: 'object' }, run: async () => `${'€'.repeat(333)}\n`.repeat(1000) };
+  const outcome = await createToolbox([loud]).run(call('loud', {}), context(t.testdir({})));
   t.equal(outcome.status, 'ok');
   t.equal(outcome.truncated, true);
   t.ok(Buffer.byteLength(outcome.output) <= MAX_OUTPUT_BYTES);
@@ -152,6 +152,12 @@ t.test('a plan\'s toolbox: a call refused for want of a permission carries a Ref
   t.equal(readFileSync(join(dir, 'a.txt'), 'utf8'), 'keep\n');
   t.equal(toolboxFor(planTools(allTools, { auto: 'high' })).permissionMode, 'unsafe');
   t.equal(toolboxFor(planTools(allTools, { skipPermissionsUnsafe: true })).permissionMode, 'unsafe');
+});
+
+t.test('targets of a tool that throws before it returns a promise: none, not a crash', async (t) => {
+  const throwing = { ...readOnlyTools[0]!, name: 'sync_thrower', targets: () => { throw new Error('unreadable'); } };
+  const box = createToolbox([throwing]);
+  t.same(await box.targets(call('sync_thrower', { path: 'a.txt' }), context(t.testdir({}))), []);
 });
 
 t.test('the files a call would change (for the checkpoint), and those it did change', async (t) => {

@@ -1,7 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import t from 'tap';
-import { byName, walkFiles } from '../../../lib/tools/walk.js';
+import { byName, listed, skippedSpecialFiles, walkFiles } from '../../../lib/tools/walk.js';
 
 async function walkedPaths(dir: string, signal = new AbortController().signal): Promise<string[]> {
   const paths: string[] = [];
@@ -29,6 +30,19 @@ t.test('symlinks are yielded but symlinked directories are not descended into', 
   symlinkSync('../outside', join(root, 'dir-link'));
   symlinkSync('.', join(root, 'loop'));
   t.same(await walkedPaths(root), ['dir-link', 'file-link', 'loop', 'real/f.txt']);
+});
+
+t.test('special files are yielded too, for the caller to check (and skip) before reading', { skip: process.platform === 'win32' }, async (t) => {
+  const dir = t.testdir({ 'a.txt': 'a' });
+  execFileSync('mkfifo', [join(dir, 'pipe')]);
+  t.same(await walkedPaths(dir), ['a.txt', 'pipe']);
+});
+
+t.test('listed and skippedSpecialFiles name the first ten and count the rest', async (t) => {
+  const names = Array.from({ length: 12 }, (_, index) => `f${index}`);
+  t.equal(listed(names.slice(0, 2)), 'f0, f1');
+  t.equal(listed(names), 'f0, f1, f2, f3, f4, f5, f6, f7, f8, f9 and 2 more');
+  t.equal(skippedSpecialFiles(['p (a FIFO (named pipe))']), '(Skipped 1 special file, which the file tools never read: p (a FIFO (named pipe)).)');
 });
 
 t.test('an aborted signal stops the walk', async (t) => {

@@ -34,7 +34,7 @@ t.test('refuses to overwrite a directory or a special file', async (t) => {
   await t.rejects(writeFile.run({ path: '.', content: 'x' }, context(dir)), { message: '"." is a directory.' });
   if (process.platform !== 'win32') {
     execFileSync('mkfifo', [join(dir, 'pipe')]);
-    await t.rejects(writeFile.run({ path: 'pipe', content: 'x' }, context(dir)), { message: '"pipe" is not a regular file.' });
+    await t.rejects(writeFile.run({ path: 'pipe', content: 'x' }, context(dir)), { message: '"pipe" is a FIFO (named pipe), not a regular file: the file tools read regular files only, never FIFOs, sockets or devices.' });
   }
 });
 
