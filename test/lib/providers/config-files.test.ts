@@ -39,9 +39,10 @@ t.test('a link to a FIFO or a device is refused at once, never read (it would ha
   const dir = t.testdir({ fifo: { '.zero': {} }, device: { '.zero': {} }, folder: { '.zero': { 'config.json': {} } } });
   execFileSync('mkfifo', [join(dir, 'fifo', '.zero', 'config.json')]);
   symlinkSync('/dev/zero', join(dir, 'device', '.zero', 'config.json'));
+  const kinds: Record<string, string> = { fifo: 'a FIFO (named pipe)', device: 'a character device', folder: 'a directory' };
   for (const repo of ['fifo', 'device', 'folder']) {
     const file = join(dir, repo, '.zero', 'config.json');
-    await t.rejects(readConfigLayers(join(dir, repo), { XDG_CONFIG_HOME: join(dir, 'none') }), { code: 'provider_error', message: `Invalid config file ${file}: not a regular file.` }, repo);
+    await t.rejects(readConfigLayers(join(dir, repo), { XDG_CONFIG_HOME: join(dir, 'none') }), { code: 'provider_error', message: `Invalid config file ${file}: it is ${kinds[repo]}, not a regular file.` }, repo);
   }
 });
 
