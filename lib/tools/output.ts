@@ -10,3 +10,6 @@ export function capOutput(text: string, maxBytes = MAX_OUTPUT_BYTES): { output: 
   while (cut > 0 && (bytes[cut] & 0xc0) === 0x80) cut--;
   return { output: bytes.subarray(0, cut).toString('utf8'), truncated: true };
 }
+
+/** A tool's failure whose message carries output it had to cut: its error result is flagged `truncated`. */
+export class TruncatedFailure extends Error {}

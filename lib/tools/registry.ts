@@ -7,7 +7,7 @@ import { editFile } from './edit_file.js';
 import { glob } from './glob.js';
 import { grep } from './grep.js';
 import { listDirectory } from './list_directory.js';
-import { capOutput } from './output.js';
+import { capOutput, TruncatedFailure } from './output.js';
 import type { ToolPlan } from './permissions.js';
 import { readFile } from './read_file.js';
 import { writeFile } from './write_file.js';
@@ -103,6 +103,7 @@ export function createToolbox(tools: AnyTool[] = readOnlyTools, options: Toolbox
         return { status: 'ok', output: capped.output, truncated: truncated || capped.truncated, ...(changedFiles.length ? { changedFiles } : {}) };
       } catch (error) {
         if (error instanceof SandboxError) return sandboxRefusal(tool, error);
+        if (error instanceof TruncatedFailure) return { ...failure(error.message), truncated: true };
         return failure(error instanceof Error ? error.message : String(error));
       }
     },
