@@ -9,6 +9,7 @@ import { chooseProvider, createProvider, credentialsInUse } from '../providers/i
 import { DEFAULT_MAX_TURNS } from '../../transforms/agent.js';
 import { planTools } from '../tools/permissions.js';
 import { allTools, toolboxFor } from '../tools/registry.js';
+import { shellSetup } from './shell-settings.js';
 import { formatToolListing, listingWarnings, toolListingRun } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
 import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot, type Launch } from '../sessions/index.js';
@@ -96,7 +97,10 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
   captureConsole(debug.log);
   try {
     const settings = execSettings(words, raw, io.env);
-    const tools = planTools(allTools, settings.permissions);
+    const shell = await shellSetup(raw, settings, io.env);
+    const tools = planTools(allTools, { ...settings.permissions, shell: shell.shell });
+    tools.warnings.push(...shell.warnings);
+    const extraRoots = [...settings.extraRoots, ...shell.writeRoots];
     if (settings.listTools) return await listTools(settings, tools, io, secrets);
     const config = await loadConfig(settings.cwd, io.env);
     const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget } = settings;
@@ -113,9 +117,9 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       provider,
       cwd: settings.cwd,
       maxTurns: settings.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
-      toolbox: toolboxFor(tools),
+      toolbox: toolboxFor(tools, shell.policy([settings.cwd, ...extraRoots], secrets)),
       warnings: [...config.warnings, ...tools.warnings, ...reasoningWarnings(settings, choice)],
-      extraRoots: settings.extraRoots,
+      extraRoots,
       input,
       multiTurn: settings.multiTurn,
       askPermissions: settings.permissionPrompt === 'stdio',

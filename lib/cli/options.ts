@@ -46,6 +46,10 @@ export type RawExecOptions = {
   permissionPrompt?: string;
   permissionTimeout?: string;
   heartbeat?: string;
+  /** --sandbox, --sandbox-network, --env-pass: read by lib/cli/shell-settings.ts. */
+  sandbox?: string;
+  sandboxNetwork?: boolean;
+  envPass?: string[];
 };
 
 export const PERMISSION_PROMPTS = ['none', 'stdio'] as const;
@@ -223,12 +227,10 @@ function noSessionSource(raw: RawExecOptions, env: NodeJS.ProcessEnv): string | 
   return TRUTHY.test(value) ? `ZERO_NO_SESSION=${value}` : undefined;
 }
 
-/** --auto, checked against --skip-permissions-unsafe: asking for less than it gives is a contradiction, not a silent `high`. */
+/** --auto, checked even beside --skip-permissions-unsafe, which wins over any valid level (as in Zero). */
 function autoLevel(raw: RawExecOptions): PermissionSettings['auto'] {
   if (raw.auto === undefined) return undefined;
-  const level = choice('--auto', raw.auto, AUTO_LEVELS);
-  if (raw.skipPermissionsUnsafe && level !== 'high') throw new UsageError(`--skip-permissions-unsafe cannot be used with --auto ${level}: it allows what --auto high does. Choose one.`);
-  return level;
+  return choice('--auto', raw.auto, AUTO_LEVELS);
 }
 
 /** An empty value (`--add-dir ''`) would mean the working directory: refused, it is a mistake in a script. */

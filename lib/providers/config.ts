@@ -173,3 +173,17 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
   }
   return config;
 }
+
+/**
+ * The config files as they are, user file first, for the sections other modules read (`sandbox`,
+ * `shellEnvironment`: lib/cli/shell-config.ts); a file that is not a JSON object fails as loadConfig does.
+ */
+export async function readConfigFiles(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ file: string; project: boolean; fields: Record<string, unknown> }[]> {
+  const [user, project] = configPaths(cwd, env);
+  const files: { file: string; project: boolean; fields: Record<string, unknown> }[] = [];
+  for (const file of [user, project]) {
+    const fields = await readConfigFile(file);
+    if (fields) files.push({ file, project: file === project, fields });
+  }
+  return files;
+}
