@@ -91,8 +91,8 @@ function autoReason(tool: AnyTool, level: AutoLevel, shell: PermissionSettings['
 function withoutSandbox(tool: AnyTool, shell: PermissionSettings['shell']): string {
   if (tool.sideEffect === 'write') return `${describeEffect(tool)} and the sandbox is read-only`;
   if (tool.sideEffect !== 'shell') return describeEffect(tool);
-  if (shell?.network) return `${describeEffect(tool)} with network access (--sandbox-network)`;
-  return `${describeEffect(tool)} outside a sandbox`;
+  if (!shell || shell.sandbox === 'off') return `${describeEffect(tool)} outside a sandbox`;
+  return `${describeEffect(tool)} with network access (--sandbox-network)`;
 }
 
 /**
