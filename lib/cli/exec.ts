@@ -7,9 +7,9 @@ import { NO_INPUT } from '../protocol/combine.js';
 import { loadConfig } from '../providers/config.js';
 import { chooseProvider, createProvider, credentialsInUse } from '../providers/index.js';
 import { DEFAULT_MAX_TURNS } from '../../transforms/agent.js';
-import { planTools } from '../tools/permissions.js';
+import { planTools, UNSAFE_WARNING } from '../tools/permissions.js';
 import { allTools, toolboxFor } from '../tools/registry.js';
-import { shellSetup } from './shell-settings.js';
+import { shellSetup, type ShellSetup } from './shell-settings.js';
 import { formatToolListing, listingWarnings, toolListingRun } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
 import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot, type Launch } from '../sessions/index.js';
@@ -89,6 +89,16 @@ function reasoningWarnings(settings: ExecSettings, choice: ProviderChoice): stri
   return [`--reasoning-budget is ignored: it sets the extended thinking of the anthropic providers, and this run uses ${choice.kind} (an OpenAI-compatible server streams its reasoning without it).`];
 }
 
+/** The shell setup's notes join the plan's warnings; which sandbox is in force ends the unsafe warning, or is one of its own. */
+function withStatement(plan: ToolPlan, shell: ShellSetup): ToolPlan {
+  const { statement } = shell;
+  const unsafe = plan.warnings.indexOf(UNSAFE_WARNING);
+  if (statement && unsafe >= 0) plan.warnings[unsafe] = `${UNSAFE_WARNING} ${statement}`;
+  else if (statement) plan.warnings.push(statement);
+  plan.warnings.unshift(...shell.warnings);
+  return plan;
+}
+
 /** `zero exec`: one run, reported on stdout in the chosen format; the process exits with run_end's code. */
 export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): Promise<void> {
   const secrets = credentialsInUse(io.env);
@@ -98,8 +108,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
   try {
     const settings = execSettings(words, raw, io.env);
     const shell = await shellSetup(raw, settings, io.env);
-    const tools = planTools(allTools, { ...settings.permissions, shell: shell.shell });
-    tools.warnings.push(...shell.warnings);
+    const tools = withStatement(planTools(allTools, { ...settings.permissions, shell: shell.shell }), shell);
     const extraRoots = [...settings.extraRoots, ...shell.writeRoots];
     if (settings.listTools) return await listTools(settings, tools, io, secrets);
     const config = await loadConfig(settings.cwd, io.env);

@@ -14,8 +14,10 @@ export type RawShellOptions = { sandbox?: string; sandboxNetwork?: boolean; envP
 export type ShellSetup = {
   /** The sandbox in force and the network, as the permission plan weighs them. */
   shell: { sandbox: SandboxMode; network: boolean };
-  /** For right after run_start: which sandbox is in force (whenever bash may run), and the config files' notes. */
+  /** For right after run_start: the config files' notes. */
   warnings: string[];
+  /** Which sandbox is in force and what that lets a command do, whenever bash may run (a `warning` of its own, or the unsafe one's end). */
+  statement?: string;
   /** sandbox.additionalWriteRoots of the user's config file: more directories write tools and commands may change. */
   writeRoots: string[];
   /** The policy bash runs under, its environment free of `secrets` (the run's credentials, known once its provider is). */
@@ -67,21 +69,22 @@ export async function shellSetup(raw: RawShellOptions, settings: ExecSettings, e
         ? [config.mode.value, `sandbox.mode in ${config.mode.file}`]
         : ['workspace-write', 'the default'];
   const network = Boolean(raw.sandboxNetwork) || Boolean(config.network);
-  const warnings = [...config.warnings];
   let inForce = mode;
   let bwrap: string | undefined;
+  let said: string | undefined;
   if (bashMayRun(settings)) {
     const support = mode === 'off' ? undefined : await sandboxSupport(env, settings.cwd);
     if (support?.ok) bwrap = support.bwrap;
     if (support && !support.ok) {
       inForce = 'off';
-      warnings.push(`The shell sandbox (${mode}) is off: ${support.reason}. ${INSTALL_HINT} Until then shell commands run unconfined, so at --auto low and medium bash needs a permission.`);
-    } else warnings.push(statement(mode, network, source));
+      said = `The shell sandbox (${mode}) is off: ${support.reason}. ${INSTALL_HINT} Until then shell commands run unconfined, so at --auto low and medium bash needs a permission.`;
+    } else said = statement(mode, network, source);
   }
   const userConfig = configPaths(settings.cwd, env)[0];
   return {
     shell: { sandbox: inForce, network },
-    warnings,
+    warnings: config.warnings,
+    statement: said,
     writeRoots: config.writeRoots,
     policy: (roots, secrets) => ({
       sandbox: inForce,

@@ -24,9 +24,8 @@ t.test('by default: workspace-write with no network, and a warning saying so', a
   const { setup, probed } = machine(t);
   const shell = await setup({});
   t.same(shell.shell, { sandbox: 'workspace-write', network: false });
-  t.same(shell.warnings, [
-    'Shell commands run in the workspace-write sandbox (bubblewrap, the default): they can read the file system but write only the working directory, the --add-dir directories and a private /tmp; there is no network; nothing they start outlives the call.',
-  ]);
+  t.equal(shell.statement, 'Shell commands run in the workspace-write sandbox (bubblewrap, the default): they can read the file system but write only the working directory, the --add-dir directories and a private /tmp; there is no network; nothing they start outlives the call.');
+  t.same(shell.warnings, []);
   t.ok(probed());
 });
 
@@ -34,9 +33,9 @@ t.test('bubblewrap missing or unable to start: off, and a warning with the reaso
   const missing = machine(t);
   const shell = await missing.setup({}, { ZERO_BWRAP: '/nonexistent/bwrap' });
   t.same(shell.shell, { sandbox: 'off', network: false });
-  t.match(shell.warnings, [/^The shell sandbox \(workspace-write\) is off: ZERO_BWRAP names \/nonexistent\/bwrap, which is not an executable file\. Install bubblewrap 0\.8 or later \(apt install bubblewrap.*kernel\.unprivileged_userns_clone=1.*at --auto low and medium bash needs a permission\.$/]);
+  t.match(shell.statement, /^The shell sandbox \(workspace-write\) is off: ZERO_BWRAP names \/nonexistent\/bwrap, which is not an executable file\. Install bubblewrap 0\.8 or later \(apt install bubblewrap.*kernel\.unprivileged_userns_clone=1.*at --auto low and medium bash needs a permission\.$/);
   const failing = machine(t, 'fails');
-  t.match((await failing.setup({ sandbox: 'read-only' })).warnings, [/^The shell sandbox \(read-only\) is off: .*bwrap cannot start a sandbox here: bwrap: setting up uid map: Permission denied\./]);
+  t.match((await failing.setup({ sandbox: 'read-only' })).statement, /^The shell sandbox \(read-only\) is off: .*bwrap cannot start a sandbox here: bwrap: setting up uid map: Permission denied\./);
 });
 
 t.test('--sandbox off and --skip-permissions-unsafe: no sandbox, nothing checked, and the warning says what that means', async (t) => {
@@ -44,7 +43,7 @@ t.test('--sandbox off and --skip-permissions-unsafe: no sandbox, nothing checked
   for (const raw of [{ sandbox: 'OFF' }, { skipPermissionsUnsafe: true }, { skipPermissionsUnsafe: true, auto: 'medium' }]) {
     const shell = await setup(raw);
     t.same(shell.shell, { sandbox: 'off', network: false });
-    t.match(shell.warnings, [/^Shell commands run without a sandbox \((--sandbox off|--skip-permissions-unsafe)\): they can change anything you can, reach the network and read this process's environment, and a process they move to a session of its own outlives the run\.$/]);
+    t.match(shell.statement, /^Shell commands run without a sandbox \((--sandbox off|--skip-permissions-unsafe)\): they can change anything you can, reach the network and read this process's environment, and a process they move to a session of its own outlives the run\.$/);
   }
   t.notOk(probed());
   t.same((await setup({ skipPermissionsUnsafe: true, sandbox: 'read-only' })).shell, { sandbox: 'read-only', network: false }, 'an explicit --sandbox wins');
@@ -54,15 +53,15 @@ t.test('--sandbox-network; --sandbox read-only', async (t) => {
   const { setup } = machine(t);
   const networked = await setup({ sandboxNetwork: true });
   t.same(networked.shell, { sandbox: 'workspace-write', network: true });
-  t.match(networked.warnings[0], /the network is open \(--sandbox-network\)/);
+  t.match(networked.statement, /the network is open \(--sandbox-network\)/);
   const readOnly = await setup({ sandbox: 'read-only' });
-  t.match(readOnly.warnings[0], /^Shell commands run in the read-only sandbox \(bubblewrap, --sandbox read-only\): they can read the file system but write only a private \/tmp;/);
+  t.match(readOnly.statement, /^Shell commands run in the read-only sandbox \(bubblewrap, --sandbox read-only\): they can read the file system but write only a private \/tmp;/);
 });
 
 t.test('bash disabled: the sandbox is nobody\'s concern, nothing is checked or said', async (t) => {
   const { setup, probed } = machine(t);
-  t.same((await setup({ disabledTools: ['bash'] })).warnings, []);
-  t.same((await setup({ enabledTools: ['read_file'] })).warnings, []);
+  t.equal((await setup({ disabledTools: ['bash'] })).statement, undefined);
+  t.equal((await setup({ enabledTools: ['read_file'] })).statement, undefined);
   t.notOk(probed());
 });
 
@@ -71,7 +70,7 @@ t.test('the config files: mode and network, flags winning', async (t) => {
   writeFileSync(userConfig, JSON.stringify({ sandbox: { mode: 'read-only', network: 'allow' } }));
   const shell = await setup({});
   t.same(shell.shell, { sandbox: 'read-only', network: true });
-  t.match(shell.warnings[0], `(bubblewrap, sandbox.mode in ${userConfig})`);
+  t.match(shell.statement, `(bubblewrap, sandbox.mode in ${userConfig})`);
   t.same((await setup({ sandbox: 'workspace-write' })).shell, { sandbox: 'workspace-write', network: true });
 });
 
