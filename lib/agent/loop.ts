@@ -97,6 +97,8 @@ async function* runTool(run: ModelRun, call: ToolCallRequest, nextCheckpoint: ()
   const { id, name, args, argsError } = call;
   const { toolbox } = run;
   const sideEffect = toolbox.sideEffectOf(name);
+  const notice = toolbox.notice(name);
+  if (notice) yield { type: 'warning', message: notice };
   yield { type: 'tool_call', id, name, ...(isJsonObject(args) ? { args } : {}), sideEffect };
   const context: ToolContext = { cwd: run.cwd, extraRoots: run.extraRoots, signal: run.signal };
   const refused = argsError === undefined ? yield* permit(run, call, sideEffect, context) : { status: 'error' as const, output: argsError, truncated: false };

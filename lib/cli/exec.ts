@@ -89,14 +89,20 @@ function reasoningWarnings(settings: ExecSettings, choice: ProviderChoice): stri
   return [`--reasoning-budget is ignored: it sets the extended thinking of the anthropic providers, and this run uses ${choice.kind} (an OpenAI-compatible server streams its reasoning without it).`];
 }
 
-/** The shell setup's notes join the plan's warnings; which sandbox is in force ends the unsafe warning, or is one of its own. */
-function withStatement(plan: ToolPlan, shell: ShellSetup): ToolPlan {
+/**
+ * The shell setup's notes join the plan's warnings. Which sandbox is in force ends the unsafe warning; else, when
+ * commands run unconfined, it is a warning of its own at the start; else (they run in the sandbox) it is said once,
+ * before the run's first bash call: a run that never runs a command is not told about it every time.
+ */
+function withStatement(plan: ToolPlan, shell: ShellSetup): { plan: ToolPlan; firstShellCall?: string } {
   const { statement } = shell;
   const unsafe = plan.warnings.indexOf(UNSAFE_WARNING);
-  if (statement && unsafe >= 0) plan.warnings[unsafe] = `${UNSAFE_WARNING} ${statement}`;
-  else if (statement) plan.warnings.push(statement);
   plan.warnings.unshift(...shell.warnings);
-  return plan;
+  if (!statement) return { plan };
+  if (unsafe >= 0) plan.warnings[unsafe + shell.warnings.length] = `${UNSAFE_WARNING} ${statement}`;
+  else if (shell.shell.sandbox === 'off') plan.warnings.push(statement);
+  else return { plan, firstShellCall: statement };
+  return { plan };
 }
 
 /** `zero exec`: one run, reported on stdout in the chosen format; the process exits with run_end's code. */
@@ -108,7 +114,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
   try {
     const settings = execSettings(words, raw, io.env);
     const shell = await shellSetup(raw, settings, io.env);
-    const tools = withStatement(planTools(allTools, { ...settings.permissions, shell: shell.shell }), shell);
+    const { plan: tools, firstShellCall } = withStatement(planTools(allTools, { ...settings.permissions, shell: shell.shell }), shell);
     const extraRoots = [...settings.extraRoots, ...shell.writeRoots];
     if (settings.listTools) return await listTools(settings, tools, io, secrets);
     const config = await loadConfig(settings.cwd, io.env);
@@ -126,7 +132,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       provider,
       cwd: settings.cwd,
       maxTurns: settings.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
-      toolbox: toolboxFor(tools, shell.policy([settings.cwd, ...extraRoots], secrets)),
+      toolbox: toolboxFor(tools, shell.policy([settings.cwd, ...extraRoots], secrets), firstShellCall),
       warnings: [...config.warnings, ...tools.warnings, ...reasoningWarnings(settings, choice)],
       extraRoots,
       input,

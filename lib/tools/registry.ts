@@ -34,6 +34,8 @@ export type Toolbox = {
   gate(call: ToolInvocation, context: ToolContext): Promise<Gate>;
   /** What permission events report as the run's mode. */
   readonly permissionMode: PermissionMode;
+  /** A `warning` to write before the first call of this tool in the run (which sandbox a command runs in), once. */
+  notice(name: string): string | undefined;
   /** The files the call would change, for the checkpoint before it runs: none unless it will run and can tell. */
   targets(call: ToolInvocation, context: ToolContext): Promise<string[]>;
   /** Checks the arguments, runs the tool and caps its output; every failure becomes an error outcome. */
@@ -60,13 +62,19 @@ export type ToolboxOptions = {
   askFirst?: ReadonlySet<string>;
   /** Tools --auto low and medium allow without asking, with the reason (see Toolbox.gate). */
   autoAllowed?: ReadonlyMap<string, string>;
+  /** Warnings for the first call of a tool (see Toolbox.notice). */
+  notices?: ReadonlyMap<string, string>;
 };
 
-/** The toolbox a permission plan allows (planTools over allTools); bash runs its commands under `shell` when given. */
-export function toolboxFor(plan: ToolPlan, shell?: ShellPolicy): Toolbox {
+/**
+ * The toolbox a permission plan allows (planTools over allTools); bash runs its commands under `shell` when given,
+ * and its first call is preceded by `shellNotice`.
+ */
+export function toolboxFor(plan: ToolPlan, shell?: ShellPolicy, shellNotice?: string): Toolbox {
   const tools = plan.advertised.map((tool) => (tool.name === bash.name && shell ? createBash(shell) : tool));
   const { refusals, needPermission, askFirst, autoAllowed, permissionMode } = plan;
-  return createToolbox(tools, { refusals, needPermission, askFirst, autoAllowed, known: allTools, permissionMode });
+  const notices = new Map(shellNotice ? [[bash.name, shellNotice]] : []);
+  return createToolbox(tools, { refusals, needPermission, askFirst, autoAllowed, notices, known: allTools, permissionMode });
 }
 
 export function createToolbox(tools: AnyTool[] = readOnlyTools, options: ToolboxOptions = {}): Toolbox {
@@ -78,6 +86,7 @@ export function createToolbox(tools: AnyTool[] = readOnlyTools, options: Toolbox
     byName.set(tool.name, { tool, check: compileChecker(tool.parameters) });
   }
   const available = [...byName.keys()].sort().join(', ');
+  const notices = new Map(options.notices);
 
   /** The tool and its checked arguments, or the error outcome of a call that cannot run. */
   const prepare = (call: ToolInvocation): { tool: AnyTool; args: Record<string, unknown> } | ToolOutcome => {
@@ -99,6 +108,11 @@ export function createToolbox(tools: AnyTool[] = readOnlyTools, options: Toolbox
     sideEffectOf: (name) => knownTools.get(name)?.sideEffect ?? 'unknown',
     permissionOf: (name) => knownTools.get(name)?.permission ?? 'unknown',
     permissionMode: options.permissionMode ?? 'auto',
+    notice(name) {
+      const notice = notices.get(name);
+      notices.delete(name);
+      return notice;
+    },
     async gate(call, context) {
       const prepared = prepare(call);
       if ('status' in prepared) return { kind: 'run' };

@@ -281,3 +281,10 @@ t.test('every tool_call is answered before a later failure: the call, its result
   t.same(events.map((event) => event.type), ['tool_call', 'tool_result']);
   t.match(error, { code: 'provider_error', message: /dropped connection/ });
 });
+
+t.test('a tool\'s notice (which sandbox a command runs in) comes once, as a warning before its first call', async (t) => {
+  const p = provider([calls({ id: 'b1', name: 'bash', args: { command: 'true' } }, { id: 'b2', name: 'bash', args: { command: 'true' } }), answer('ok')]);
+  const { events } = await run(p, t.testdir({}), { toolbox: toolboxFor(planTools(allTools, { auto: 'high' }), undefined, 'Commands run here.') });
+  t.same(events.map((event) => event.type), ['warning', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'text', 'final']);
+  t.same(events[0], { type: 'warning', message: 'Commands run here.' });
+});

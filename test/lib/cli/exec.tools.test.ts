@@ -114,7 +114,7 @@ t.test('SIGTERM while bash runs: the whole process group is killed before run_en
   });
   t.equal(result.code, 143);
   const events = jsonLines(result.stdout);
-  t.same(eventTypes(events), ['run_start', 'warning', 'tool_call', 'tool_result', 'error', 'run_end']);
+  t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'error', 'run_end']);
   t.match(nth(events, 'tool_result'), { status: 'error', output: /cancelled/ });
   t.match(events.at(-2), { code: 'cancelled' });
   const pid = Number(readFileSync(join(dir, 'child.pid'), 'utf8'));
@@ -150,7 +150,7 @@ t.test('SIGINT during a grep with a catastrophic pattern: the run ends cancelled
   });
   t.equal(result.code, 130);
   const events = jsonLines(result.stdout);
-  t.same(eventTypes(events), ['run_start', 'warning', 'tool_call', 'tool_result', 'error', 'run_end']);
+  t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'error', 'run_end']);
   t.match(nth(events, 'tool_result'), { output: /^No matches for \/\(a\+\)\+\$\/ in "long.txt"\.$|cancel|abort/i });
   t.match(events.at(-2), { code: 'cancelled' });
 });
@@ -169,7 +169,7 @@ t.test('SIGINT during a grep of one 4 MB line with a slow pattern: the run ends 
   });
   t.equal(result.code, 130);
   const events = jsonLines(result.stdout);
-  t.same(eventTypes(events), ['run_start', 'warning', 'tool_call', 'tool_result', 'error', 'run_end']);
+  t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'error', 'run_end']);
   t.match(nth(events, 'tool_result'), { status: 'error', output: 'Cancelled by SIGINT.' }, 'ended by the SIGINT, not by the time limit or the end of the search');
   t.match(events.at(-2), { code: 'cancelled' });
 });
@@ -183,7 +183,7 @@ t.test('tool arguments nested 5000 deep: an error tool_result, the call without 
   const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', join(dir, '.script.jsonl'), '-C', dir, 'go']);
   t.equal(result.code, 0);
   const events = jsonLines(result.stdout);
-  t.same(eventTypes(events), ['run_start', 'warning', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
+  t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
   t.notOk('args' in nth(events, 'tool_call')!);
   t.match(nth(events, 'tool_result'), { status: 'error', output: 'The tool arguments are nested more than 256 levels deep; send them with less nesting.' });
 });

@@ -41,7 +41,7 @@ t.test('zero exec --list-tools needs no provider and exits 0, in all three forma
 
 for (const version of [1, 2]) {
   t.test(`--list-tools -o stream-json speaks the protocol in schema version ${version}: every line a valid event, ending with run_end`, async (t) => {
-    const args = ['exec', '--list-tools', '-o', 'stream-json', '--disabled-tools', 'grep'];
+    const args = ['exec', '--list-tools', '-o', 'stream-json', '--disabled-tools', 'grep', '--sandbox', 'off'];
     const result = await zero(version === 2 ? [...args, '--schema-version', '2'] : args);
     t.equal(result.code, 0);
     const events = jsonLines(result.stdout);
@@ -50,8 +50,8 @@ for (const version of [1, 2]) {
     t.equal(new Set(events.map((event) => event.runId)).size, 1, 'one runId');
     t.match(events[0], { schemaVersion: version, cwd: process.cwd(), provider: 'none', model: 'none' });
     t.notOk('sessionId' in events[0]!, 'nothing is recorded');
-    t.match(events[1]!.message, /^(Shell commands run in the workspace-write sandbox|The shell sandbox \(workspace-write\) is off)/, 'which sandbox bash would run in');
-    t.equal(events[2]!.text, (await zero(['exec', '--list-tools', '--disabled-tools', 'grep'])).stdout, 'final.text is the table -o text prints');
+    t.match(events[1]!.message, /^Shell commands run without a sandbox \(--sandbox off\)/, 'unconfined commands: said at the start, as a run does');
+    t.equal(events[2]!.text, (await zero(['exec', '--list-tools', '--disabled-tools', 'grep', '--sandbox', 'off'])).stdout, 'final.text is the table -o text prints');
     t.match(events[3], { status: 'success', exitCode: 0 });
   });
 }
