@@ -60,6 +60,9 @@ const realRoot = (dir: string) => {
 export async function shellSetup(raw: RawShellOptions, settings: ExecSettings, env: NodeJS.ProcessEnv): Promise<ShellSetup> {
   const flag = raw.sandbox === undefined ? undefined : choice('--sandbox', raw.sandbox, SANDBOX_MODES);
   const pass = envPassNames(raw.envPass);
+  const mayRun = bashMayRun(settings);
+  // checked while the config files are read; wasted only when a config file turns the sandbox off
+  const checking = mayRun && flag !== 'off' && !(flag === undefined && settings.permissions.skipPermissionsUnsafe) ? sandboxSupport(env, settings.cwd) : undefined;
   const config = await readShellConfig(settings.cwd, env);
   const [mode, source]: [SandboxMode, string] = flag
     ? [flag, `--sandbox ${flag}`]
@@ -72,8 +75,8 @@ export async function shellSetup(raw: RawShellOptions, settings: ExecSettings, e
   let inForce = mode;
   let bwrap: string | undefined;
   let said: string | undefined;
-  if (bashMayRun(settings)) {
-    const support = mode === 'off' ? undefined : await sandboxSupport(env, settings.cwd);
+  if (mayRun) {
+    const support = mode === 'off' ? undefined : await (checking ?? sandboxSupport(env, settings.cwd));
     if (support?.ok) bwrap = support.bwrap;
     if (support && !support.ok) {
       inForce = 'off';
