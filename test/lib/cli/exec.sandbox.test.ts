@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t, { type Test } from 'tap';
 import { needsBubblewrap, processesWith, uniqueSleep } from '../../helpers/sandbox.js';
 import { survivors } from '../../helpers/processes.js';
+import { converse, kinds, say, scripted } from '../../helpers/conversation.js';
 import { cleanEnv, eventTypes, jsonLines, nth, writeScript, zero, type ZeroOptions } from '../../helpers/zero.js';
 
 // The shell sandbox as a user meets it: flags, warnings in each format, exit codes, one run end to end.
@@ -111,4 +112,32 @@ t.test('SIGTERM while a sandboxed command runs: it and everything it started are
   t.equal(result.code, 143);
   t.same(eventTypes(result.events).slice(-3), ['tool_result', 'error', 'run_end']);
   t.same(await survivors(processesWith(marker)), []);
+});
+
+t.test('kill -9 of zero while a sandboxed command runs: nothing it started outlives zero (--die-with-parent)', { skip: needsBubblewrap }, async (t) => {
+  const marker = uniqueSleep();
+  const work = join(t.testdirName, 'work');
+  const result = await exec(t, [{ toolCalls: [{ id: 'b1', name: 'bash', args: { command: `setsid sleep ${marker} & touch started; sleep ${marker}` } }] }], ['-o', 'stream-json'], {
+    onSpawn: (child) => {
+      child.stdin!.end();
+      void (async () => {
+        while (!existsSync(join(work, 'started')) || processesWith(marker).length < 2) await sleep(20);
+        child.kill('SIGKILL');
+      })();
+    },
+  });
+  t.equal(result.signal, 'SIGKILL');
+  t.same(await survivors(processesWith(marker)), []);
+});
+
+t.test('--permission-prompt stdio at --auto low (version 1): a write inside is not asked for; its permission_decision says why', async (t) => {
+  const run = scripted(t, [{ toolCalls: [{ id: 'w1', name: 'write_file', args: { path: 'NOTES.md', content: 'x\n' } }] }, { text: 'Written.' }]);
+  const result = await converse(run.args('--permission-prompt', 'stdio'), (client) => client.send(say('Write.')), (event, client) => {
+    if (event.type === 'turn_end') client.end();
+  }, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  t.same(kinds(result.events).filter((type) => String(type).startsWith('permission')), ['permission_decision']);
+  t.match(result.events.find((event) => event.type === 'permission_decision'), { schemaVersion: 1, id: 'w1', action: 'allow', permissionGranted: true, decisionReason: 'Auto-allowed at --auto low: a write inside the working directory and the --add-dir directories.' });
+  t.equal(readFileSync(join(run.dir, 'NOTES.md'), 'utf8'), 'x\n');
 });
