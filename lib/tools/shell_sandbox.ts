@@ -1,4 +1,4 @@
-import { existsSync, lstatSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { childEnvironment } from './child_env.js';
 import { isInside } from './sandbox.js';
@@ -43,8 +43,19 @@ const bashArgs = (command: string) => ['bash', '-c', `exec 2>&1; ${command}`];
 /** What to spawn (with `cwd`, detached) to run `command` under `policy`. */
 export function shellInvocation(command: string, cwd: string, policy: ShellPolicy): ShellInvocation {
   const [file, ...args] = bashArgs(command);
-  if (policy.sandbox === 'off' || !policy.bwrap) return { file, args, env: policy.env };
-  return { file: policy.bwrap, args: [...bwrapArgs(cwd, policy), '--', file, ...args], env: sandboxedEnv(policy) };
+  if (policy.sandbox === 'off') return { file, args, env: policy.env };
+  // a sandbox asked for and not there is a refusal, never a command run unconfined
+  if (!policy.bwrap) throw new Error(`The ${policy.sandbox} sandbox cannot run here (bubblewrap is missing), so the command was not run.`);
+  // the sandbox's /tmp is its own: a working directory reached through a link there must be named by its real path
+  return { file: policy.bwrap, args: [...bwrapArgs(realOrAsGiven(cwd), policy), '--', file, ...args], env: sandboxedEnv(policy) };
+}
+
+function realOrAsGiven(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 /** TMPDIR must name a place the command can write: the private /tmp, unless it already is in a writable root. */

@@ -9,6 +9,7 @@ import { createToolbox } from '../../../lib/tools/registry.js';
 import { bwrapArgs, shellInvocation, type ShellPolicy } from '../../../lib/tools/shell_sandbox.js';
 import { needsBubblewrap, policyFor, processesWith, uniqueSleep, WITHOUT_TAP } from '../../helpers/sandbox.js';
 import { survivors } from '../../helpers/processes.js';
+import { tempDir } from '../../helpers/zero.js';
 
 // The sandbox, tried from inside: each escape is a command that works unconfined (the `off` run shows it), and
 // must not work in workspace-write or read-only. Run in-process through the bash tool.
@@ -41,6 +42,14 @@ t.test('the argv: bubblewrap with the root read-only, the roots writable, their 
   t.same(invocation.args.slice(-4), ['--', 'bash', '-c', 'exec 2>&1; echo hi']);
   t.equal(invocation.env.ZERO_SANDBOX, 'workspace-write');
   t.same(shellInvocation('echo hi', work, { ...policy, sandbox: 'off' }), { file: 'bash', args: ['-c', 'exec 2>&1; echo hi'], env: policy.env });
+  t.throws(() => shellInvocation('echo hi', work, { ...policy, bwrap: undefined }), { message: /^The workspace-write sandbox cannot run here/ }, 'never unconfined instead');
+});
+
+t.test('a working directory reached through a link in /tmp still works (the sandbox has a /tmp of its own)', { skip }, async (t) => {
+  const work = t.testdir({});
+  const link = join(tempDir(t), 'link');
+  symlinkSync(work, link);
+  t.equal(await run('pwd -P; echo ok > f && cat f', link, policyFor(work)), `${realpathSync(work)}\nok\nexit code 0`);
 });
 
 t.test('TMPDIR inside the sandbox names a writable place', async (t) => {
