@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // A client of `zero exec --multi-turn --permission-prompt stdio`, the way an editor extension drives it: one
-// process for the whole conversation, stdin and stdout open together. Three turns: it approves a write, denies
-// another, and interrupts a long bash command once it runs; then it closes stdin and prints the transcript.
+// process for the whole conversation, stdin and stdout open together. Three turns: a write inside the directory
+// (--auto low allows it, and says so), a command it denies, and one it approves and then interrupts once it runs;
+// then it closes stdin and prints the transcript. With --sandbox off every command is asked for (in the sandbox,
+// --auto low would allow them too).
 // Offline, with the scripted provider (examples/conversation.jsonl), in a directory of its own:
 //   node examples/conversation.mjs [DIR]      (default: a new temporary directory)
 import { spawn } from 'node:child_process';
@@ -17,7 +19,7 @@ const dir = process.argv[2] ?? mkdtempSync(join(tmpdir(), 'zero-conversation-'))
 writeFileSync(join(dir, 'README.md'), 'keep me\n');
 const zero = spawn(
   process.execPath,
-  [join(repo, 'bin/zero'), 'exec', '-i', 'stream-json', '-o', 'stream-json', '--multi-turn', '--permission-prompt', 'stdio', '--no-session',
+  [join(repo, 'bin/zero'), 'exec', '-i', 'stream-json', '-o', 'stream-json', '--multi-turn', '--permission-prompt', 'stdio', '--sandbox', 'off', '--no-session',
     '--provider', 'scripted', '--script', join(repo, 'examples/conversation.jsonl'), '-C', dir],
   { stdio: ['pipe', 'pipe', 'inherit'] },
 );
@@ -29,7 +31,7 @@ const note = (line) => transcript.push(line);
 // What the user says, turn after turn, and how they answer each permission_request of that turn.
 const turns = [
   { say: 'Write "Remember the milk." in NOTE.md.', answer: () => ({ decision: 'allow' }) },
-  { say: 'Now replace the README.', answer: () => ({ decision: 'deny', reason: 'keep the README' }) },
+  { say: 'Now delete the README.', answer: () => ({ decision: 'deny', reason: 'keep the README' }) },
   { say: 'Run the build.', answer: () => ({ decision: 'allow' }) },
 ];
 let turn = 0;
@@ -67,6 +69,10 @@ for await (const line of createInterface({ input: zero.stdout })) {
       if (event.name === 'bash' && answer.decision === 'allow') void interruptOnceRunning();
       break;
     }
+    case 'permission_decision':
+      // an answer of ours is noted with its request; this one was --auto low's own
+      if (event.decisionReason.startsWith('Auto-allowed')) note(`  [auto] ${event.name}: ${event.decisionReason}`);
+      break;
     case 'tool_result':
       note(`  [result] ${event.status}: ${event.output.split('\n')[0]}`);
       break;

@@ -3,7 +3,7 @@ import type { Event, ImageInput, PermissionDecisionEvent, SideEffect } from '../
 import type { ChatMessage, ToolCallRequest } from '../protocol/chat.js';
 import type { Provider, ProviderChunk } from '../providers/types.js';
 import type { Toolbox } from '../tools/registry.js';
-import type { ToolOutcome } from '../tools/types.js';
+import type { ToolContext, ToolOutcome } from '../tools/types.js';
 import { isTooDeep, TOO_DEEP } from '../protocol/depth.js';
 import { isJsonObject } from '../protocol/validate.js';
 import { askReason } from '../tools/permissions.js';
@@ -59,22 +59,26 @@ function withinDepth(call: ToolCallRequest): ToolCallRequest {
   return { id: call.id, name: call.name, args: undefined, argsError: `The tool arguments are ${TOO_DEEP}; send them with less nesting.` };
 }
 
-async function* checkpointAndRun(run: ModelRun, { id, name, args }: ToolCallRequest, nextCheckpoint: () => number): AsyncGenerator<Event, ToolOutcome> {
-  const context = { cwd: run.cwd, extraRoots: run.extraRoots, signal: run.signal };
+async function* checkpointAndRun(run: ModelRun, { id, name, args }: ToolCallRequest, context: ToolContext, nextCheckpoint: () => number): AsyncGenerator<Event, ToolOutcome> {
   const files = await run.toolbox.targets({ id, name, args }, context);
   if (files.length) yield { type: 'checkpoint', checkpoint: { sequence: nextCheckpoint(), tool: name, files } };
   return await run.toolbox.run({ id, name, args }, context);
 }
 
 /**
- * With --permission-prompt stdio, a call its tool asks for: `permission_request` (unless an answer was remembered),
- * the client's answer as `permission_decision`, and, unless it allowed the call, the error outcome that says why.
+ * The permission events of a call before it runs (Toolbox.gate): a `permission_decision` allow for a call --auto
+ * low or medium allows; with --permission-prompt stdio, for a call that waits for the client, `permission_request`
+ * (unless an answer was remembered) and the answer as `permission_decision`. Returns the error outcome of a call
+ * that may not run (refused for want of a permission: its outcome carries the Refusal), else undefined.
  */
-async function* askFirst(run: ModelRun, call: ToolCallRequest, sideEffect: SideEffect): AsyncGenerator<Event, ToolOutcome | undefined> {
+async function* permit(run: ModelRun, call: ToolCallRequest, sideEffect: SideEffect, context: ToolContext): AsyncGenerator<Event, ToolOutcome | undefined> {
   const { permissions, toolbox } = run;
-  if (!permissions || call.argsError !== undefined || !toolbox.asks(call)) return undefined;
+  const gate = await toolbox.gate(call, context);
   const { id, name } = call;
   const permission = toolbox.permissionOf(name);
+  if (gate.kind === 'auto') yield { type: 'permission_decision', id, name, action: 'allow', permission, permissionGranted: true, decisionReason: gate.reason };
+  if (gate.kind === 'refuse') return { status: 'error', output: gate.reason, truncated: false, refusal: { reason: gate.reason } };
+  if (gate.kind !== 'ask' || !permissions) return undefined;
   let answer = permissions.remembered(name);
   if (!answer) {
     yield { type: 'permission_request', id, name, action: 'prompt', permission, permissionMode: toolbox.permissionMode, sideEffect, reason: askReason(name, sideEffect) };
@@ -86,17 +90,20 @@ async function* askFirst(run: ModelRun, call: ToolCallRequest, sideEffect: SideE
 }
 
 /**
- * Runs one call: `tool_call`; a `checkpoint` before a tool changes files; a `permission_request` when the call is
- * refused for want of a permission (headless, nobody can grant it: the denied result follows), or, with
- * --permission-prompt stdio, when it waits for the client's answer; `tool_result`.
+ * Runs one call: `tool_call`; its permission events (see permit); a `checkpoint` before a tool changes files; a
+ * `permission_request` when the call is refused for want of a permission (headless, nobody can grant it: the
+ * denied result follows); `tool_result`.
  */
 async function* runTool(run: ModelRun, call: ToolCallRequest, nextCheckpoint: () => number): AsyncGenerator<Event, ChatMessage> {
   const { id, name, args, argsError } = call;
   const { toolbox } = run;
   const sideEffect = toolbox.sideEffectOf(name);
+  const notice = toolbox.notice(name);
+  if (notice) yield { type: 'warning', message: notice };
   yield { type: 'tool_call', id, name, ...(isJsonObject(args) ? { args } : {}), sideEffect };
-  const refused = argsError === undefined ? yield* askFirst(run, call, sideEffect) : { status: 'error' as const, output: argsError, truncated: false };
-  const outcome = refused ?? (yield* checkpointAndRun(run, call, nextCheckpoint));
+  const context: ToolContext = { cwd: run.cwd, extraRoots: run.extraRoots, signal: run.signal };
+  const refused = argsError === undefined ? yield* permit(run, call, sideEffect, context) : { status: 'error' as const, output: argsError, truncated: false };
+  const outcome = refused ?? (yield* checkpointAndRun(run, call, context, nextCheckpoint));
   const { refusal, ...result } = outcome;
   if (refusal) {
     const permission = toolbox.permissionOf(name);

@@ -6,8 +6,9 @@ import { DEFAULT_MAX_LINE_BYTES } from '../protocol/lines.js';
 import { loadConfig } from '../providers/config.js';
 import { chooseProvider, createProvider, credentialsInUse } from '../providers/index.js';
 import { DEFAULT_MAX_TURNS } from '../agent/run.js';
-import { planTools } from '../tools/permissions.js';
+import { planTools, UNSAFE_WARNING } from '../tools/permissions.js';
 import { allTools, toolboxFor } from '../tools/registry.js';
+import { shellSetup, type ShellSetup } from './shell-settings.js';
 import { formatToolListing, listingWarnings, toolListingRun } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
 import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot, type Launch } from '../sessions/index.js';
@@ -102,6 +103,30 @@ async function chosenProvider(settings: ProviderSettings & { provider?: string }
   return { choice, provider: await createProvider(choice, { maxLineBytes, signal: setupSignal() }) };
 }
 
+/**
+ * The shell setup's notes join the plan's warnings. Which sandbox is in force ends the unsafe warning; else, when
+ * commands run unconfined, it is a warning of its own at the start; else (they run in the sandbox) it is said once,
+ * before the run's first bash call: a run that never runs a command is not told about it every time.
+ */
+function withStatement(plan: ToolPlan, shell: ShellSetup): { plan: ToolPlan; firstShellCall?: string } {
+  const { statement } = shell;
+  const unsafe = plan.warnings.indexOf(UNSAFE_WARNING);
+  plan.warnings.unshift(...shell.warnings);
+  if (!statement) return { plan };
+  if (unsafe >= 0) plan.warnings[unsafe + shell.warnings.length] = `${UNSAFE_WARNING} ${statement}`;
+  else if (shell.shell.sandbox === 'off') plan.warnings.push(statement);
+  else return { plan, firstShellCall: statement };
+  return { plan };
+}
+
+/** The shell the run's commands get, and the tools the model may use with it; the flags' own warnings (Zero's flags done otherwise here) join the plan's. */
+async function shellAndTools(raw: RawExecOptions, settings: ExecSettings, env: NodeJS.ProcessEnv) {
+  const shell = await shellSetup(raw, settings, env);
+  const { plan, firstShellCall } = withStatement(planTools(allTools, { ...settings.permissions, shell: shell.shell }), shell);
+  plan.warnings.push(...settings.warnings);
+  return { shell, tools: plan, firstShellCall };
+}
+
 /** `zero exec`: one run, reported on stdout in the chosen format; the process exits with run_end's code. */
 export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): Promise<void> {
   const secrets = credentialsInUse(io.env);
@@ -111,11 +136,15 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
   let worktree: Worktree | undefined;
   try {
     const given = execSettings(words, raw, io.env);
-    const tools = planTools(allTools, given.permissions);
-    if (given.listTools) return await listTools(given, { ...tools, warnings: [...tools.warnings, ...given.warnings] }, io, secrets);
+    if (given.listTools) {
+      const { tools } = await shellAndTools(raw, given, io.env);
+      return await listTools(given, tools, io, secrets);
+    }
     worktree = given.worktree && (await prepareWorktree(given.cwd, given.worktree, io.env));
-    // the run, its tools, its config and its session are the worktree's
+    // the run, its tools, its config, its sandbox and its session are the worktree's
     const settings = movedInto(given, worktree);
+    const { shell, tools, firstShellCall } = await shellAndTools(raw, settings, io.env);
+    const extraRoots = [...settings.extraRoots, ...shell.writeRoots];
     const config = await loadConfig(settings.cwd, io.env);
     const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort } = settings;
     const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort };
@@ -128,9 +157,9 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       provider,
       cwd: settings.cwd,
       maxTurns: settings.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
-      toolbox: toolboxFor(tools),
-      warnings: [...config.warnings, ...tools.warnings, ...reasoningWarnings(settings, choice), ...settings.warnings, ...(worktree ? [worktree.note] : [])],
-      extraRoots: settings.extraRoots,
+      toolbox: toolboxFor(tools, shell.policy([settings.cwd, ...extraRoots], secrets), firstShellCall),
+      warnings: [...config.warnings, ...tools.warnings, ...reasoningWarnings(settings, choice), ...(worktree ? [worktree.note] : [])],
+      extraRoots,
       input,
       multiTurn: settings.multiTurn,
       askPermissions: settings.permissionPrompt === 'stdio',

@@ -15,7 +15,7 @@ export function formatToolListing(listing: ToolListing[], format: Exclude<Output
   return `${lines.join('\n')}\n`;
 }
 
-/** The warnings of the tool flags (an unknown --disabled-tools name), as exec gives them: on stderr for text, as lines for json. */
+/** The warnings a run would begin with (unsafe permissions, a shell without a sandbox), as exec gives them: on stderr for text, as lines for json. */
 export function listingWarnings(warnings: string[], format: 'text' | 'json', io: { stderr: { write(text: string): unknown } }): string[] {
   if (format === 'json') return warnings.map((message) => `${JSON.stringify({ type: 'warning', message })}\n`);
   for (const message of warnings) io.stderr.write(`[zero] WARNING: ${message}\n`);

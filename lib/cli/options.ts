@@ -51,6 +51,10 @@ export type RawExecOptions = CompatFlags & SessionFlags & WorktreeFlags & {
   heartbeat?: string;
   /** -p/--prompt (repeatable): prompt text, before the positional words. */
   prompt?: string[];
+  /** --sandbox, --sandbox-network, --env-pass: read by lib/cli/shell-settings.ts. */
+  sandbox?: string;
+  sandboxNetwork?: boolean;
+  envPass?: string[];
 };
 
 export const PERMISSION_PROMPTS = ['none', 'stdio'] as const;
@@ -228,12 +232,10 @@ function maxTurnsSetting(raw: RawExecOptions, mode: number | undefined, env: Nod
   return positiveInteger('--max-turns', raw.maxTurns) ?? mode ?? positiveInteger('ZERO_MAX_TURNS', fromEnv);
 }
 
-/** --auto, checked against --skip-permissions-unsafe: asking for less than it gives is a contradiction, not a silent `high`. */
+/** --auto, checked even beside --skip-permissions-unsafe, which wins over any valid level (as in Zero). */
 function autoLevel(raw: RawExecOptions): PermissionSettings['auto'] {
   if (raw.auto === undefined) return undefined;
-  const level = choice('--auto', raw.auto, AUTO_LEVELS);
-  if (raw.skipPermissionsUnsafe && level !== 'high') throw new UsageError(`--skip-permissions-unsafe cannot be used with --auto ${level}: it allows what --auto high does. Choose one.`);
-  return level;
+  return choice('--auto', raw.auto, AUTO_LEVELS);
 }
 
 /** An empty value (`--add-dir ''`) would mean the working directory: refused, it is a mistake in a script. */

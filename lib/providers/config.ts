@@ -115,3 +115,11 @@ export async function loadConfig(cwd: string, env: NodeJS.ProcessEnv = process.e
   config.activeProvider = active ?? (only && { name: only.name, file: only.file });
   return config;
 }
+
+/**
+ * The config files as they are, user file first, for the sections other modules read (`sandbox`,
+ * `shellEnvironment`: lib/cli/shell-config.ts); a file that is not a JSON object fails as loadConfig does.
+ */
+export async function readConfigFiles(cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<{ file: string; project: boolean; fields: Record<string, unknown> }[]> {
+  return (await readConfigLayers(cwd, env)).map(({ scope, file, document }) => ({ file, project: scope === 'project', fields: document }));
+}

@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
-import { capOutput, MAX_OUTPUT_BYTES } from './output.js';
+import { capOutput, MAX_OUTPUT_BYTES, TruncatedFailure } from './output.js';
 import { killProcessGroup, trackProcessGroup } from './process_group.js';
+import { shellInvocation, unconfinedPolicy, type ShellPolicy } from './shell_sandbox.js';
 import type { Tool } from './types.js';
 
 type BashArgs = { command: string; timeout_ms?: number };
@@ -17,54 +18,69 @@ const LEFTOVER_GRACE_MS = 500;
 /** Once bash has exited, how long to wait for the rest of its output: a background process may hold the pipes open. */
 const DRAIN_MS = 200;
 
-export const bash: Tool<BashArgs, { output: string; truncated: boolean }> = {
-  name: 'bash',
-  description:
-    'Run a command with `bash -c` in the working directory (stdin closed); returns stdout and stderr together, then the exit code. Not sandboxed: the command can read and change anything the agent can.',
-  parameters: {
-    type: 'object',
-    properties: {
-      command: { type: 'string', minLength: 1, description: 'The bash command line or script.' },
-      timeout_ms: {
-        type: 'integer',
-        minimum: 1,
-        maximum: MAX_TIMEOUT_MS,
-        description: `Kill the command after this many milliseconds (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}).`,
+/** What the model is told about where its commands run. */
+function describe(policy?: ShellPolicy): string {
+  const start = 'Run a command with `bash -c` in the working directory (stdin closed); returns stdout and stderr together, then the exit code.';
+  if (!policy || policy.sandbox === 'off') return `${start} Not sandboxed: the command can read and change anything the agent can.`;
+  const writable = policy.sandbox === 'workspace-write' ? 'can write only the working directory, the added directories and /tmp' : 'can write only /tmp';
+  const network = policy.network ? 'it may use the network' : 'there is no network';
+  return `${start} Sandboxed (${policy.sandbox}): it can read the file system but ${writable}; ${network}; nothing it starts outlives the call.`;
+}
+
+/**
+ * The bash tool running its commands under `policy` (see lib/tools/shell_sandbox.ts); without one, unconfined,
+ * with the environment childEnvironment gives (never the run's credentials).
+ */
+export function createBash(policy?: ShellPolicy): Tool<BashArgs, { output: string; truncated: boolean }> {
+  return {
+    name: 'bash',
+    description: describe(policy),
+    parameters: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', minLength: 1, description: 'The bash command line or script.' },
+        timeout_ms: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_TIMEOUT_MS,
+          description: `Kill the command after this many milliseconds (default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}).`,
+        },
       },
+      required: ['command'],
+      additionalProperties: false,
     },
-    required: ['command'],
-    additionalProperties: false,
-  },
-  sideEffect: 'shell',
-  permission: 'prompt',
-  async run(args, context) {
-    if (context.signal.aborted) throw new Error('The command was cancelled before it started.');
-    // `exec 2>&1` on the command's own first line merges stderr into stdout in the order written without shifting
-    // line numbers in bash's messages; stderr is still read for what bash prints before that (a syntax error).
-    const child = spawn('bash', ['-c', `exec 2>&1; ${args.command}`], { cwd: context.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const output = new CappedOutput(MAX_OUTPUT_BYTES);
-    child.stdout!.on('data', output.add);
-    child.stderr!.on('data', output.add);
-    const exit = exited(child);
-    const stop = whenToStop(args.timeout_ms ?? DEFAULT_TIMEOUT_MS, context.signal);
-    const untrack = child.pid === undefined ? () => {} : trackProcessGroup(child.pid);
-    try {
-      const first = await Promise.race([exit, stop.reason]);
-      if (typeof first !== 'string') {
-        // Background processes the command started would otherwise outlive the tool call, and zero.
-        if (child.pid !== undefined) await killProcessGroup(child.pid, LEFTOVER_GRACE_MS);
-        return report(output, first);
+    sideEffect: 'shell',
+    permission: 'prompt',
+    async run(args, context) {
+      if (context.signal.aborted) throw new Error('The command was cancelled before it started.');
+      const { file, args: argv, env } = shellInvocation(args.command, context.cwd, policy ?? unconfinedPolicy(context.cwd));
+      // stderr is still read for what bash (or bwrap) prints before the command's own `exec 2>&1`.
+      const child = spawn(file, argv, { cwd: context.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const output = new CappedOutput(MAX_OUTPUT_BYTES);
+      child.stdout!.on('data', output.add);
+      child.stderr!.on('data', output.add);
+      const exit = exited(child);
+      const stop = whenToStop(args.timeout_ms ?? DEFAULT_TIMEOUT_MS, context.signal);
+      const untrack = child.pid === undefined ? () => {} : trackProcessGroup(child.pid);
+      try {
+        const first = await Promise.race([exit, stop.reason]);
+        if (typeof first !== 'string') {
+          // Background processes the command started would otherwise outlive the tool call, and zero.
+          if (child.pid !== undefined) await killProcessGroup(child.pid, LEFTOVER_GRACE_MS);
+          return report(output, first);
+        }
+        if (child.pid !== undefined) await killProcessGroup(child.pid, TERM_GRACE_MS);
+        await exit.catch(() => undefined);
+        throw stopped(`${first} and was killed, with its whole process group.`, output);
+      } finally {
+        stop.clear();
+        untrack();
       }
-      if (child.pid !== undefined) await killProcessGroup(child.pid, TERM_GRACE_MS);
-      await exit.catch(() => undefined);
-      const text = output.text();
-      throw new Error(`${first} and was killed, with its whole process group.${text ? `\nOutput so far:\n${text}` : ''}`);
-    } finally {
-      stop.clear();
-      untrack();
-    }
-  },
-};
+    },
+  };
+}
+
+export const bash = createBash();
 
 /** Collects what the command prints, keeping at most `limit` bytes however much more it prints. */
 class CappedOutput {
@@ -127,13 +143,27 @@ function whenToStop(timeoutMs: number, signal: AbortSignal): { reason: Promise<s
   return { reason, clear };
 }
 
+/** The note that says how much a command printed when only the start of it is kept. */
+const cutNote = (output: CappedOutput) => `(Output cut: the command printed ${output.totalBytes} bytes; only the start is shown.)`;
+
 function report(output: CappedOutput, { code, signal }: ExitStatus): { output: string; truncated: boolean } {
   // A shell reports death by signal N as status 128 + N.
   const exitLine = `exit code ${code ?? 128 + (signal ? constants.signals[signal] : 0)}`;
   const text = output.text();
   if (!output.overflowed) return { output: text === '' || text.endsWith('\n') ? text + exitLine : `${text}\n${exitLine}`, truncated: false };
   // The note and the exit code go inside the toolbox's 64 KiB cap, so the model always sees how the command ended.
-  const trailer = `\n(Output cut: the command printed ${output.totalBytes} bytes; only the start is shown.)\n${exitLine}`;
+  const trailer = `\n${cutNote(output)}\n${exitLine}`;
   const head = capOutput(text, MAX_OUTPUT_BYTES - Buffer.byteLength(trailer)).output;
   return { output: head + trailer, truncated: true };
+}
+
+/** The error of a command stopped by its timeout or a cancel, with what it printed so far: cut, and saying so, like a result. */
+function stopped(why: string, output: CappedOutput): Error {
+  const text = output.text();
+  if (!text) return new Error(why);
+  const start = `${why}\nOutput so far:\n`;
+  if (!output.overflowed && Buffer.byteLength(start + text) <= MAX_OUTPUT_BYTES) return new Error(start + text);
+  const trailer = `\n${cutNote(output)}`;
+  const head = capOutput(text, MAX_OUTPUT_BYTES - Buffer.byteLength(start + trailer)).output;
+  return new TruncatedFailure(start + head + trailer);
 }

@@ -15,3 +15,6 @@ export function utf8Prefix(bytes: Buffer, maxBytes: number): Buffer {
   while (cut > 0 && (bytes[cut] & 0xc0) === 0x80) cut--;
   return bytes.subarray(0, cut);
 }
+
+/** A tool's failure whose message carries output it had to cut: its error result is flagged `truncated`. */
+export class TruncatedFailure extends Error {}

@@ -1,6 +1,9 @@
+import { isAbsolute, relative } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { PermissionMode, SideEffect } from '../protocol/types.js';
 import type { AnyTool } from './registry.js';
+import { isInside } from './sandbox.js';
+import { PROTECTED_NAMES, type SandboxMode } from './shell_sandbox.js';
 
 export const AUTO_LEVELS = ['low', 'medium', 'high'] as const;
 export type AutoLevel = (typeof AUTO_LEVELS)[number];
@@ -15,6 +18,8 @@ export type PermissionSettings = {
   disabled?: string[];
   /** --permission-prompt stdio: the `prompt` tools are offered, and each call waits for the client's answer. */
   ask?: boolean;
+  /** The shell sandbox in force (lib/tools/shell_sandbox.ts); left out, bash runs unconfined. */
+  shell?: { sandbox: SandboxMode; network: boolean };
 };
 
 export type ToolListing = { name: string; sideEffect: SideEffect; permission: AnyTool['permission']; advertised: boolean; reason: string };
@@ -26,8 +31,10 @@ export type ToolPlan = {
   refusals: Map<string, string>;
   /** Those of the refusals that only a permission (--auto high) would lift: a call to one is a `permission_request`. */
   needPermission: Set<string>;
-  /** The advertised tools whose every call is asked for first (--permission-prompt stdio). */
+  /** The advertised tools whose every call is asked for first (--permission-prompt stdio); for an auto-allowed tool, its calls that are not. */
   askFirst: Set<string>;
+  /** The `prompt` tools --auto low and medium allow without asking, with the reason their permission_decision gives. */
+  autoAllowed: Map<string, string>;
   /** As permission events report it: `unsafe` with --auto high or --skip-permissions-unsafe, `ask` when the client is asked, else `auto`. */
   permissionMode: PermissionMode;
   /** For `warning` events right after run_start. */
@@ -61,46 +68,80 @@ export function askReason(name: string, sideEffect: SideEffect): string {
   return `Permission required: ${name} ${describeEffect({ sideEffect })}. Answer with a permission_response naming this id: allow, deny or allow_always.`;
 }
 
+/** The refusal of an auto-allowed write into one of PROTECTED_NAMES: what runs later, outside any sandbox, lives there. */
+export function protectedWriteReason(name: string, file: string): string {
+  return `Permission required: ${name} would change ${file}, and --auto low and medium never change what is in ${PROTECTED_NAMES.join(', ')} without asking (git hooks and zero's own config run later, outside any sandbox). Re-run with --auto high or --skip-permissions-unsafe to allow it.`;
+}
+
+/** Whether a file as changedFiles names it (relative to the working directory, or absolute in an --add-dir) lies in one of PROTECTED_NAMES. */
+export function isProtectedPath(file: string, realRoots: string[]): boolean {
+  const root = realRoots.filter((candidate) => isAbsolute(file) && isInside(candidate, file)).sort((a, b) => b.length - a.length)[0];
+  const relativePath = root ? relative(root, file) : file;
+  return relativePath.split(/[\\/]/).some((segment) => PROTECTED_NAMES.includes(segment));
+}
+
+/** Why --auto low or medium lets a `prompt` tool run without asking, or undefined when it does not. */
+function autoReason(tool: AnyTool, level: AutoLevel, shell: PermissionSettings['shell']): string | undefined {
+  if (tool.sideEffect === 'write' && shell?.sandbox !== 'read-only') return `Auto-allowed at --auto ${level}: a write inside the working directory and the --add-dir directories.`;
+  if (tool.sideEffect === 'shell' && shell && shell.sandbox !== 'off' && !shell.network) return `Auto-allowed at --auto ${level}: sandboxed shell (${shell.sandbox}, no network).`;
+  return undefined;
+}
+
+/** Why --auto low or medium does not let this `prompt` tool run without asking. */
+function withoutSandbox(tool: AnyTool, shell: PermissionSettings['shell']): string {
+  if (tool.sideEffect === 'write') return `${describeEffect(tool)} and the sandbox is read-only`;
+  if (tool.sideEffect !== 'shell') return describeEffect(tool);
+  if (!shell || shell.sandbox === 'off') return `${describeEffect(tool)} outside a sandbox`;
+  return `${describeEffect(tool)} with network access (--sandbox-network)`;
+}
+
 /**
- * Which tools the model sees and may run. By default (--auto low or medium)
- * only `allow` tools; with --skip-permissions-unsafe or --auto high also the
- * `prompt` ones. --enabled-tools / --disabled-tools narrow that; a name this
- * version does not know is skipped with a warning (wrappers written for other
- * versions pass names we lack).
+ * Which tools the model sees and may run. By default (--auto low or medium) the `allow` tools, the write tools
+ * (inside the allowed directories: the path sandbox refuses the rest) and bash when it runs in a sandbox without
+ * network; with --skip-permissions-unsafe or --auto high every tool. --enabled-tools / --disabled-tools narrow
+ * that; a name not among `tools` is a usage error (a wrapper asking for a tool this run lacks would otherwise
+ * run without noticing).
  */
 export function planTools(tools: AnyTool[], settings: PermissionSettings = {}): ToolPlan {
   const unsafe = Boolean(settings.skipPermissionsUnsafe) || settings.auto === 'high';
+  const level = settings.auto ?? 'low';
   const { enabled, disabled = [] } = settings;
   const both = enabled?.find((name) => disabled.includes(name));
   if (both) throw new UsageError(`Tool "${both}" is both in --enabled-tools and in --disabled-tools.`);
 
   const known = new Set(tools.map((tool) => tool.name));
-  const warnings = unsafe ? [UNSAFE_WARNING] : [];
   for (const [flag, names] of [['--enabled-tools', enabled ?? []], ['--disabled-tools', disabled]] as const) {
-    for (const name of names) {
-      if (!known.has(name)) warnings.push(`Unknown tool "${name}" in ${flag} skipped: this version has ${[...known].join(', ')}.`);
-    }
+    const unknown = names.find((name) => !known.has(name));
+    if (unknown) throw new UsageError(`Unknown tool "${unknown}" in ${flag}: this run has ${[...known].join(', ')}.`);
   }
 
   const ask = Boolean(settings.ask) && !unsafe;
   const permissionMode = unsafe ? 'unsafe' : ask ? 'ask' : 'auto';
-  const plan: ToolPlan = { advertised: [], refusals: new Map(), needPermission: new Set(), askFirst: new Set(), permissionMode, warnings, listing: [] };
+  const warnings = unsafe ? [UNSAFE_WARNING] : [];
+  const plan: ToolPlan = { advertised: [], refusals: new Map(), needPermission: new Set(), askFirst: new Set(), autoAllowed: new Map(), permissionMode, warnings, listing: [] };
   for (const tool of tools) {
     // [reason for the listing, message for the model when it calls the tool anyway]
     let refused: [string, string] | undefined;
+    let allowedBy = 'always allowed';
+    const auto = tool.permission === 'prompt' && !unsafe ? autoReason(tool, level, settings.shell) : undefined;
     if (disabled.includes(tool.name)) refused = ['disabled by --disabled-tools', `Tool ${tool.name} is disabled by --disabled-tools.`];
     else if (enabled && !enabled.includes(tool.name)) refused = ['not in --enabled-tools', `Tool ${tool.name} is not in --enabled-tools.`];
-    else if (tool.permission === 'prompt' && ask) plan.askFirst.add(tool.name);
-    else if (tool.permission === 'prompt' && !unsafe) {
+    else if (tool.permission === 'allow') allowedBy = 'always allowed';
+    else if (unsafe) allowedBy = 'allowed by unsafe permissions';
+    else if (auto) {
+      plan.autoAllowed.set(tool.name, auto);
+      if (ask) plan.askFirst.add(tool.name);
+      allowedBy = tool.sideEffect === 'shell' ? `auto-allowed in the ${settings.shell?.sandbox} sandbox` : 'auto-allowed inside the working directory and the --add-dir directories';
+    } else if (ask) {
+      plan.askFirst.add(tool.name);
+      allowedBy = 'asked for on each call (--permission-prompt stdio)';
+    } else {
       plan.needPermission.add(tool.name);
-      refused = [
-        `${describeEffect(tool)}: needs --auto high or --skip-permissions-unsafe`,
-        `Permission required: ${tool.name} ${describeEffect(tool)}, which this run does not allow. Re-run with --auto high or --skip-permissions-unsafe to allow it.`,
-      ];
+      const why = withoutSandbox(tool, settings.shell);
+      refused = [`${why}: needs --auto high or --skip-permissions-unsafe`, `Permission required: ${tool.name} ${why}, which this run does not allow. Re-run with --auto high or --skip-permissions-unsafe to allow it.`];
     }
     if (refused) plan.refusals.set(tool.name, refused[1]);
     else plan.advertised.push(tool);
-    const allowedBy = tool.permission === 'allow' ? 'always allowed' : ask ? 'asked for on each call (--permission-prompt stdio)' : 'allowed by unsafe permissions';
     const reason = refused?.[0] ?? `${describeEffect(tool)}: ${allowedBy}`;
     plan.listing.push({ name: tool.name, sideEffect: tool.sideEffect, permission: tool.permission, advertised: !refused, reason });
   }

@@ -2,13 +2,15 @@ import { SandboxError } from '../errors.js';
 import type { PermissionMode, SideEffect } from '../protocol/types.js';
 import { compileChecker, typeOf, type Verdict } from '../protocol/validate.js';
 import { applyPatch } from './apply_patch.js';
-import { bash } from './bash.js';
+import { bash, createBash } from './bash.js';
 import { editFile } from './edit_file.js';
 import { glob } from './glob.js';
 import { grep } from './grep.js';
 import { listDirectory } from './list_directory.js';
-import { capOutput } from './output.js';
-import type { ToolPlan } from './permissions.js';
+import { capOutput, TruncatedFailure } from './output.js';
+import { realpath } from 'node:fs/promises';
+import { isProtectedPath, protectedWriteReason, type ToolPlan } from './permissions.js';
+import type { ShellPolicy } from './shell_sandbox.js';
 import { readFile } from './read_file.js';
 import { writeFile } from './write_file.js';
 import type { ToolDefinition } from '../protocol/chat.js';
@@ -29,15 +31,24 @@ export type Toolbox = {
   sideEffectOf(name: string): SideEffect;
   /** The tool's permission (`allow`, `prompt`), `unknown` for a name this version lacks. */
   permissionOf(name: string): string;
-  /** Whether the call must wait for the client's permission before it runs (--permission-prompt stdio): its tool asks, its arguments are fine. */
-  asks(call: ToolInvocation): boolean;
+  /** Before a call runs: whether it runs as planned, is auto-allowed (with its reason), waits for the client's answer, or is refused for want of a permission. */
+  gate(call: ToolInvocation, context: ToolContext): Promise<Gate>;
   /** What permission events report as the run's mode. */
   readonly permissionMode: PermissionMode;
+  /** A `warning` to write before the first call of this tool in the run (which sandbox a command runs in), once. */
+  notice(name: string): string | undefined;
   /** The files the call would change, for the checkpoint before it runs: none unless it will run and can tell. */
   targets(call: ToolInvocation, context: ToolContext): Promise<string[]>;
   /** Checks the arguments, runs the tool and caps its output; every failure becomes an error outcome. */
   run(call: ToolInvocation, context: ToolContext): Promise<ToolOutcome>;
 };
+
+/**
+ * `run`: as the plan says (run() reports any error); `auto`: a `prompt` tool --auto low or medium allows, its
+ * permission_decision giving `reason`; `ask`: wait for the client (--permission-prompt stdio); `refuse`: not
+ * without a permission.
+ */
+export type Gate = { kind: 'run' } | { kind: 'auto'; reason: string } | { kind: 'ask' } | { kind: 'refuse'; reason: string };
 
 export type ToolboxOptions = {
   /** Known tools that are not advertised and not run: a call gets this reason as its error result. */
@@ -48,13 +59,23 @@ export type ToolboxOptions = {
   known?: AnyTool[];
   /** Default `auto`. */
   permissionMode?: PermissionMode;
-  /** Tools whose calls wait for the client's permission (see Toolbox.asks). */
+  /** Tools whose calls wait for the client's permission (see Toolbox.gate). */
   askFirst?: ReadonlySet<string>;
+  /** Tools --auto low and medium allow without asking, with the reason (see Toolbox.gate). */
+  autoAllowed?: ReadonlyMap<string, string>;
+  /** Warnings for the first call of a tool (see Toolbox.notice). */
+  notices?: ReadonlyMap<string, string>;
 };
 
-/** The toolbox a permission plan allows (planTools over allTools). */
-export function toolboxFor(plan: ToolPlan): Toolbox {
-  return createToolbox(plan.advertised, { refusals: plan.refusals, needPermission: plan.needPermission, askFirst: plan.askFirst, known: allTools, permissionMode: plan.permissionMode });
+/**
+ * The toolbox a permission plan allows (planTools over allTools); bash runs its commands under `shell` when given,
+ * and its first call is preceded by `shellNotice`.
+ */
+export function toolboxFor(plan: ToolPlan, shell?: ShellPolicy, shellNotice?: string): Toolbox {
+  const tools = plan.advertised.map((tool) => (tool.name === bash.name && shell ? createBash(shell) : tool));
+  const { refusals, needPermission, askFirst, autoAllowed, permissionMode } = plan;
+  const notices = new Map(shellNotice ? [[bash.name, shellNotice]] : []);
+  return createToolbox(tools, { refusals, needPermission, askFirst, autoAllowed, notices, known: allTools, permissionMode });
 }
 
 export function createToolbox(tools: AnyTool[] = readOnlyTools, options: ToolboxOptions = {}): Toolbox {
@@ -66,6 +87,7 @@ export function createToolbox(tools: AnyTool[] = readOnlyTools, options: Toolbox
     byName.set(tool.name, { tool, check: compileChecker(tool.parameters) });
   }
   const available = [...byName.keys()].sort().join(', ');
+  const notices = new Map(options.notices);
 
   /** The tool and its checked arguments, or the error outcome of a call that cannot run. */
   const prepare = (call: ToolInvocation): { tool: AnyTool; args: Record<string, unknown> } | ToolOutcome => {
@@ -87,7 +109,27 @@ export function createToolbox(tools: AnyTool[] = readOnlyTools, options: Toolbox
     sideEffectOf: (name) => knownTools.get(name)?.sideEffect ?? 'unknown',
     permissionOf: (name) => knownTools.get(name)?.permission ?? 'unknown',
     permissionMode: options.permissionMode ?? 'auto',
-    asks: (call) => Boolean(options.askFirst?.has(call.name)) && !('status' in prepare(call)),
+    notice(name) {
+      const notice = notices.get(name);
+      notices.delete(name);
+      return notice;
+    },
+    async gate(call, context) {
+      const prepared = prepare(call);
+      if ('status' in prepared) return { kind: 'run' };
+      const { tool, args } = prepared;
+      const asks = Boolean(options.askFirst?.has(tool.name));
+      const auto = options.autoAllowed?.get(tool.name);
+      if (!auto) return asks ? { kind: 'ask' } : { kind: 'run' };
+      if (tool.sideEffect !== 'write' || !tool.targets) return { kind: 'auto', reason: auto };
+      // A path the path sandbox refuses is refused when the call runs, with its block, as for any write.
+      const files = await tool.targets(args, context).catch(() => undefined);
+      if (!files) return { kind: 'run' };
+      const roots = await Promise.all((context.extraRoots ?? []).map((root) => realpath(root).catch(() => root)));
+      const kept = files.find((file) => isProtectedPath(file, roots));
+      if (kept === undefined) return { kind: 'auto', reason: auto };
+      return asks ? { kind: 'ask' } : { kind: 'refuse', reason: protectedWriteReason(tool.name, kept) };
+    },
     async targets(call, context) {
       const prepared = prepare(call);
       if ('status' in prepared || !prepared.tool.targets) return [];
@@ -109,6 +151,7 @@ export function createToolbox(tools: AnyTool[] = readOnlyTools, options: Toolbox
         return { status: 'ok', output: capped.output, truncated: truncated || capped.truncated, ...(changedFiles.length ? { changedFiles } : {}) };
       } catch (error) {
         if (error instanceof SandboxError) return sandboxRefusal(tool, error);
+        if (error instanceof TruncatedFailure) return { ...failure(error.message), truncated: true };
         return failure(error instanceof Error ? error.message : String(error));
       }
     },

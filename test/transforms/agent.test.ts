@@ -96,7 +96,7 @@ const writeThenEdit: ScriptTurn[] = [
 ];
 
 for (const auto of ['low', 'high'] as const) {
-  t.test(`--auto ${auto}, schema version 2: checkpoint, permission_request and changedFiles, every event valid`, async (t) => {
+  t.test(`--auto ${auto}, schema version 2: checkpoint, permission events and changedFiles, every event valid`, async (t) => {
     const out = await stamped(2, writeThenEdit, t.testdir({}), auto);
     for (const event of out) {
       const verdict = checkAgainstSchema('output.v2', event);
@@ -104,11 +104,11 @@ for (const auto of ['low', 'high'] as const) {
     }
     const readRefusal = { type: 'permission_request', id: 'r1', name: 'read_file', permission: 'allow', block: { code: 'outside_workspace', path: '../elsewhere.txt' } };
     if (auto === 'low') {
-      t.same(types(out as Event[]), ['run_start', 'tool_call', 'permission_request', 'tool_result', 'tool_call', 'permission_request', 'tool_result', 'tool_call', 'permission_request', 'tool_result', 'text', 'final']);
-      t.match(out[2], { type: 'permission_request', id: 'w1', name: 'write_file', action: 'prompt', permission: 'prompt', permissionMode: 'auto', sideEffect: 'write', reason: /^Permission required/ });
-      t.match(out[3], { type: 'tool_result', id: 'w1', name: 'write_file', status: 'error', output: /^Permission required/ });
-      t.notOk('changedFiles' in out[3]!);
-      t.match(out[5], { ...readRefusal, permissionMode: 'auto' });
+      // --auto low allows writes inside the working directory: each with its permission_decision
+      t.same(types(out as Event[]), ['run_start', 'tool_call', 'permission_decision', 'checkpoint', 'tool_result', 'tool_call', 'permission_request', 'tool_result', 'tool_call', 'permission_decision', 'checkpoint', 'tool_result', 'text', 'final']);
+      t.match(out[2], { type: 'permission_decision', id: 'w1', name: 'write_file', action: 'allow', permission: 'prompt', permissionGranted: true, decisionReason: /^Auto-allowed at --auto low/ });
+      t.match(out[4], { type: 'tool_result', id: 'w1', name: 'write_file', status: 'ok', changedFiles: ['notes.txt'] });
+      t.match(out[6], { ...readRefusal, permissionMode: 'auto' });
     } else {
       t.same(types(out as Event[]), ['run_start', 'warning', 'tool_call', 'checkpoint', 'tool_result', 'tool_call', 'permission_request', 'tool_result', 'tool_call', 'checkpoint', 'tool_result', 'text', 'final']);
       t.match(out[3], { type: 'checkpoint', checkpoint: { sequence: 1, tool: 'write_file', files: ['notes.txt'] } });

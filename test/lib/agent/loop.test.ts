@@ -188,18 +188,48 @@ const planned = (settings: PermissionSettings) => toolboxFor(planTools(allTools,
 const calls = (...toolCalls: { id: string; name: string; args: unknown }[]) => () => toolCalls.map((call) => ({ type: 'tool_call' as const, ...call }));
 const answer = (text: string) => () => [{ type: 'text' as const, delta: text }];
 
-t.test('a write tool the plan does not allow: permission_request, then the denied result the model always got', async (t) => {
-  const dir = t.testdir({ 'a.txt': 'keep\n' });
-  const p = provider([calls({ id: 'w1', name: 'write_file', args: { path: 'a.txt', content: 'gone' } }), answer('ok')]);
+t.test('a tool the plan does not allow (bash with no sandbox): permission_request, then the denied result the model always got', async (t) => {
+  const dir = t.testdir({});
+  const p = provider([calls({ id: 'b1', name: 'bash', args: { command: 'touch ran' } }), answer('ok')]);
   const { events, error } = await run(p, dir, { toolbox: planned({}) });
   t.equal(error, undefined);
-  const reason = 'Permission required: write_file changes files, which this run does not allow. Re-run with --auto high or --skip-permissions-unsafe to allow it.';
+  const reason = 'Permission required: bash runs shell commands outside a sandbox, which this run does not allow. Re-run with --auto high or --skip-permissions-unsafe to allow it.';
   t.same(events.slice(0, 3), [
-    { type: 'tool_call', id: 'w1', name: 'write_file', args: { path: 'a.txt', content: 'gone' }, sideEffect: 'write' },
-    { type: 'permission_request', id: 'w1', name: 'write_file', action: 'prompt', permission: 'prompt', permissionMode: 'auto', sideEffect: 'write', reason },
-    { type: 'tool_result', id: 'w1', status: 'error', output: reason, truncated: false },
-  ], 'no checkpoint: the tool never ran');
-  t.same(p.seen[1]?.at(-1), { role: 'tool', toolCallId: 'w1', name: 'write_file', content: reason, isError: true });
+    { type: 'tool_call', id: 'b1', name: 'bash', args: { command: 'touch ran' }, sideEffect: 'shell' },
+    { type: 'permission_request', id: 'b1', name: 'bash', action: 'prompt', permission: 'prompt', permissionMode: 'auto', sideEffect: 'shell', reason },
+    { type: 'tool_result', id: 'b1', status: 'error', output: reason, truncated: false },
+  ]);
+  t.same(p.seen[1]?.at(-1), { role: 'tool', toolCallId: 'b1', name: 'bash', content: reason, isError: true });
+  t.same(readdirSync(dir), [], 'it never ran');
+});
+
+t.test('--auto low: a write inside is auto-allowed, recorded by a permission_decision before its checkpoint', async (t) => {
+  const dir = t.testdir({ 'a.txt': 'keep\n' });
+  const p = provider([calls({ id: 'w1', name: 'write_file', args: { path: 'a.txt', content: 'new\n' } }), answer('ok')]);
+  const { events } = await run(p, dir, { toolbox: planned({}) });
+  t.same(events.slice(0, 4), [
+    { type: 'tool_call', id: 'w1', name: 'write_file', args: { path: 'a.txt', content: 'new\n' }, sideEffect: 'write' },
+    { type: 'permission_decision', id: 'w1', name: 'write_file', action: 'allow', permission: 'prompt', permissionGranted: true, decisionReason: 'Auto-allowed at --auto low: a write inside the working directory and the --add-dir directories.' },
+    { type: 'checkpoint', checkpoint: { sequence: 1, tool: 'write_file', files: ['a.txt'] } },
+    { type: 'tool_result', id: 'w1', status: 'ok', output: 'Overwrote "a.txt" with 4 bytes (it had 5 bytes).', truncated: false, changedFiles: ['a.txt'] },
+  ]);
+  t.equal(readFileSync(join(dir, 'a.txt'), 'utf8'), 'new\n');
+});
+
+t.test('--auto low: a write outside gets no decision, only the path sandbox\'s refusal; a write into .git is refused for want of a permission', async (t) => {
+  const dir = t.testdir({ root: { '.git': { hooks: {} } }, outside: {} });
+  const root = join(dir, 'root');
+  const p = provider([
+    calls({ id: 'w1', name: 'write_file', args: { path: '../outside/x', content: 'x' } }, { id: 'w2', name: 'write_file', args: { path: '.git/hooks/pre-commit', content: 'curl evil' } }),
+    answer('ok'),
+  ]);
+  const { events } = await run(p, root, { toolbox: planned({}) });
+  t.same(events.map((event) => event.type), ['tool_call', 'permission_request', 'tool_result', 'tool_call', 'permission_request', 'tool_result', 'text', 'final']);
+  t.match(events[1], { block: { code: 'outside_workspace', path: '../outside/x' } });
+  t.match(events[4], { id: 'w2', permissionMode: 'auto', reason: /^Permission required: write_file would change \.git\/hooks\/pre-commit/ });
+  t.notOk('block' in events[4]!, 'the plan, not the path sandbox');
+  t.same(readdirSync(join(dir, 'outside')), []);
+  t.same(readdirSync(join(root, '.git/hooks')), []);
 });
 
 t.test('a tool disabled by --disabled-tools is a plain error: no permission would allow it', async (t) => {
@@ -318,4 +348,11 @@ t.test('every tool_call is answered before a later failure: the call, its result
   const { events, error } = await run(p, t.testdir({}));
   t.same(events.map((event) => event.type), ['tool_call', 'tool_result']);
   t.match(error, { code: 'provider_error', message: /dropped connection/ });
+});
+
+t.test('a tool\'s notice (which sandbox a command runs in) comes once, as a warning before its first call', async (t) => {
+  const p = provider([calls({ id: 'b1', name: 'bash', args: { command: 'true' } }, { id: 'b2', name: 'bash', args: { command: 'true' } }), answer('ok')]);
+  const { events } = await run(p, t.testdir({}), { toolbox: toolboxFor(planTools(allTools, { auto: 'high' }), undefined, 'Commands run here.') });
+  t.same(events.map((event) => event.type), ['warning', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'text', 'final']);
+  t.same(events[0], { type: 'warning', message: 'Commands run here.' });
 });

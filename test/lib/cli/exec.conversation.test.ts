@@ -83,11 +83,14 @@ t.test('interrupt mid-stream: the turn ends interrupted with what it streamed, t
   t.equal(result.events.at(-1)?.type, 'run_end');
 });
 
+/** The commands below record their pid for the test to check on the host: unconfined, as pids in a sandbox are its own. */
+const UNCONFINED = ['--sandbox', 'off'];
+
 t.test('interrupt while a command runs: its process group is killed, its result says so, the conversation goes on', async (t) => {
   const bash = { id: 'b1', name: 'bash', args: { command: 'echo $$ > child.pid; sleep 1000' } };
   const after = { id: 'b2', name: 'bash', args: { command: 'echo never > after.txt' } };
   const run = scripted(t, [{ toolCalls: [bash, after] }, { expect: { contains: ['cancelled'] }, text: 'The command was stopped.' }]);
-  const result = await converse(run.args('--auto', 'high'), (client) => client.send(say('Wait a long time.')), (event, client) => {
+  const result = await converse(run.args(...UNCONFINED, '--auto', 'high'), (client) => client.send(say('Wait a long time.')), (event, client) => {
     if (event.type === 'tool_call') void waitForPid(join(run.dir, 'child.pid')).then(() => client.send({ type: 'interrupt' }));
     if (event.type === 'turn_end' && event.turn === 1) client.send(say('What happened?'));
     if (event.type === 'turn_end' && event.turn === 2) client.end();
@@ -211,7 +214,7 @@ t.test('--heartbeat: beats while a long command runs (in both versions), none in
     const run = scripted(t, [{ toolCalls: [bash] }]);
     let calling = false;
     let beats = 0;
-    const result = await converse(run.args('--auto', 'high', '--heartbeat', '0.05'), (client) => client.send(say('Wait.')), (event, client) => {
+    const result = await converse(run.args(...UNCONFINED, '--auto', 'high', '--heartbeat', '0.05'), (client) => client.send(say('Wait.')), (event, client) => {
       if (event.type === 'tool_call') calling = true;
       if (event.type === 'heartbeat' && calling && ++beats === 2) client.send({ type: 'interrupt' });
       if (event.type === 'turn_end') client.end();
@@ -234,7 +237,7 @@ t.test('--heartbeat: beats while a long command runs (in both versions), none in
 t.test('SIGHUP while a command runs, stdin open: the command is killed and answered, exactly one run_end, exit 129', async (t) => {
   const bash = { id: 'b1', name: 'bash', args: { command: 'echo $$ > child.pid; sleep 1000' } };
   const run = scripted(t, [{ toolCalls: [bash] }]);
-  const result = await converse(run.args('--auto', 'high'), (client) => client.send(say('Wait.')), (event, client) => {
+  const result = await converse(run.args(...UNCONFINED, '--auto', 'high'), (client) => client.send(say('Wait.')), (event, client) => {
     if (event.type === 'tool_call') void waitForPid(join(run.dir, 'child.pid')).then(() => client.kill('SIGHUP'));
   }, { env: run.env });
   t.equal(result.code, 129);

@@ -39,7 +39,8 @@ t.test('anthropic over the wire: an interrupt mid-stream aborts the request; the
   const dir = t.testdir({});
   const env = cleanEnv({ ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: api.url, ZERO_HOME: join(dir, '.home') });
   let interrupted = false;
-  const result = await converse(['-o', 'stream-json', '--provider', 'anthropic', '--permission-prompt', 'stdio', '-C', dir], (client) => client.send(say('Think.')), (event, client) => {
+  // in the read-only sandbox --auto low does not allow writes: the write is asked for
+  const result = await converse(['-o', 'stream-json', '--provider', 'anthropic', '--permission-prompt', 'stdio', '--sandbox', 'read-only', '--disabled-tools', 'bash', '-C', dir], (client) => client.send(say('Think.')), (event, client) => {
     if (event.type === 'text' && !interrupted) {
       interrupted = true;
       client.send({ type: 'interrupt' });

@@ -7,12 +7,17 @@ import { converse, kinds, say, scripted, type Event } from '../../helpers/conver
 // in both schema versions; every output is a valid log of its version.
 
 const writeNotes = (id: string, path = 'NOTES.md') => ({ id, name: 'write_file', args: { path, content: `${id}\n` } });
+/**
+ * --auto low allows writes inside the working directory without asking; in the read-only sandbox it does not, so
+ * each write waits for the client. Without bash, the run says nothing about the sandbox.
+ */
+const ASKED = ['--sandbox', 'read-only', '--disabled-tools', 'bash'];
 const ofType = (events: Event[], type: string) => events.filter((event) => event.type === type);
 
 t.test('allow runs the call, deny (with a reason) refuses it: request, decision, result; version 1 has the permission events too', async (t) => {
   const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }, { toolCalls: [writeNotes('w2')] }, { expect: { contains: ['The client denied permission', 'not twice'] }, text: 'One write was allowed.' }]);
   const answers = [{ decision: 'allow' }, { decision: 'deny', reason: 'not twice' }];
-  const result = await converse(run.args('--permission-prompt', 'stdio'), (client) => client.send(say('Write notes twice.')), (event, client) => {
+  const result = await converse(run.args(...ASKED, '--permission-prompt', 'stdio'), (client) => client.send(say('Write notes twice.')), (event, client) => {
     if (event.type === 'permission_request') client.send({ type: 'permission_response', id: event.id, ...answers.shift() });
     if (event.type === 'turn_end') client.end();
   }, { env: run.env });
@@ -31,7 +36,7 @@ t.test('allow runs the call, deny (with a reason) refuses it: request, decision,
 
 t.test('allow_always (version 2): one answer stands for every later call of that tool; a response for no request is a warning', async (t) => {
   const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }, { toolCalls: [writeNotes('w2')] }, { text: 'Both written.' }]);
-  const result = await converse(run.args('--permission-prompt', 'stdio'), (client) => client.send(say('Write twice.')), (event, client) => {
+  const result = await converse(run.args(...ASKED, '--permission-prompt', 'stdio'), (client) => client.send(say('Write twice.')), (event, client) => {
     if (event.type === 'permission_request') client.send({ type: 'permission_response', id: event.id, decision: 'allow_always' });
     if (event.type === 'permission_decision') client.send({ type: 'permission_response', id: 'nobody', decision: 'deny' });
     if (event.type === 'turn_end') client.end();
@@ -47,7 +52,7 @@ t.test('allow_always (version 2): one answer stands for every later call of that
 
 t.test('no answer within --permission-timeout: denied, saying why; the turn goes on', async (t) => {
   const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }, { expect: { contains: ['No answer within 0.2 s'] }, text: 'Nobody answered in time.' }]);
-  const result = await converse(run.args('--permission-prompt', 'stdio', '--permission-timeout', '0.2'), (client) => client.send(say('Write.')), (event, client) => {
+  const result = await converse(run.args(...ASKED, '--permission-prompt', 'stdio', '--permission-timeout', '0.2'), (client) => client.send(say('Write.')), (event, client) => {
     if (event.type === 'turn_end') client.end();
   }, { env: run.env });
   t.equal(result.code, 0);
@@ -60,7 +65,7 @@ t.test('no answer within --permission-timeout: denied, saying why; the turn goes
 
 t.test('stdin closing while a request waits: denied, saying the input ended; the turn finishes, the run succeeds', async (t) => {
   const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }, { expect: { contains: ['input ended'] }, text: 'Nobody answered.' }]);
-  const result = await converse(run.args('--permission-prompt', 'stdio'), (client) => client.send(say('Write.')), (event, client) => {
+  const result = await converse(run.args(...ASKED, '--permission-prompt', 'stdio'), (client) => client.send(say('Write.')), (event, client) => {
     if (event.type === 'permission_request') client.end();
   }, { env: run.env });
   t.equal(result.code, 0);
@@ -72,7 +77,7 @@ t.test('stdin closing while a request waits: denied, saying the input ended; the
 
 t.test('the path sandbox still applies: an approved write outside the allowed directories is refused', async (t) => {
   const run = scripted(t, [{ toolCalls: [writeNotes('w1', '../outside.md')] }, { text: 'It was refused.' }]);
-  const result = await converse(run.args('--permission-prompt', 'stdio'), (client) => client.send(say('Write outside.')), (event, client) => {
+  const result = await converse(run.args(...ASKED, '--permission-prompt', 'stdio'), (client) => client.send(say('Write outside.')), (event, client) => {
     if (event.type === 'permission_request') client.send({ type: 'permission_response', id: event.id, decision: 'allow' });
     if (event.type === 'turn_end') client.end();
   }, { env: run.env });
@@ -84,7 +89,7 @@ t.test('the path sandbox still applies: an approved write outside the allowed di
 
 t.test('SIGTERM while a permission request waits: the call is cancelled, then error and run_end (version 2: interrupted, 130)', async (t) => {
   const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }]);
-  const result = await converse(run.args('--permission-prompt', 'stdio', '--schema-version', '2'), (client) => client.send(say('Write.')), (event, client) => {
+  const result = await converse(run.args(...ASKED, '--permission-prompt', 'stdio', '--schema-version', '2'), (client) => client.send(say('Write.')), (event, client) => {
     if (event.type === 'permission_request') client.kill('SIGTERM');
   }, { env: run.env });
   t.equal(result.code, 130);
@@ -98,7 +103,7 @@ t.test('an answer gets through while 64 and more messages wait behind the turn t
   const waiting = 70;
   const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }, { text: 'Written.' }, ...Array.from({ length: waiting }, () => ({ text: 'Next.' }))]);
   let ended = 0;
-  const result = await converse(run.args('--permission-prompt', 'stdio', '--permission-timeout', '20'), (client) => {
+  const result = await converse(run.args(...ASKED, '--permission-prompt', 'stdio', '--permission-timeout', '20'), (client) => {
     client.send(say('Write.'));
     for (let n = 0; n < waiting; n++) client.send(say(`message ${n}`));
   }, (event, client) => {

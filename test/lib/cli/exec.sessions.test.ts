@@ -126,7 +126,8 @@ t.test('kill -9 while a bash tool runs: every line streamed is in the session, a
     if (pid > 0 && isRunning(pid)) process.kill(-pid, 'SIGKILL');
   });
   let streamed = '';
-  const killed = await zero(['exec', '-o', 'stream-json', '--auto', 'high', '--provider', 'scripted', '--script', script, '-C', cwd, 'Look around'], {
+  // unconfined: the pid the command records is the host's, which the teardown ends
+  const killed = await zero(['exec', '-o', 'stream-json', '--auto', 'high', '--sandbox', 'off', '--provider', 'scripted', '--script', script, '-C', cwd, 'Look around'], {
     env: cleanEnv({ ZERO_HOME: home }),
     onSpawn: (child) => {
       child.stdout!.on('data', (chunk: Buffer) => (streamed += chunk));

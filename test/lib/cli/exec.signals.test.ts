@@ -19,8 +19,9 @@ function bashRun(t: Test, command: string, before: Record<string, unknown> = {})
   return { dir, script, env: cleanEnv({ ZERO_HOME: join(dir, '.home') }) };
 }
 
+/** Unconfined (--sandbox off): the pids the command records are the host's; the sandboxed case is in exec.sandbox.test.ts. */
 function exec(run: Run, onSpawn: (child: ChildProcess) => void) {
-  return zero(['exec', '-o', 'stream-json', '--auto', 'high', '--provider', 'scripted', '--script', run.script, '-C', run.dir, 'go'], { env: run.env, onSpawn });
+  return zero(['exec', '-o', 'stream-json', '--auto', 'high', '--sandbox', 'off', '--provider', 'scripted', '--script', run.script, '-C', run.dir, 'go'], { env: run.env, onSpawn });
 }
 
 /** The events the run's session holds, read back with zero sessions show. */

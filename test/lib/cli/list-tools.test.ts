@@ -22,16 +22,18 @@ t.test('toolListingRun: run_start, the warnings, one final whose text is the tab
 });
 
 t.test('zero exec --list-tools needs no provider and exits 0, in all three formats', async (t) => {
-  const text = await zero(['exec', '--list-tools']);
+  const text = await zero(['exec', '--list-tools'], { env: cleanEnv({ ZERO_BWRAP: '/nonexistent/bwrap' }) });
   t.equal(text.code, 0);
   t.match(text.stdout, /^read_file +read +allow +on +only reads/m);
-  t.match(text.stdout, /^bash +shell +prompt +off +runs shell commands: needs --auto high/m);
+  t.match(text.stdout, /^write_file +write +prompt +on +changes files: auto-allowed inside the working directory/m);
+  t.match(text.stdout, /^bash +shell +prompt +off +runs shell commands outside a sandbox: needs --auto high/m);
+  t.match(text.stderr, /^\[zero\] WARNING: The shell sandbox \(workspace-write\) is off: ZERO_BWRAP names/, 'and why, as a run says it');
   const json = await zero(['exec', '--list-tools', '-o', 'json', '--skip-permissions-unsafe']);
   t.equal(json.code, 0);
   const [warning, ...tools] = jsonLines(json.stdout);
   t.match(warning, { type: 'warning', message: /^Unsafe permissions are active/ }, 'the warning a run gives, first');
   t.ok(tools.every((tool) => tool.type === 'tool' && tool.advertised === true));
-  const streamJson = await zero(['exec', '--list-tools', '-o', 'stream-json', '--disabled-tools', 'grep']);
+  const streamJson = await zero(['exec', '--list-tools', '-o', 'stream-json', '--disabled-tools', 'grep,bash']);
   t.equal(streamJson.code, 0);
   t.match(jsonLines(streamJson.stdout).find((event) => event.type === 'final')?.text, /^grep +read +allow +off +disabled by --disabled-tools$/m);
   t.equal(streamJson.stderr, '');
@@ -39,7 +41,7 @@ t.test('zero exec --list-tools needs no provider and exits 0, in all three forma
 
 for (const version of [1, 2]) {
   t.test(`--list-tools -o stream-json speaks the protocol in schema version ${version}: every line a valid event, ending with run_end`, async (t) => {
-    const args = ['exec', '--list-tools', '-o', 'stream-json', '--disabled-tools', 'web_fetch,grep'];
+    const args = ['exec', '--list-tools', '-o', 'stream-json', '--disabled-tools', 'grep', '--sandbox', 'off'];
     const result = await zero(version === 2 ? [...args, '--schema-version', '2'] : args);
     t.equal(result.code, 0);
     const events = jsonLines(result.stdout);
@@ -48,8 +50,8 @@ for (const version of [1, 2]) {
     t.equal(new Set(events.map((event) => event.runId)).size, 1, 'one runId');
     t.match(events[0], { schemaVersion: version, cwd: process.cwd(), provider: 'none', model: 'none' });
     t.notOk('sessionId' in events[0]!, 'nothing is recorded');
-    t.match(events[1]!.message, /Unknown tool "web_fetch" in --disabled-tools/);
-    t.equal(events[2]!.text, (await zero(['exec', '--list-tools', '--disabled-tools', 'grep'])).stdout, 'final.text is the table -o text prints');
+    t.match(events[1]!.message, /^Shell commands run without a sandbox \(--sandbox off\)/, 'unconfined commands: said at the start, as a run does');
+    t.equal(events[2]!.text, (await zero(['exec', '--list-tools', '--disabled-tools', 'grep', '--sandbox', 'off'])).stdout, 'final.text is the table -o text prints');
     t.match(events[3], { status: 'success', exitCode: 0 });
   });
 }
@@ -59,12 +61,12 @@ t.test('--list-tools -o stream-json: the provider and model asked for are in run
   t.match(jsonLines(result.stdout)[0], { schemaVersion: 2, type: 'run_start', provider: 'scripted', model: 'mine' });
 });
 
-t.test('--list-tools warns about an unknown tool name as a run does: on stderr in text, as a line in json', async (t) => {
+t.test('--list-tools refuses an unknown tool name as a run does: a usage error naming it', async (t) => {
   const text = await zero(['exec', '--list-tools', '--disabled-tools', 'foo']);
-  t.equal(text.code, 0);
-  t.match(text.stderr, /^\[zero\] WARNING: Unknown tool "foo" in --disabled-tools skipped/);
-  t.match(text.stdout, /^read_file /);
+  t.equal(text.code, 2);
+  t.match(text.stderr, /Unknown tool "foo" in --disabled-tools: this run has read_file, /);
+  t.equal(text.stdout, '');
   const json = await zero(['exec', '--list-tools', '-o', 'json', '--disabled-tools', 'foo']);
-  t.match(jsonLines(json.stdout)[0], { type: 'warning', message: /^Unknown tool "foo"/ });
-  t.equal(json.stderr, '');
+  t.equal(json.code, 2);
+  t.match(jsonLines(json.stdout)[0], { type: 'error', message: /^Unknown tool "foo"/ });
 });

@@ -95,8 +95,6 @@ const usageErrors: [string, string[], RegExp, NodeJS.ProcessEnv?][] = [
   ['an unknown flag', ['--output-format=stream-json', '--frobnicate', 'hi'], /Unknown option '--frobnicate'/],
   ['a flag without its value', ['-o', 'stream-json', 'hi', '--model'], /argument missing/],
   ['no prompt at all', ['-o', 'stream-json'], /No prompt given/],
-  ['--skip-permissions-unsafe with --auto low', ['-o', 'stream-json', '--skip-permissions-unsafe', '--auto', 'low', 'hi'], /^--skip-permissions-unsafe cannot be used with --auto low: it allows what --auto high does\. Choose one\.$/],
-  ['--skip-permissions-unsafe with --auto medium, as text', ['--auto', 'medium', '--skip-permissions-unsafe', 'hi'], /^--skip-permissions-unsafe cannot be used with --auto medium/],
   ["--add-dir ''", ['-o', 'stream-json', '--add-dir', '', 'hi'], /^Invalid value for --add-dir: ""\. Expected a directory\.$/],
   ['stream-json input with positional text', ['-o', 'stream-json', '-i', 'stream-json', 'hi'], /^Stream-json input does not accept positional prompt text\. Pipe JSONL or use --file\.$/],
   ['an unknown provider', ['-o', 'stream-json', '--provider', 'nonesuch', 'hi'], /Unknown provider "nonesuch"\. Available providers: scripted, openai, anthropic, anthropic-compatible, openai-compatible\./],

@@ -90,6 +90,18 @@ t.test('on timeout the whole process group is killed and the tool fails', async 
   t.notOk(isRunning(child), 'the background child is gone');
 });
 
+t.test('a timed-out command that printed more than fits: its result says the output was cut, and is flagged', async (t) => {
+  const dir = t.testdir({});
+  const timeout = await timeoutBeyondStart(dir);
+  const outcome = await toolbox.run(call({ command: 'head -c 100000 /dev/zero | tr "\\0" x; touch printed; sleep 30', timeout_ms: timeout }), context(dir));
+  t.equal(outcome.status, 'error');
+  t.equal(outcome.truncated, true);
+  t.ok(Buffer.byteLength(outcome.output) <= MAX_OUTPUT_BYTES);
+  t.match(outcome.output, new RegExp(`^The command timed out after ${timeout} ms and was killed, with its whole process group\\.\\nOutput so far:\\nx{60000,}\\n\\(Output cut: the command printed 100000 bytes; only the start is shown\\.\\)$`));
+  const small = await toolbox.run(call({ command: 'echo started; sleep 30', timeout_ms: timeout }), context(dir));
+  t.match(small, { status: 'error', truncated: false, output: /Output so far:\nstarted\n$/ }, 'what fits is not flagged');
+});
+
 t.test('a child that ignores SIGTERM is killed with SIGKILL', async (t) => {
   const dir = t.testdir({});
   const timeout = await timeoutBeyondStart(dir);

@@ -1,27 +1,68 @@
 import t from 'tap';
-import { parseToolNames, planTools, UNSAFE_WARNING } from '../../../lib/tools/permissions.js';
+import { isProtectedPath, parseToolNames, planTools, protectedWriteReason, UNSAFE_WARNING } from '../../../lib/tools/permissions.js';
 import { allTools } from '../../../lib/tools/registry.js';
 
 const names = (plan: ReturnType<typeof planTools>) => plan.advertised.map((tool) => tool.name);
 const readOnly = ['read_file', 'list_directory', 'glob', 'grep'];
 const everything = [...readOnly, 'write_file', 'edit_file', 'apply_patch', 'bash'];
 
-t.test('by default (and with --auto low or medium) only the allow tools are advertised', async (t) => {
+const sandboxed = { sandbox: 'workspace-write' as const, network: false };
+const writes = ['write_file', 'edit_file', 'apply_patch'];
+
+t.test('--auto low (the default) and medium: reads, writes and the sandboxed shell, each write and command auto-allowed', async (t) => {
   for (const auto of [undefined, 'low', 'medium'] as const) {
-    const plan = planTools(allTools, { auto });
-    t.same(names(plan), readOnly, String(auto));
+    const plan = planTools(allTools, { auto, shell: sandboxed });
+    t.same(names(plan), everything, String(auto));
     t.same(plan.warnings, []);
-    t.match(plan.refusals.get('write_file'), /^Permission required: write_file changes files, which this run does not allow\. Re-run with --auto high or --skip-permissions-unsafe/);
-    t.match(plan.refusals.get('bash'), /bash runs shell commands/);
+    t.equal(plan.refusals.size, 0);
+    t.equal(plan.permissionMode, 'auto');
+    const level = auto ?? 'low';
+    for (const name of writes) t.equal(plan.autoAllowed.get(name), `Auto-allowed at --auto ${level}: a write inside the working directory and the --add-dir directories.`);
+    t.equal(plan.autoAllowed.get('bash'), `Auto-allowed at --auto ${level}: sandboxed shell (workspace-write, no network).`);
+    t.notOk(plan.autoAllowed.has('read_file'), 'an allow tool needs no decision');
   }
 });
 
+t.test('--auto low without a sandbox (off, or none given): bash needs a permission, writes do not', async (t) => {
+  for (const shell of [undefined, { sandbox: 'off' as const, network: true }]) {
+    const plan = planTools(allTools, { shell });
+    t.same(names(plan), [...readOnly, ...writes]);
+    t.same([...plan.needPermission], ['bash']);
+    t.equal(plan.refusals.get('bash'), 'Permission required: bash runs shell commands outside a sandbox, which this run does not allow. Re-run with --auto high or --skip-permissions-unsafe to allow it.');
+  }
+});
+
+t.test('--sandbox-network at low: each command needs a permission, asked with --permission-prompt stdio', async (t) => {
+  const shell = { sandbox: 'workspace-write' as const, network: true };
+  const refused = planTools(allTools, { shell });
+  t.match(refused.refusals.get('bash'), /^Permission required: bash runs shell commands with network access \(--sandbox-network\)/);
+  const asked = planTools(allTools, { shell, ask: true });
+  t.ok(names(asked).includes('bash'));
+  t.ok(asked.askFirst.has('bash'));
+  t.notOk(asked.autoAllowed.has('bash'));
+  t.equal(asked.permissionMode, 'ask');
+});
+
+t.test('--sandbox read-only at low: commands are auto-allowed, the write tools need a permission', async (t) => {
+  const plan = planTools(allTools, { shell: { sandbox: 'read-only', network: false } });
+  t.same(names(plan), [...readOnly, 'bash']);
+  t.equal(plan.refusals.get('write_file'), 'Permission required: write_file changes files and the sandbox is read-only, which this run does not allow. Re-run with --auto high or --skip-permissions-unsafe to allow it.');
+});
+
+t.test('with --permission-prompt stdio, the auto-allowed tools are asked for the calls that are not (see Toolbox.gate)', async (t) => {
+  const plan = planTools(allTools, { ask: true, shell: sandboxed });
+  t.same([...plan.askFirst], [...writes, 'bash']);
+  t.same([...plan.autoAllowed.keys()], [...writes, 'bash']);
+});
+
 t.test('--skip-permissions-unsafe or --auto high: every tool, and a warning', async (t) => {
-  for (const settings of [{ skipPermissionsUnsafe: true }, { auto: 'high' as const }]) {
+  for (const settings of [{ skipPermissionsUnsafe: true }, { auto: 'high' as const }, { auto: 'medium' as const, skipPermissionsUnsafe: true }]) {
     const plan = planTools(allTools, settings);
     t.same(names(plan), everything);
     t.same(plan.warnings, [UNSAFE_WARNING]);
     t.equal(plan.refusals.size, 0);
+    t.equal(plan.autoAllowed.size, 0, 'nothing to record: unsafe permissions allow it');
+    t.equal(plan.permissionMode, 'unsafe');
   }
 });
 
@@ -30,22 +71,19 @@ t.test('--enabled-tools and --disabled-tools narrow the set; the model is told w
   t.same(names(plan), ['read_file', 'edit_file', 'bash']);
   t.equal(plan.refusals.get('grep'), 'Tool grep is not in --enabled-tools.');
   t.equal(plan.refusals.get('write_file'), 'Tool write_file is disabled by --disabled-tools.');
-  t.same(names(planTools(allTools, { disabled: ['grep'] })), ['read_file', 'list_directory', 'glob']);
+  t.same(names(planTools(allTools, { disabled: ['grep', 'bash'] })), ['read_file', 'list_directory', 'glob', ...writes]);
 });
 
-t.test('an enabled prompt tool still needs unsafe permissions', async (t) => {
+t.test('an enabled bash without a sandbox still needs a permission', async (t) => {
   const plan = planTools(allTools, { enabled: ['bash'] });
   t.same(names(plan), []);
   t.match(plan.refusals.get('bash'), /^Permission required/);
 });
 
-t.test('a tool name this version does not know is skipped with a warning', async (t) => {
-  const plan = planTools(allTools, { enabled: ['read_file', 'web_search'], disabled: ['notebook_edit'] });
-  t.same(names(plan), ['read_file']);
-  t.same(plan.warnings, [
-    `Unknown tool "web_search" in --enabled-tools skipped: this version has ${everything.join(', ')}.`,
-    `Unknown tool "notebook_edit" in --disabled-tools skipped: this version has ${everything.join(', ')}.`,
-  ]);
+t.test('a tool name this run does not have is a usage error naming it and the flag', async (t) => {
+  t.throws(() => planTools(allTools, { enabled: ['read_file', 'web_search'] }), { code: 'usage_error', message: `Unknown tool "web_search" in --enabled-tools: this run has ${everything.join(', ')}.` });
+  t.throws(() => planTools(allTools, { disabled: ['notebook_edit'] }), { code: 'usage_error', message: /^Unknown tool "notebook_edit" in --disabled-tools/ });
+  t.throws(() => planTools(allTools.slice(0, 2), { enabled: ['grep'] }), { message: /^Unknown tool "grep"/ }, 'the list given is the whole list: a tool added later (MCP) counts');
 });
 
 t.test('a tool both enabled and disabled is a usage error', async (t) => {
@@ -59,17 +97,25 @@ t.test('parseToolNames: comma or space separated, repeatable; malformed names ar
 });
 
 t.test('the listing: one line per tool with why it is on or off', async (t) => {
-  const listing = planTools(allTools, {}).listing;
+  const listing = planTools(allTools, { shell: sandboxed }).listing;
   t.same(listing[0], { name: 'read_file', sideEffect: 'read', permission: 'allow', advertised: true, reason: 'only reads: always allowed' });
-  t.same(listing.at(-1), { name: 'bash', sideEffect: 'shell', permission: 'prompt', advertised: false, reason: 'runs shell commands: needs --auto high or --skip-permissions-unsafe' });
+  t.same(listing[4], { name: 'write_file', sideEffect: 'write', permission: 'prompt', advertised: true, reason: 'changes files: auto-allowed inside the working directory and the --add-dir directories' });
+  t.same(listing.at(-1), { name: 'bash', sideEffect: 'shell', permission: 'prompt', advertised: true, reason: 'runs shell commands: auto-allowed in the workspace-write sandbox' });
+  t.same(planTools(allTools, {}).listing.at(-1), { name: 'bash', sideEffect: 'shell', permission: 'prompt', advertised: false, reason: 'runs shell commands outside a sandbox: needs --auto high or --skip-permissions-unsafe' });
 });
 
 t.test('the permission mode, and which refusals a permission would lift (those are permission_requests)', async (t) => {
-  const auto = planTools(allTools, { disabled: ['apply_patch', 'grep'] });
+  const auto = planTools(allTools, { disabled: ['apply_patch', 'grep'], shell: { sandbox: 'read-only', network: true } });
   t.equal(auto.permissionMode, 'auto');
   t.same([...auto.needPermission].sort(), ['bash', 'edit_file', 'write_file'], 'apply_patch is disabled: no permission would allow it');
   const unsafe = planTools(allTools, { auto: 'high', disabled: ['bash'] });
   t.equal(unsafe.permissionMode, 'unsafe');
   t.same([...unsafe.needPermission], []);
   t.equal(planTools(allTools, { auto: 'medium', skipPermissionsUnsafe: true }).permissionMode, 'unsafe');
+});
+
+t.test('protected paths: .git, .zero and .agents anywhere in the path, relative to the directory it is in', async (t) => {
+  for (const file of ['.git/hooks/pre-commit', 'sub/.git/config', '.zero/config.json', '.agents/x', '/add/dir/.git/HEAD']) t.ok(isProtectedPath(file, ['/add/dir']), file);
+  for (const file of ['src/git.ts', '.gitignore', '.zerorc', '/home/.git/work/a.txt']) t.notOk(isProtectedPath(file, ['/home/.git/work']), file);
+  t.match(protectedWriteReason('write_file', '.git/hooks/pre-commit'), /^Permission required: write_file would change \.git\/hooks\/pre-commit, and --auto low and medium never change what is in \.git, \.zero, \.agents without asking/);
 });

@@ -2,7 +2,7 @@ import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
-import { planTools } from '../../../lib/tools/permissions.js';
+import { planTools, protectedWriteReason } from '../../../lib/tools/permissions.js';
 import { allTools, createToolbox, readOnlyTools, toolboxFor } from '../../../lib/tools/registry.js';
 import type { Tool } from '../../../lib/tools/types.js';
 
@@ -139,7 +139,7 @@ t.test('a refused tool is not advertised and not run; its call gets the reason',
 
 t.test('a plan\'s toolbox: a call refused for want of a permission carries a Refusal; a filtered tool\'s does not', async (t) => {
   const dir = t.testdir({ 'a.txt': 'keep\n' });
-  const box = toolboxFor(planTools(allTools, { disabled: ['grep'] }));
+  const box = toolboxFor(planTools(allTools, { disabled: ['grep'], shell: { sandbox: 'read-only', network: false } }));
   t.equal(box.permissionMode, 'auto');
   t.equal(box.permissionOf('write_file'), 'prompt');
   t.equal(box.permissionOf('grep'), 'allow');
@@ -191,4 +191,28 @@ t.test('a write outside: outside_workspace, recoverable with --add-dir; through 
   t.equal(outside.output, 'Path "../outside/a.txt" is outside the working directory and the --add-dir directories.', 'the model reads what it always did');
   const traversal = await box.run(call('write_file', { path: 'out/a.txt', content: 'x' }), context(root));
   t.match(traversal.refusal, { block: { code: 'symlink_traversal', path: 'out/a.txt', recoverable: false } });
+});
+
+t.test('gate: an auto-allowed write inside runs with its reason; one outside is left to the path sandbox; .git and .zero are not auto-allowed', async (t) => {
+  const dir = t.testdir({ root: { '.git': { hooks: {} }, 'a.txt': 'a\n' }, extra: { '.zero': {} }, outside: {} });
+  const root = join(dir, 'root');
+  const extra = join(dir, 'extra');
+  const ctx = { ...context(root), extraRoots: [extra] };
+  const shell = { sandbox: 'workspace-write' as const, network: false };
+  const box = toolboxFor(planTools(allTools, { shell }));
+  const write = (path: string) => call('write_file', { path, content: 'x' });
+  t.same(await box.gate(write('a.txt'), ctx), { kind: 'auto', reason: 'Auto-allowed at --auto low: a write inside the working directory and the --add-dir directories.' });
+  t.match(await box.gate(write(join(extra, 'b.txt')), ctx), { kind: 'auto' });
+  t.same(await box.gate(write('../outside/x'), ctx), { kind: 'run' }, 'the run refuses it with its block');
+  t.match(await box.run(write('../outside/x'), ctx), { status: 'error', refusal: { block: { code: 'outside_workspace' } } });
+  t.same(await box.gate(write('.git/hooks/pre-commit'), ctx), { kind: 'refuse', reason: protectedWriteReason('write_file', '.git/hooks/pre-commit') });
+  t.match(await box.gate(write(join(extra, '.zero/config.json')), ctx), { kind: 'refuse', reason: /would change .*extra\/\.zero\/config\.json/ });
+  t.same(await box.gate(call('bash', { command: 'true' }), ctx), { kind: 'auto', reason: 'Auto-allowed at --auto low: sandboxed shell (workspace-write, no network).' });
+  t.same(await box.gate(call('read_file', { path: 'a.txt' }), ctx), { kind: 'run' });
+  t.same(await box.gate(call('write_file', { path: 'a.txt' }), ctx), { kind: 'run' }, 'arguments that do not check: run() says so');
+  const asking = toolboxFor(planTools(allTools, { shell, ask: true }));
+  t.same(await asking.gate(write('.git/config'), ctx), { kind: 'ask' }, 'with --permission-prompt stdio the client decides');
+  t.match(await asking.gate(write('a.txt'), ctx), { kind: 'auto' });
+  const high = toolboxFor(planTools(allTools, { auto: 'high', shell }));
+  t.same(await high.gate(write('.git/config'), ctx), { kind: 'run' }, 'unsafe permissions: no gate');
 });
