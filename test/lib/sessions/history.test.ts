@@ -139,15 +139,21 @@ t.test('a run that failed mid-way counts up to where it stopped', async (t) => {
   t.same(rebuilt, [...seen[1], { role: 'assistant', content: 'partial answer', toolCalls: [] }, { role: 'user', content: 'Try again.' }]);
 });
 
-t.test('turn limit: the final after tool calls repeats the last turn and adds nothing', async (t) => {
+t.test('turn limit: the answer to the last request (Zero\'s words, not recorded) follows the last tool result', async (t) => {
   const cwd = t.testdir({ 'notes.txt': 'thyme\n' });
-  const { events, seen } = await record(cwd, 'Loop.', [[{ type: 'text', delta: 'Reading.' }, { type: 'tool_call', id: 'c1', name: 'read_file', args: { path: 'notes.txt' } }]], 1);
-  t.match(events.at(-1), { type: 'final', text: 'Reading.' });
-  t.equal(seen.length, 1);
+  const { events, seen } = await record(
+    cwd,
+    'Loop.',
+    [[{ type: 'text', delta: 'Reading.' }, { type: 'tool_call', id: 'c1', name: 'read_file', args: { path: 'notes.txt' } }], [{ type: 'text', delta: 'It says thyme.' }]],
+    1,
+  );
+  t.match(events.at(-1), { type: 'final', text: 'It says thyme.' });
+  t.equal(seen.length, 2, 'one turn, then the request for an answer');
   t.same(conversationFromEvents(events), [
     { role: 'user', content: 'Loop.' },
     { role: 'assistant', content: 'Reading.', toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'notes.txt' } }] },
     { role: 'tool', toolCallId: 'c1', name: 'read_file', content: (events.find((e) => e.type === 'tool_result') as { output: string }).output, isError: false },
+    { role: 'assistant', content: 'It says thyme.', toolCalls: [] },
   ]);
 });
 
