@@ -3,7 +3,10 @@ import { UsageError } from '../errors.js';
 import type { PermissionMode, SideEffect } from '../protocol/types.js';
 import type { AnyTool } from './registry.js';
 import { isInside } from './sandbox.js';
-import { PROTECTED_NAMES, type SandboxMode } from './shell_sandbox.js';
+import type { SandboxMode } from './shell_sandbox.js';
+
+/** Directories in a writable root that hold what runs later, outside the sandbox (git hooks, zero's config): kept read-only. */
+export const PROTECTED_NAMES = ['.git', '.zero', '.agents'];
 
 export const AUTO_LEVELS = ['low', 'medium', 'high'] as const;
 export type AutoLevel = (typeof AUTO_LEVELS)[number];

@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { childEnvironment } from './child_env.js';
+import { PROTECTED_NAMES } from './permissions.js';
 import { isInside } from './sandbox.js';
 
 /**
@@ -32,8 +33,6 @@ export function unconfinedPolicy(cwd: string): ShellPolicy {
   return { sandbox: 'off', network: true, roots: [cwd], env: childEnvironment(process.env) };
 }
 
-/** Directories in a writable root that hold what runs later, outside the sandbox (git hooks, zero's config): kept read-only. */
-export const PROTECTED_NAMES = ['.git', '.zero', '.agents'];
 
 export type ShellInvocation = { file: string; args: string[]; env: Record<string, string> };
 

@@ -131,7 +131,7 @@ t.test('SIGTERM while bash runs: the whole process group is killed before run_en
   });
   t.equal(result.code, 143);
   const events = jsonLines(result.stdout);
-  t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'error', 'run_end']);
+  t.same(eventTypes(events), ['run_start', 'warning', 'tool_call', 'tool_result', 'error', 'run_end'], 'the warning: the unsafe flag, the shell unsandboxed');
   t.match(nth(events, 'tool_result'), { status: 'error', output: /cancelled/ });
   t.match(events.at(-2), { code: 'cancelled' });
   const pid = Number(readFileSync(join(dir, 'child.pid'), 'utf8'));

@@ -47,10 +47,12 @@ function scripted(t: Test, turns: unknown[], files: Record<string, string> = {})
 const kinds = (events: Record<string, unknown>[]) => events.map((event) => event.type).filter((type, index, all) => !((type === 'text' || type === 'reasoning') && all[index - 1] === type));
 
 const writeNotes = { id: 'w1', name: 'write_file', args: { path: 'NOTES.md', content: 'seen\n' } };
+/** A write --auto low refuses: inside the workspace, but in .zero, which holds what runs later outside any sandbox. */
+const refusedWrite = { ...writeNotes, args: { ...writeNotes.args, path: '.zero/NOTES.md' } };
 
 t.test('scripted: images in, reasoning out, a refused write, in version 2 because the input is; resume sends the images again', async (t) => {
   const run = scripted(t, [
-    { expect: { images: 1, contains: ['What is in the picture?'] }, reasoning: ['A one-pixel ', 'PNG.'], chunks: ['Let me note it.'], toolCalls: [writeNotes], usage: { promptTokens: 30, completionTokens: 9 } },
+    { expect: { images: 1, contains: ['What is in the picture?'] }, reasoning: ['A one-pixel ', 'PNG.'], chunks: ['Let me note it.'], toolCalls: [refusedWrite], usage: { promptTokens: 30, completionTokens: 9 } },
     { expect: { contains: ['Permission required'] }, text: 'I may not write files here: a single pixel.' },
   ]);
   const first = await run.exec(['-i', 'stream-json'], v2Input(message('What is in the picture?', [image]), prompt('Be brief.')));
@@ -60,9 +62,9 @@ t.test('scripted: images in, reasoning out, a refused write, in version 2 becaus
   t.same(kinds(events), ['run_start', 'reasoning', 'text', 'usage', 'tool_call', 'permission_request', 'tool_result', 'text', 'final', 'run_end']);
   t.equal(events.filter((event) => event.type === 'reasoning').map((event) => event.delta).join(''), 'A one-pixel PNG.');
   t.notMatch(streamedText(events), /PNG/, 'reasoning is never part of the text');
-  t.match(nth(events, 'permission_request'), { id: 'w1', name: 'write_file', action: 'prompt', permission: 'prompt', permissionMode: 'auto', sideEffect: 'write', reason: /^Permission required: write_file changes files/ });
+  t.match(nth(events, 'permission_request'), { id: 'w1', name: 'write_file', action: 'prompt', permission: 'prompt', permissionMode: 'auto', sideEffect: 'write', reason: /^Permission required: write_file would change \.zero\/NOTES\.md/ });
   t.match(nth(events, 'tool_result'), { id: 'w1', name: 'write_file', status: 'error', output: /--auto high/ });
-  t.notOk(existsSync(join(run.dir, 'NOTES.md')), 'the refused write changed nothing');
+  t.notOk(existsSync(join(run.dir, '.zero')), 'the refused write changed nothing');
   t.match(nth(events, 'final'), { text: 'I may not write files here: a single pixel.' });
 
   const sessionId = String(events[0]?.sessionId);
@@ -182,7 +184,7 @@ t.test('input: one version per input; images are version 2 only', async (t) => {
 
 const OPENAI_KEY = ['sk-proj-', 'V2testKeyV2testKeyV2test0123456789'].join('');
 const ANTHROPIC_KEY = ['sk-ant-api03-', 'V2testKeyV2testKeyV2test0123456789'].join('');
-const writeCall = { id: 'call_w1', name: 'write_file', args: '{"path":"NOTES.md","content":"a pixel\\n"}' };
+const writeCall = { id: 'call_w1', name: 'write_file', args: '{"path":".zero/NOTES.md","content":"a pixel\\n"}' };
 const readCall = { id: 'call_r1', name: 'read_file', args: '{"path":"README.md"}' };
 
 type Wire = {
@@ -234,7 +236,7 @@ for (const wire of WIRES) {
     t.equal(events.filter((event) => event.type === 'reasoning').map((event) => event.delta).join(''), 'A single pixel.');
     t.match(nth(events, 'permission_request'), { id: 'call_w1', name: 'write_file', permissionMode: 'auto', sideEffect: 'write' });
     t.match(nth(events, 'tool_result'), { id: 'call_w1', name: 'write_file', status: 'error' });
-    t.notOk(existsSync(join(dir, 'NOTES.md')));
+    t.notOk(existsSync(join(dir, '.zero')));
     t.match(nth(events, 'final'), { text: 'It is one pixel; I may not write notes.' });
     t.equal(api.received.length, 2);
     t.equal(wire.imagesSent(api.received[0]!.body).length, 1, 'the image reached the provider in its own form');
