@@ -44,7 +44,7 @@ export function looksLikeCredential(name: string): boolean {
   return CREDENTIAL_PARTS.some((part) => upper.includes(part)) || CREDENTIAL_ENDINGS.some((ending) => upper.endsWith(ending)) || isSensitiveKey(name);
 }
 
-/** Whether `value` is, or holds, a secret: one the run knows, or one the redactor recognises (`postgres://u:pw@…`, `sk-…`). */
+/** Whether `value` is, or holds, a secret: one the run knows, or one the redactor recognises (a URL with a password in it, a provider key). */
 function holdsSecret(value: string, secrets: readonly string[]): boolean {
   return redactText(value, { secrets }) !== value;
 }
