@@ -88,12 +88,14 @@ t.test('--sandbox-network at --auto low: each command needs a permission (refuse
   t.notOk(existsSync(join(work, 'ran')));
 });
 
-t.test('--env-pass hands a command a variable that looks like a credential; the rest stay out', async (t) => {
-  const command = 'echo "${#NPM_TOKEN} ${#OTHER_TOKEN}"';
+t.test('--env-pass hands a command a variable that looks like a credential; the rest stay out, the run\'s key under any name too', async (t) => {
+  const command = 'echo "${#NPM_TOKEN} ${#OTHER_TOKEN} ${#COPIED}"';
+  // a key no redaction rule knows: only the run's knowing it keeps it out
+  const key = 'plain-key-value-42';
   const { events } = await exec(t, [{ toolCalls: [{ id: 'b1', name: 'bash', args: { command } }] }, { text: 'ok' }], ['-o', 'stream-json', '--auto', 'high', '--sandbox', 'off', '--env-pass', 'NPM_*'], {
-    extraEnv: { NPM_TOKEN: 'twelve-chars', OTHER_TOKEN: 'also-twelve!' },
+    extraEnv: { NPM_TOKEN: 'twelve-chars', OTHER_TOKEN: 'also-twelve!', OPENAI_API_KEY: key, COPIED: key },
   });
-  t.match(nth(events, 'tool_result'), { status: 'ok', output: '12 0\nexit code 0' });
+  t.match(nth(events, 'tool_result'), { status: 'ok', output: '12 0 0\nexit code 0' });
 });
 
 // Unread text before the call (24 × 64 KiB fill the pipe) keeps zero's writes pending: closing our end then fails one with EPIPE.
