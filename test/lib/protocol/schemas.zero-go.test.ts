@@ -5,7 +5,8 @@ import { runInProcess } from '../../helpers/in-process.js';
 import { jsonLines } from '../../helpers/zero.js';
 
 // Every shape Zero Go's exec writer emits in version 2 (internal/cli/exec_writer.go, internal/streamjson): one
-// fixture per shape, each run through the log tools, which must accept it whole.
+// fixture per shape, each run through the log tools, which must accept it whole. protocol-doc-example.jsonl is the
+// example of Zero's docs/STREAM_JSON_PROTOCOL.md (its tool_results without `name`), made one consistent run.
 
 const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'zero-go');
 const fixtures = readdirSync(FIXTURES).filter((name) => name.endsWith('.jsonl'));
@@ -13,7 +14,7 @@ const fixtures = readdirSync(FIXTURES).filter((name) => name.endsWith('.jsonl'))
 type Logged = { type: string; runId: string; exitCode?: number };
 
 t.test('the fixtures cover the shapes of Zero Go\'s writer', async (t) => {
-  t.same(fixtures.sort(), ['checkpoint-without-files.jsonl', 'early-errors.jsonl', 'final-without-text.jsonl', 'list-tools.jsonl', 'permission-events.jsonl', 'tool-call-args.jsonl']);
+  t.same(fixtures.sort(), ['checkpoint-without-files.jsonl', 'early-errors.jsonl', 'final-without-text.jsonl', 'list-tools.jsonl', 'permission-events.jsonl', 'protocol-doc-example.jsonl', 'tool-call-args.jsonl']);
 });
 
 for (const name of fixtures) {
