@@ -57,6 +57,9 @@ t.test('what a person reads of the Go shapes: raw arguments as they came, the ea
   const args = await runInProcess(['render', '-o', 'text', join(FIXTURES, 'tool-call-args.jsonl')]);
   t.match(args.stdout, /Arguments:\n {6}\{"path": "README\.md"\n/);
   t.match(args.stdout, /Arguments:\n {6}\[\n {8}"README\.md",/);
+  const markdown = await runInProcess(['render', '-o', 'markdown', join(FIXTURES, 'tool-call-args.jsonl')]);
+  t.match(markdown.stdout, /Arguments:\n\n```\n\{"path": "README\.md"\n```/, 'raw text is not marked as JSON');
+  t.match(markdown.stdout, /Arguments:\n\n```json\n\[/);
   const replayed = await runInProcess(['replay', '-o', 'text', join(FIXTURES, 'tool-call-args.jsonl')]);
   t.match(replayed.stderr, /^\[tool\] read_file\n/, 'a raw string names no subject');
 
