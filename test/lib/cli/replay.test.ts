@@ -220,7 +220,7 @@ t.test('a version 2 run that turns to version 1: a usage error, reported in vers
   t.same(events.slice(0, 4), jsonLines(V2_RUN).slice(0, 4), 'what could be replayed');
   const runId = events[0]!.runId;
   t.same(events.slice(4), [
-    { schemaVersion: 2, type: 'error', runId, code: 'usage_error', message: `Invalid recorded event at line 5: schemaVersion: Expected 2, received 1 (run ${runId} is version 2 from line 1)`, recoverable: true },
+    { schemaVersion: 2, type: 'error', runId, code: 'usage_error', message: `Invalid recorded event at line 5: schemaVersion: Expected 2, received 1 (run ${runId} is version 2 from line 1)`, recoverable: false },
     { schemaVersion: 2, type: 'run_end', runId, status: 'error', exitCode: 2 },
   ]);
 });
