@@ -7,7 +7,11 @@ import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
 import { recordedConversation } from '../../helpers/conversation.js';
 import { zeroHere } from '../../helpers/cli.js';
 import { recordSession } from '../../helpers/sessions.js';
-import { cleanEnv, jsonLines, writeScript, zero, ZERO } from '../../helpers/zero.js';
+import { cleanEnv, jsonLines, writeScript, zero as zeroProcess, ZERO } from '../../helpers/zero.js';
+
+// Each check runs zero in this process (what it prints and its exit code are the same); bin/zero itself is run
+// where only a process shows the behaviour.
+const zero = zeroHere;
 import { sessionsRoot } from '../../../lib/sessions/paths.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

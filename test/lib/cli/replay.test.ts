@@ -9,7 +9,11 @@ import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
 import { recordSession } from '../../helpers/sessions.js';
 import { recordedConversation } from '../../helpers/conversation.js';
 import { zeroHere } from '../../helpers/cli.js';
-import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
+import { jsonLines, writeScript, zero as zeroProcess } from '../../helpers/zero.js';
+
+// Each check runs zero in this process (what it prints and its exit code are the same); bin/zero itself is run
+// where only a process shows the behaviour.
+const zero = zeroHere;
 
 // End to end: runs recorded by `zero exec -o stream-json` (scripted provider), replayed by bin/zero.
 
