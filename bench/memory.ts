@@ -1,10 +1,10 @@
 /**
  * Memory and start-up of whole `zero` processes (bin/zero, as a user runs it), each in a child process whose
  * RSS is read from /proc: `zero redact` of a large log to a slow reader (RSS over time, by quarter),
- * `zero render` of a 100 MB log (peak RSS), 10^6 tiny input events through `zero exec` (peak RSS against the
+ * `zero redact` of the foreign log to a reader stalled 4 s (peak RSS), `zero render` of a 100 MB log (peak RSS), 10^6 tiny input events through `zero exec` (peak RSS against the
  * input's size), and `zero --version` against `node -e ''` (paired, alternating runs).
  *
- *   node dist/bench/memory.js [--gb 1] [--reader-mbps 1] [--render-mb 100] [--tiny 1000000] [--starts 20] [--only start,tiny,render,redact]
+ *   node dist/bench/memory.js [--gb 1] [--reader-mbps 1] [--render-mb 100] [--tiny 1000000] [--starts 20] [--only start,tiny,render,stalled,redact]
  *
  * A report, never a test: nothing is asserted.
  */
@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { foreignLog } from './foreign-log.js';
 import { syntheticLog } from './synthetic-log.js';
 
 const { values: args } = parseArgs({
@@ -24,7 +25,7 @@ const { values: args } = parseArgs({
     'render-mb': { type: 'string', default: '100' },
     tiny: { type: 'string', default: '1000000' },
     starts: { type: 'string', default: '20' },
-    only: { type: 'string', default: 'start,tiny,render,redact' },
+    only: { type: 'string', default: 'start,tiny,render,stalled,redact' },
   },
 });
 
@@ -107,6 +108,22 @@ async function redactToSlowReader(bytes: number, mbps: number): Promise<void> {
   );
 }
 
+/** `zero redact` of the foreign log (bench/foreign-log.ts) to a reader that reads nothing for `stallMs`, then everything. */
+async function redactToStalledReader(stallMs: number): Promise<void> {
+  const log = foreignLog({ events: 200_000 }).bytes;
+  const child = zero(['redact']);
+  const watching = watch(child, 20);
+  child.stdout!.pause();
+  const stalled = setTimeout(() => child.stdout!.resume(), stallMs);
+  for (let at = 0; at < log.length; at += 65536) {
+    if (!child.stdin!.write(log.subarray(at, at + 65536))) await new Promise<void>((drain) => child.stdin!.once('drain', () => drain()));
+  }
+  child.stdin!.end();
+  const { peak, ms } = await watching;
+  clearTimeout(stalled);
+  console.log(`zero redact of the foreign log (${mib(log.length)}) to a reader stalled ${stallMs / 1000} s: ${(ms / 1000).toFixed(1)} s, peak RSS ${mib(peak)} (goal < 100 MiB)`);
+}
+
 /** A synthetic log of about `mb` MB in a file. */
 function logFile(mb: number): string {
   const file = join(work, `log-${mb}.jsonl`);
@@ -178,6 +195,7 @@ try {
   if (only.has('start')) await startUp(Number(args.starts));
   if (only.has('tiny')) await tinyEvents(Number(args.tiny), baseline);
   if (only.has('render')) await renderLarge(Number(args['render-mb']));
+  if (only.has('stalled')) await redactToStalledReader(4000);
   if (only.has('redact')) await redactToSlowReader(Number(args.gb) * 1e9, Number(args['reader-mbps']));
 } finally {
   rmSync(work, { recursive: true, force: true });
