@@ -76,7 +76,7 @@ for await (const piece of res.body.pipeThrough(new TextDecoderStream())) {
 /** One reply read through a command; each chunk's latency in ms. */
 async function measure(command: string[]): Promise<number[]> {
   written = [];
-  const env = { ...process.env, OPENAI_BASE_URL: baseUrl, OPENAI_API_KEY: 'sk-bench', ZERO_HOME: join(work, 'home'), XDG_CONFIG_HOME: join(work, 'config') };
+  const env = { ...process.env, OPENAI_BASE_URL: baseUrl, ZERO_HOME: join(work, 'home'), XDG_CONFIG_HOME: join(work, 'config') };
   const child = spawn(process.execPath, command, { env, stdio: ['ignore', 'pipe', 'inherit'] });
   const seen: number[] = [];
   let text = '';
