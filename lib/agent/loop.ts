@@ -7,6 +7,7 @@ import type { ToolContext, ToolOutcome } from '../tools/types.js';
 import { isTooDeep, TOO_DEEP } from '../protocol/depth.js';
 import { isJsonObject } from '../protocol/validate.js';
 import { askReason } from '../tools/permissions.js';
+import type { Meter } from './limits.js';
 
 export type AgentRun = ModelRun & {
   prompt: string;
@@ -26,6 +27,8 @@ export type ModelRun = {
   signal: AbortSignal;
   /** --permission-prompt stdio: where the calls the toolbox `asks` for get their answer. */
   permissions?: PermissionDesk;
+  /** The run's spending (lib/agent/limits.ts): the cost of each usage, and the budgets that stop the run. */
+  meter?: Meter;
 };
 
 /** The client's answer to a permission request, as its `permission_decision` tells it. */
@@ -154,9 +157,11 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
       return;
     }
     for (const [index, call] of calls.entries()) {
-      // a call not yet announced is not run once the run is stopped, and the model is not told of it
-      if (run.signal.aborted) {
+      // a call not yet announced is not run once the run is stopped (or over its tool calls), and the model is not told of it
+      const overLimit = run.signal.aborted ? undefined : run.meter?.nextToolCall();
+      if (run.signal.aborted || overLimit) {
         answer.toolCalls = calls.slice(0, index);
+        if (overLimit) throw overLimit;
         break;
       }
       messages.push(yield* runTool(run, call, nextCheckpoint));
@@ -217,6 +222,7 @@ function uniqueCallIds(calls: ToolCallRequest[]): string[] {
 
 /** One model turn streamed: text and reasoning yielded (and handed to `onText`), usage yielded, calls and reasoning blocks gathered. */
 async function* streamInto(run: ModelRun, messages: ChatMessage[], calls: ToolCallRequest[], reasoningBlocks: unknown[], onText: (delta: string) => void): AsyncGenerator<Event, void> {
+  run.meter?.beforeModelCall();
   for await (const chunk of streamTurn(run, messages)) {
     run.signal.throwIfAborted();
     if (chunk.type === 'text') {
@@ -231,9 +237,11 @@ async function* streamInto(run: ModelRun, messages: ChatMessage[], calls: ToolCa
       const { type: _type, ...call } = chunk;
       calls.push(withinDepth(call));
     } else {
-      const { type: _type, ...counts } = chunk;
+      const { type: _type, cachedTokens, costUsd: reported, ...counts } = chunk;
       const totalTokens = (counts.promptTokens ?? 0) + (counts.completionTokens ?? 0);
-      yield { type: 'usage', ...counts, ...(counts.promptTokens !== undefined || counts.completionTokens !== undefined ? { totalTokens } : {}) };
+      const costUsd = run.meter?.charge({ ...counts, cachedTokens }) ?? reported;
+      const total = counts.promptTokens !== undefined || counts.completionTokens !== undefined ? { totalTokens } : {};
+      yield { type: 'usage', ...counts, ...total, ...(costUsd === undefined ? {} : { costUsd }) };
     }
   }
 }

@@ -4,7 +4,8 @@ import { execChain, reportEvents, reportFailure, type ExecInput } from '../pipel
 import { NO_INPUT } from '../protocol/combine.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../protocol/lines.js';
 import { loadConfig } from '../providers/config.js';
-import { chooseProvider, createProvider, credentialsInUse } from '../providers/index.js';
+import { chooseProvider, createProvider, credentialsInUse, priceOf } from '../providers/index.js';
+import { runLimits } from './limit-flags.js';
 import { DEFAULT_MAX_TURNS } from '../agent/run.js';
 import { planTools, UNSAFE_WARNING } from '../tools/permissions.js';
 import { allTools, toolboxFor } from '../tools/registry.js';
@@ -147,9 +148,10 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const extraRoots = [...settings.extraRoots, ...shell.writeRoots];
     const config = await loadConfig(settings.cwd, io.env);
     const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort } = settings;
-    const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort };
+    const callLimits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort };
     const flags = await providerFlags(settings, io.env);
-    const { choice, provider } = await chosenProvider({ ...flags, cwd: settings.cwd, env: io.env, config, limits }, secrets, settings.maxLineBytes).catch((error: unknown) => Promise.reject(sessionProviderError(error, settings, flags)));
+    const { choice, provider } = await chosenProvider({ ...flags, cwd: settings.cwd, env: io.env, config, limits: callLimits }, secrets, settings.maxLineBytes).catch((error: unknown) => Promise.reject(sessionProviderError(error, settings, flags)));
+    const limits = runLimits(settings.limits, priceOf(choice, provider.model), provider.model);
     const { input, source } = await execInput(settings, io, setupSignal());
     const recorder = await sessionRecorder({ ...settings, session: flags.session ?? settings.session }, io.env, { name: provider.name, model: provider.model, ...launchOf(choice, flags.provider, io.env, config) }, secrets);
     const screen = screenFor(io, settings.outputFormat, { spinner: true, sessionHint: true });
@@ -164,6 +166,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       multiTurn: settings.multiTurn,
       askPermissions: settings.permissionPrompt === 'stdio',
       permissionTimeoutMs: settings.permissionTimeoutMs,
+      limits,
       session: recorder,
       output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: screen.progress, recorder, heartbeatMs: settings.heartbeatMs, permissionEvents: settings.permissionPrompt === 'stdio' },
       onFailure: debug.failure,

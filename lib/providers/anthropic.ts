@@ -76,6 +76,25 @@ type ToolBlock = { id: string; name: string; json: string };
  * each event arrives, whole reasoning blocks at their end, the tool calls once
  * the stream is over.
  */
+type UsageFields = { input_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null };
+/** The prompt's tokens as the events of a message tell them: a field an event leaves out keeps what an earlier one said. */
+type PromptCounts = { input?: number; read?: number; written?: number };
+
+const promptCounts = (usage: UsageFields, before: PromptCounts): PromptCounts => ({
+  input: usage.input_tokens ?? before.input,
+  read: usage.cache_read_input_tokens ?? before.read,
+  written: usage.cache_creation_input_tokens ?? before.written,
+});
+
+/**
+ * The prompt's tokens as OpenAI counts them: Anthropic's `input_tokens` leave out those read from the cache and
+ * those written to it, which are the prompt's too (`cachedTokens`: the ones read, priced apart).
+ */
+function promptUsage({ input, read, written }: PromptCounts): { promptTokens?: number; cachedTokens?: number } {
+  if (input === undefined) return {};
+  return { promptTokens: input + (read ?? 0) + (written ?? 0), ...(read ? { cachedTokens: read } : {}) };
+}
+
 class ContentBlocks {
   readonly calls: ToolBlock[] = [];
   private readonly tools = new Map<number, ToolBlock>();
@@ -152,7 +171,7 @@ class AnthropicProvider implements Provider {
       idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     });
     const blocks = new ContentBlocks();
-    let promptTokens: number | undefined;
+    let prompt: PromptCounts = {};
     let completionTokens: number | undefined;
     let stopped = false;
     try {
@@ -166,7 +185,7 @@ class AnthropicProvider implements Provider {
         switch (event.type) {
           case 'message_start':
             this.apiModel = event.message.model;
-            promptTokens = event.message.usage.input_tokens;
+            prompt = promptCounts(event.message.usage, prompt);
             break;
           case 'content_block_start':
             yield* blocks.start(event);
@@ -178,7 +197,7 @@ class AnthropicProvider implements Provider {
             yield* blocks.stop(event);
             break;
           case 'message_delta':
-            promptTokens = event.usage.input_tokens ?? promptTokens;
+            prompt = promptCounts(event.usage, prompt);
             completionTokens = event.usage.output_tokens;
             break;
           case 'message_stop':
@@ -196,11 +215,7 @@ class AnthropicProvider implements Provider {
       deadline.dispose();
     }
     for (const call of blocks.calls) yield { type: 'tool_call', id: call.id, name: call.name, ...parseToolArguments(call.json) };
-    yield {
-      type: 'usage',
-      ...(promptTokens === undefined ? {} : { promptTokens }),
-      ...(completionTokens === undefined ? {} : { completionTokens }),
-    };
+    yield { type: 'usage', ...promptUsage(prompt), ...(completionTokens === undefined ? {} : { completionTokens }) };
   }
 }
 

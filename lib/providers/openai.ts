@@ -58,6 +58,12 @@ function reasoningOf(delta: object | undefined): string | undefined {
   return undefined;
 }
 
+/** The usage of a turn; `cached_tokens` are part of `prompt_tokens`, reasoning tokens part of `completion_tokens`. */
+function usageOf(usage: OpenAI.CompletionUsage): ProviderChunk {
+  const cachedTokens = usage.prompt_tokens_details?.cached_tokens;
+  return { type: 'usage', promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, ...(cachedTokens ? { cachedTokens } : {}) };
+}
+
 export function toOpenAITools(tools: ToolDefinition[]): WireTool[] {
   return tools.map(({ name, description, parameters }) => ({ type: 'function', function: { name, description, parameters } }));
 }
@@ -137,7 +143,7 @@ class OpenAIProvider implements Provider {
           call.name ||= fragment.function?.name ?? '';
           call.arguments += fragment.function?.arguments ?? '';
         }
-        if (chunk.usage) yield { type: 'usage', promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+        if (chunk.usage) yield usageOf(chunk.usage);
       }
       // On an abort the SDK ends the stream quietly instead of throwing.
       limits.signal.throwIfAborted();

@@ -1,5 +1,6 @@
 import type { ChatMessage, ToolCallRequest, ToolDefinition } from '../protocol/chat.js';
 import type { AuthSettings } from './headers.js';
+import type { Price } from './prices.js';
 
 export type TurnRequest = { messages: ChatMessage[]; tools: ToolDefinition[] };
 
@@ -11,7 +12,8 @@ export type ProviderChunk =
   /** A whole provider-native reasoning block, kept on the assistant message for the next request; never an event. */
   | { type: 'reasoning_block'; block: unknown }
   | ({ type: 'tool_call' } & ToolCallRequest)
-  | { type: 'usage'; promptTokens?: number; completionTokens?: number; costUsd?: number };
+  /** `cachedTokens`: the part of `promptTokens` read from the provider's prompt cache (priced apart). */
+  | { type: 'usage'; promptTokens?: number; completionTokens?: number; cachedTokens?: number; costUsd?: number };
 
 export interface Provider {
   /** As reported in run_start.provider. */
@@ -54,6 +56,8 @@ export type ProviderOptions = {
   auth?: Omit<AuthSettings, 'apiKey'>;
   /** `<think>…</think>` in the answer is reasoning, not text (OpenAI wire format only). */
   parseThinkTags?: boolean;
+  /** The profile's `pricing`: what a turn costs, instead of the price table's (lib/providers/prices.ts). */
+  pricing?: Price;
 };
 
 export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';
