@@ -1,4 +1,4 @@
-import { MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
+import { InvalidOutputError, MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
 import type { Event, ImageInput, PermissionDecisionEvent, SideEffect } from '../protocol/types.js';
 import type { ChatMessage, ToolCallRequest } from '../protocol/chat.js';
 import type { Provider, ProviderChunk } from '../providers/types.js';
@@ -8,6 +8,7 @@ import { isTooDeep, TOO_DEEP } from '../protocol/depth.js';
 import { isJsonObject } from '../protocol/validate.js';
 import { askReason } from '../tools/permissions.js';
 import type { Meter } from './limits.js';
+import { retryRequest, type AnswerSchema } from './answer-schema.js';
 
 export type AgentRun = ModelRun & {
   prompt: string;
@@ -29,6 +30,8 @@ export type ModelRun = {
   permissions?: PermissionDesk;
   /** The run's spending (lib/agent/limits.ts): the cost of each usage, and the budgets that stop the run. */
   meter?: Meter;
+  /** --output-schema: the answer must be a JSON document that conforms; one that does not is sent back (retries). */
+  answer?: AnswerSchema;
 };
 
 /** The client's answer to a permission request, as its `permission_decision` tells it. */
@@ -45,7 +48,8 @@ export type PermissionDesk = {
 /** One model turn's chunks; a failure that is not already a ZeroError is the provider's. */
 async function* streamTurn(run: ModelRun, messages: ChatMessage[]): AsyncGenerator<ProviderChunk> {
   try {
-    yield* run.provider.turn({ messages, tools: run.toolbox.definitions() }, run.signal);
+    const answer = run.answer && { name: run.answer.name, schema: run.answer.schema, strict: run.answer.strict };
+    yield* run.provider.turn({ messages, tools: run.toolbox.definitions(), ...(answer ? { answer } : {}) }, run.signal);
   } catch (error) {
     if (run.signal.aborted) throw run.signal.reason;
     if (error instanceof ZeroError) throw error;
@@ -139,6 +143,7 @@ export function userMessage(prompt: string, images?: ImageInput[]): ChatMessage 
  * answered, so the next request is a valid conversation.
  */
 export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nextCheckpoint: () => number): AsyncGenerator<Event, void> {
+  let retries = run.answer?.retries ?? 0;
   for (let turn = 1; turn <= run.maxTurns; turn++) {
     let text = '';
     const calls: ToolCallRequest[] = [];
@@ -152,9 +157,20 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
     for (const message of uniqueCallIds(calls)) yield { type: 'warning', message };
     const answer: ChatMessage = { role: 'assistant', content: text, toolCalls: calls, ...(reasoningBlocks.length ? { reasoningBlocks } : {}) };
     messages.push(answer);
-    if (calls.length === 0) {
+    if (calls.length === 0 && !run.answer) {
       yield { type: 'final', text };
       return;
+    }
+    if (calls.length === 0) {
+      const verdict = run.answer!.check(text);
+      if (verdict.ok) {
+        yield { type: 'final', text: verdict.text, structured: verdict.value };
+        return;
+      }
+      if (retries-- <= 0) throw new InvalidOutputError(`The answer does not conform to --output-schema after ${run.answer!.retries} retr${run.answer!.retries === 1 ? 'y' : 'ies'}: ${verdict.errors}.`);
+      yield { type: 'warning', message: `The answer does not conform to --output-schema (${verdict.errors}); the model is asked again.` };
+      messages.push(userMessage(retryRequest(verdict.errors)));
+      continue;
     }
     for (const [index, call] of calls.entries()) {
       // a call not yet announced is not run once the run is stopped (or over its tool calls), and the model is not told of it

@@ -6,6 +6,7 @@ import type { Toolbox } from '../tools/registry.js';
 import { createConversation, type ConversationItem } from './conversation.js';
 import { runAgent, type ModelRun } from './loop.js';
 import { createMeter, withDeadline, type RunLimits } from './limits.js';
+import type { AnswerSchema } from './answer-schema.js';
 
 export type AgentOptions = {
   provider: Provider;
@@ -30,6 +31,8 @@ export type AgentOptions = {
   askPermissions?: boolean;
   /** --permission-timeout: how long a request waits for its answer before the call is denied. */
   permissionTimeoutMs?: number;
+  /** --output-schema: the answer must conform (lib/agent/answer-schema.ts). */
+  answer?: AnswerSchema;
   /** The model's price and the run's budgets and deadline (--max-budget-usd, --max-tool-calls, --run-timeout). */
   limits?: RunLimits;
 };
@@ -76,7 +79,7 @@ export function createAgentRun(options: AgentOptions): AgentRunExchange {
     // the tools load when a run needs them: a log tool, which builds its chain beside this one, never does
     const toolbox = options.toolbox ?? (await import('../tools/registry.js')).createToolbox();
     const { provider, cwd, extraRoots } = options;
-    const run: Omit<ModelRun, 'permissions'> = { provider, toolbox, cwd, extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, meter };
+    const run: Omit<ModelRun, 'permissions'> = { provider, toolbox, cwd, extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, meter, ...(options.answer ? { answer: options.answer } : {}) };
     return { history: start?.history ?? [], run };
   };
 

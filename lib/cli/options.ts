@@ -10,6 +10,7 @@ import { noSessionSource, reclaimPrompt, sessionChoice, sessionLabels, type Sess
 import { worktreeRequest, type WorktreeFlags, type WorktreeRequest } from './worktree.js';
 import type { ReasoningEffort } from '../providers/types.js';
 import { limitSettings, type LimitFlags, type LimitSettings } from './limit-flags.js';
+import type { AnswerFlags } from './answer-flags.js';
 
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -18,7 +19,7 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
 export const STDIN = '-';
 
 /** The exec flags as commander hands them over: strings, unchecked. */
-export type RawExecOptions = CompatFlags & SessionFlags & WorktreeFlags & LimitFlags & {
+export type RawExecOptions = CompatFlags & SessionFlags & WorktreeFlags & LimitFlags & AnswerFlags & {
   inputFormat?: string;
   outputFormat?: string;
   file?: string;

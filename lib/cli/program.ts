@@ -117,6 +117,8 @@ function execCommand(zero: Command, io: CliIO): void {
     .option('--permission-prompt <mode>', 'none (default: a tool that needs a permission is refused) | stdio (with --multi-turn and -o stream-json: ask the client, who answers with permission_response)')
     .option('--permission-timeout <seconds>', 'with --permission-prompt stdio: a request not answered within this many seconds is denied (default 300)')
     .option('--heartbeat <seconds>', 'with -o stream-json: write a heartbeat event when nothing else was written for this many seconds')
+    .option('--output-schema <file>', 'the answer must be a JSON document that conforms to this JSON Schema (draft 2020-12 or 07); final.text is its JSON')
+    .option('--output-retries <n>', 'with --output-schema: how many times an answer that does not conform is sent back with its errors (default 2)')
     .option('--max-budget-usd <dollars>', "stop before the next model call once the run has cost this much (error budget_exceeded, exit 4; needs the model's price)")
     .option('--max-tool-calls <n>', 'run at most this many tool calls; the next ends the run (error budget_exceeded, exit 4)')
     .option('--run-timeout <seconds>', 'a deadline for the whole run: the model call and running tools are stopped (error timeout, exit 4)')

@@ -87,7 +87,8 @@ export type PermissionDecisionEvent = {
   decisionReason: string;
 };
 export type UsageEvent = { type: 'usage'; promptTokens?: number; completionTokens?: number; totalTokens?: number; costUsd?: number };
-export type FinalEvent = { type: 'final'; text: string };
+/** `structured` (version 2 only, with --output-schema): the answer's JSON value, `text` its JSON text. */
+export type FinalEvent = { type: 'final'; text: string; structured?: unknown };
 export type WarningEvent = { type: 'warning'; message: string };
 export type ErrorEvent = { type: 'error'; code: string; message: string; recoverable: boolean };
 /** A conversation's user turn begins (--multi-turn): its number from 1, and what the user said. */

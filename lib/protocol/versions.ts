@@ -48,6 +48,8 @@ export function createVersioner(version: SchemaVersion, options: { keep?: Readon
         }
         case 'tool_call':
           return event.sideEffect === 'none' ? { ...event, sideEffect: 'unknown' } : event;
+        case 'final':
+          return { type: 'final', text: event.text };
         default:
           return event;
       }

@@ -125,6 +125,7 @@ class OpenAIProvider implements Provider {
         stream: true,
         stream_options: { include_usage: true },
         ...(this.options.reasoningEffort ? { reasoning_effort: this.options.reasoningEffort } : {}),
+        ...(request.answer ? { response_format: { type: 'json_schema', json_schema: request.answer } } : {}),
       };
       const stream = await unlessAborted(this.client.chat.completions.create(body, { signal: limits.signal }), limits.signal);
       for await (const chunk of stream) {

@@ -1,8 +1,10 @@
 import type { ChatMessage, ToolCallRequest, ToolDefinition } from '../protocol/chat.js';
 import type { AuthSettings } from './headers.js';
 import type { Price } from './prices.js';
+import type { AnswerFormat } from '../agent/answer-schema.js';
 
-export type TurnRequest = { messages: ChatMessage[]; tools: ToolDefinition[] };
+/** `answer` (--output-schema): the schema the answer must conform to, for the providers that can ask for it natively. */
+export type TurnRequest = { messages: ChatMessage[]; tools: ToolDefinition[]; answer?: AnswerFormat };
 
 /** What a provider streams during one model turn. A tool call arrives whole (fragments already assembled). */
 export type ProviderChunk =
