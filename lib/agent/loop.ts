@@ -1,5 +1,5 @@
 import { InvalidOutputError, MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
-import type { Event, ImageInput, PermissionDecisionEvent, SideEffect } from '../protocol/types.js';
+import type { Event, FinalEvent, ImageInput, PermissionDecisionEvent, SideEffect } from '../protocol/types.js';
 import type { ChatMessage, ToolCallRequest } from '../protocol/chat.js';
 import type { Provider, ProviderChunk } from '../providers/types.js';
 import type { Toolbox } from '../tools/registry.js';
@@ -157,19 +157,14 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
     for (const message of uniqueCallIds(calls)) yield { type: 'warning', message };
     const answer: ChatMessage = { role: 'assistant', content: text, toolCalls: calls, ...(reasoningBlocks.length ? { reasoningBlocks } : {}) };
     messages.push(answer);
-    if (calls.length === 0 && !run.answer) {
-      yield { type: 'final', text };
-      return;
-    }
     if (calls.length === 0) {
-      const verdict = run.answer!.check(text);
-      if (verdict.ok) {
-        yield { type: 'final', text: verdict.text, structured: verdict.value };
+      const outcome = answerOf(run, text, retries--);
+      if ('final' in outcome) {
+        yield outcome.final;
         return;
       }
-      if (retries-- <= 0) throw new InvalidOutputError(`The answer does not conform to --output-schema after ${run.answer!.retries} retr${run.answer!.retries === 1 ? 'y' : 'ies'}: ${verdict.errors}.`);
-      yield { type: 'warning', message: `The answer does not conform to --output-schema (${verdict.errors}); the model is asked again.` };
-      messages.push(userMessage(retryRequest(verdict.errors)));
+      yield { type: 'warning', message: outcome.warning };
+      messages.push(userMessage(outcome.retry));
       continue;
     }
     for (const [index, call] of calls.entries()) {
@@ -186,6 +181,19 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
   }
   yield { type: 'final', text: yield* lastAnswer(run, messages) };
   throw new MaxTurnsError(run.maxTurns);
+}
+
+/**
+ * The answer of a turn that asked for no tool: its `final`; under --output-schema, one that does not conform is sent
+ * back (`retry`, what the model is told, and a `warning` for the client) while retries are left, else InvalidOutputError.
+ */
+function answerOf(run: ModelRun, text: string, retriesLeft: number): { final: FinalEvent } | { retry: string; warning: string } {
+  if (!run.answer) return { final: { type: 'final', text } };
+  const verdict = run.answer.check(text);
+  if (verdict.ok) return { final: { type: 'final', text: verdict.text, structured: verdict.value } };
+  const { retries } = run.answer;
+  if (retriesLeft <= 0) throw new InvalidOutputError(`The answer does not conform to --output-schema after ${retries} retr${retries === 1 ? 'y' : 'ies'}: ${verdict.errors}.`);
+  return { retry: retryRequest(verdict.errors), warning: `The answer does not conform to --output-schema (${verdict.errors}); the model is asked again.` };
 }
 
 /** Zero's words for the request at the turn limit (internal/agent/loop.go), and its answer when that request gets none. */
