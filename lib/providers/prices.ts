@@ -18,10 +18,11 @@ const price = (inputPerMTok: number, cachedInputPerMTok: number | undefined, out
 /**
  * List prices of the models people use through the built-in providers and the hosted presets of the catalog
  * (lib/providers/catalog.ts), by model id. A model whose price depends on the prompt's length (Gemini, Qwen) or
- * that the sources below do not list is left out: no price is better than a wrong one. Update with the date.
+ * that the sources below do not list is left out: no price is better than a wrong one. Each source is dated with
+ * the day its price is as of; a change of price is a new line with its own source and date.
  */
 const TABLE: Record<string, Price> = {
-  // https://openai.com/api/pricing (checked 2025-08-07, after the GPT-5 launch; o3 after its 2025-06-10 cut)
+  // https://openai.com/api/pricing (as of 2025-08-07, the GPT-5 launch; o3 after its 2025-06-10 cut)
   'gpt-5': price(1.25, 0.125, 10),
   'gpt-5-mini': price(0.25, 0.025, 2),
   'gpt-5-nano': price(0.05, 0.005, 0.4),
@@ -29,12 +30,12 @@ const TABLE: Record<string, Price> = {
   'gpt-4.1-mini': price(0.4, 0.1, 1.6),
   'gpt-4.1-nano': price(0.1, 0.025, 0.4),
   'gpt-4o': price(2.5, 1.25, 10),
-  // the first gpt-4o snapshot kept its launch price (same page, 2025-08-07)
+  // the first gpt-4o snapshot kept its launch price (same page, as of 2025-08-07)
   'gpt-4o-2024-05-13': price(5, undefined, 15),
   'gpt-4o-mini': price(0.15, 0.075, 0.6),
   o3: price(2, 0.5, 8),
   'o4-mini': price(1.1, 0.275, 4.4),
-  // https://www.anthropic.com/pricing#api and docs.anthropic.com/en/docs/about-claude/pricing (checked 2025-10-15): cache reads at 10% of input
+  // https://www.anthropic.com/pricing#api and docs.anthropic.com/en/docs/about-claude/pricing (as of 2025-10-15): cache reads at 10% of input
   'claude-opus-4-1': price(15, 1.5, 75),
   'claude-opus-4': price(15, 1.5, 75),
   'claude-sonnet-4-5': price(3, 0.3, 15),
@@ -45,13 +46,13 @@ const TABLE: Record<string, Price> = {
   // https://api-docs.deepseek.com/quick_start/pricing (DeepSeek-V3.2-Exp prices from 2025-09-29)
   'deepseek-chat': price(0.28, 0.028, 0.42),
   'deepseek-reasoner': price(0.28, 0.028, 0.42),
-  // https://groq.com/pricing (checked 2025-08-01)
+  // https://groq.com/pricing (as of 2025-08-01)
   'llama-3.3-70b-versatile': price(0.59, undefined, 0.79),
-  // https://docs.x.ai/docs/models (checked 2025-08-01)
+  // https://docs.x.ai/docs/models (as of 2025-08-01)
   'grok-4': price(3, 0.75, 15),
-  // https://docs.z.ai/guides/overview/pricing (checked 2025-08-01)
+  // https://docs.z.ai/guides/overview/pricing (as of 2025-08-01)
   'glm-4.5': price(0.6, 0.11, 2.2),
-  // https://platform.moonshot.ai/docs/pricing/chat (kimi-k2-0905-preview, checked 2025-09-10)
+  // https://platform.moonshot.ai/docs/pricing/chat (kimi-k2-0905-preview, as of 2025-09-10)
   'kimi-k2-0905-preview': price(0.6, 0.15, 2.5),
 };
 
