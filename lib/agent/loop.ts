@@ -1,4 +1,4 @@
-import { InvalidOutputError, MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
+import { BudgetExceededError, InvalidOutputError, MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
 import type { Event, FinalEvent, ImageInput, PermissionDecisionEvent, SideEffect } from '../protocol/types.js';
 import type { ChatMessage, ToolCallRequest } from '../protocol/chat.js';
 import type { Provider, ProviderChunk } from '../providers/types.js';
@@ -213,7 +213,8 @@ async function* lastAnswer(run: ModelRun, messages: ChatMessage[]): AsyncGenerat
   try {
     yield* streamInto(run, [...messages, request], [], reasoningBlocks, (delta) => (text += delta));
   } catch (error) {
-    if (run.signal.aborted) throw error;
+    // a spent budget is the run's ending, not a failed request
+    if (run.signal.aborted || error instanceof BudgetExceededError) throw error;
     yield { type: 'warning', message: `The last request for an answer at the turn limit failed: ${error instanceof Error ? error.message : String(error)}` };
     return NO_LAST_ANSWER;
   }
