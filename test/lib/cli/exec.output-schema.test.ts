@@ -66,6 +66,17 @@ t.test('an answer never fixed: invalid_output naming the errors, exit 4; v2 inco
   t.match(nth(v1.events, 'run_end'), { status: 'error', exitCode: 4 });
 });
 
+t.test('a secret in the answer is redacted in final.text and in final.structured alike', async (t) => {
+  const key = 'sk-proj-Zt8uQ2mW9xV4bN7cR1pL5sK3';
+  const { dir, env, script } = setup(t, REVIEW, [{ text: JSON.stringify({ verdict: 'fail', issues: [`leaked ${key}`] }) }]);
+  const result = await zeroHere(['exec', '-o', 'stream-json', '--schema-version', '2', '--provider', 'scripted', '--script', script, '-C', dir, '--output-schema', 'review.json', 'review'], { env: { ...env, OPENAI_API_KEY: key } });
+  t.equal(result.code, 0);
+  t.notMatch(result.stdout, key.slice(8));
+  const final = nth(jsonLines(result.stdout), 'final')!;
+  t.match(final.text, /"leaked \[REDACTED[^"]*\]"/);
+  t.same(final.structured, JSON.parse(final.text as string), 'both say the same');
+});
+
 t.test('a bad schema file, a missing one, or --output-retries alone: a usage error before the run', async (t) => {
   for (const [schema, message] of [
     ['{"type": ', /--output-schema review\.json is not JSON/],
