@@ -7,6 +7,7 @@ import { describeSchemaError, isJsonObject } from '../protocol/validate.js';
 export type AnswerFormat = {
   /** Names the schema for the API (letters, digits, _ and -). */
   name: string;
+  /** The schema, without its `$schema` (the draft, which only ajv needs). */
   schema: Record<string, unknown>;
   /** The schema meets OpenAI's strict rules (strictProblem): the API then guarantees it. */
   strict: boolean;
@@ -106,7 +107,9 @@ export function answerSchema(text: string, file: string, retries = DEFAULT_OUTPU
     });
     return { ok: false, errors: errors.join('; ') || 'the answer does not conform' };
   };
-  return { name: 'answer', schema, strict: strictProblem(schema) === undefined, check, retries };
+  // the draft is for ajv: the APIs are sent the schema without it
+  const { $schema: _draft, ...sent } = schema;
+  return { name: 'answer', schema: sent, strict: strictProblem(sent) === undefined, check, retries };
 }
 
 /** What the model is told when its answer does not conform, so that it answers again. */

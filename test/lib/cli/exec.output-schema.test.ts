@@ -118,7 +118,8 @@ async function served(t: Test, provider: string, replies: Reply[], schema: unkno
 t.test('OpenAI-compatible: response_format json_schema, strict for a schema that meets the strict rules', async (t) => {
   const { code, events, received } = await served(t, 'openai-compatible', [{ sse: openaiStream({ text: ['{"verdict": "pass", ', '"issues": []}'] }) }]);
   t.equal(code, 0);
-  t.same(received[0]!.body.response_format, { type: 'json_schema', json_schema: { name: 'answer', schema: REVIEW, strict: true } });
+  const { $schema: _draft, ...sent } = REVIEW;
+  t.same(received[0]!.body.response_format, { type: 'json_schema', json_schema: { name: 'answer', schema: sent, strict: true } });
   t.match(nth(events, 'final'), { structured: { verdict: 'pass', issues: [] } });
   t.equal(nth(events, 'warning'), undefined);
 });
@@ -136,7 +137,8 @@ t.test('Anthropic: the schema is a final_answer tool the model must call; its in
   const { code, events, received } = await served(t, 'anthropic-compatible', [answer]);
   t.equal(code, 0, JSON.stringify(events));
   const body = received[0]!.body;
-  t.same(body.tools.at(-1), { name: 'final_answer', description: 'Give your final answer: call this once your work is done, with the answer as its input.', input_schema: REVIEW });
+  const { $schema: _draft, ...sent } = REVIEW;
+  t.same(body.tools.at(-1), { name: 'final_answer', description: 'Give your final answer: call this once your work is done, with the answer as its input.', input_schema: sent });
   t.same(body.tool_choice, { type: 'any' });
   t.equal(nth(events, 'tool_call'), undefined, 'the answer is no tool call');
   t.match(nth(events, 'final'), { text: '{"verdict": "pass", "issues": []}', structured: { verdict: 'pass', issues: [] } });
