@@ -150,10 +150,10 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const extraRoots = [...settings.extraRoots, ...shell.writeRoots];
     const config = await loadConfig(settings.cwd, io.env);
     const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort } = settings;
-    const callLimits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort };
+    const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort };
     const flags = await providerFlags(settings, io.env);
-    const { choice, provider } = await chosenProvider({ ...flags, cwd: settings.cwd, env: io.env, config, limits: callLimits }, secrets, settings.maxLineBytes).catch((error: unknown) => Promise.reject(sessionProviderError(error, settings, flags)));
-    const limits = runLimits(settings.limits, priceOf(choice, provider.model), provider.model);
+    const { choice, provider } = await chosenProvider({ ...flags, cwd: settings.cwd, env: io.env, config, limits }, secrets, settings.maxLineBytes).catch((error: unknown) => Promise.reject(sessionProviderError(error, settings, flags)));
+    const spending = runLimits(settings.limits, priceOf(choice, provider.model), provider.model);
     const { input, source } = await execInput(settings, io, setupSignal());
     const recorder = await sessionRecorder({ ...settings, session: flags.session ?? settings.session }, io.env, { name: provider.name, model: provider.model, ...launchOf(choice, flags.provider, io.env, config) }, secrets);
     const screen = screenFor(io, settings.outputFormat, { spinner: true, sessionHint: true });
@@ -168,7 +168,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       multiTurn: settings.multiTurn,
       askPermissions: settings.permissionPrompt === 'stdio',
       permissionTimeoutMs: settings.permissionTimeoutMs,
-      limits,
+      limits: spending,
       answer,
       session: recorder,
       output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: screen.progress, recorder, heartbeatMs: settings.heartbeatMs, permissionEvents: settings.permissionPrompt === 'stdio' },
