@@ -48,6 +48,27 @@ export class MaxTurnsError extends ZeroError {
   }
 }
 
+/** A limit of the run (--max-budget-usd, --max-tool-calls) was reached: it stops before going past it. */
+export class BudgetExceededError extends ZeroError {
+  constructor(message: string) {
+    super('budget_exceeded', message, 4, true);
+  }
+}
+
+/** --run-timeout: the whole run's deadline passed; the model call and the tools running were stopped. */
+export class RunTimeoutError extends ZeroError {
+  constructor(seconds: number) {
+    super('timeout', `The run reached its deadline (--run-timeout ${seconds}): the model call and the tools running were stopped.`, 4, true);
+  }
+}
+
+/** --output-schema: the answer did not conform, after every retry (--output-retries). */
+export class InvalidOutputError extends ZeroError {
+  constructor(message: string) {
+    super('invalid_output', message, 4, true);
+  }
+}
+
 /** 128 + the signal's number, as a shell reports a process killed by it. SIGPIPE stands for stdout's reader gone (EPIPE). */
 const signalExitCodes = { SIGHUP: 129, SIGINT: 130, SIGPIPE: 141, SIGTERM: 143 } as const;
 export type CancelSignal = keyof typeof signalExitCodes;

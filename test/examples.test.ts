@@ -1,6 +1,6 @@
 import t from 'tap';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ZERO, cleanEnv, tempDir } from './helpers/zero.js';
@@ -68,4 +68,25 @@ t.test('examples/conversation.mjs holds a three-turn conversation: a write auto-
   t.equal(readFileSync(join(dir, 'README.md'), 'utf8'), 'keep me\n', 'the denied one did not');
   const pid = Number(/runs as pid (\d+)/.exec(result.stdout)![1]);
   t.notOk(isRunning(pid), 'the interrupted command is gone');
+});
+
+t.test('examples/ci-review.sh: the verdict read with jq; pass exits 0, fail fails the job, no conforming answer exits 4', { skip: spawnSync('jq', ['--version']).error ? 'jq is not installed' : false }, async (t) => {
+  const dir = tempDir(t);
+  const review = (answers: string[]) => {
+    const script = join(dir, 'review.jsonl');
+    writeFileSync(script, answers.map((text) => JSON.stringify({ text, usage: { promptTokens: 1000, completionTokens: 100 } })).join('\n') + '\n');
+    const args = ['--provider', 'scripted', '--script', script, '--model', 'gpt-4.1', '--output-retries', '1'];
+    return spawnSync(join(repo, 'examples', 'ci-review.sh'), args, { cwd: dir, env: cleanEnv({ ZERO: `${process.execPath} ${ZERO}`, ZERO_HOME: join(dir, '.zero') }), encoding: 'utf8' });
+  };
+  const pass = review(['{"verdict": "pass", "issues": []}']);
+  t.equal(pass.status, 0, pass.stderr);
+  t.equal(pass.stdout, 'review verdict: pass\n');
+  t.equal(pass.stderr, 'review cost: $0.0028\n');
+  const fail = review(['Some prose first.', '{"verdict": "fail", "issues": ["a.ts:3: unused import"]}']);
+  t.equal(fail.status, 1);
+  t.equal(fail.stdout, '- a.ts:3: unused import\nreview verdict: fail\n');
+  t.equal(fail.stderr, 'review cost: $0.0056\n');
+  const never = review(['no', 'still no']);
+  t.equal(never.status, 4);
+  t.match(never.stderr, /^review cost: \$0\.0056\nzero: invalid_output: The answer does not conform to --output-schema after 1 retry: the answer is not a JSON document\.\n$/);
 });

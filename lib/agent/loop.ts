@@ -1,5 +1,5 @@
-import { MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
-import type { Event, ImageInput, PermissionDecisionEvent, SideEffect } from '../protocol/types.js';
+import { BudgetExceededError, InvalidOutputError, MaxTurnsError, ProviderError, ZeroError } from '../errors.js';
+import type { Event, FinalEvent, ImageInput, PermissionDecisionEvent, SideEffect } from '../protocol/types.js';
 import type { ChatMessage, ToolCallRequest } from '../protocol/chat.js';
 import type { Provider, ProviderChunk } from '../providers/types.js';
 import type { Toolbox } from '../tools/registry.js';
@@ -7,6 +7,8 @@ import type { ToolContext, ToolOutcome } from '../tools/types.js';
 import { isTooDeep, TOO_DEEP } from '../protocol/depth.js';
 import { isJsonObject } from '../protocol/validate.js';
 import { askReason } from '../tools/permissions.js';
+import type { Meter } from './limits.js';
+import { retryRequest, type AnswerSchema } from './answer-schema.js';
 
 export type AgentRun = ModelRun & {
   prompt: string;
@@ -26,6 +28,10 @@ export type ModelRun = {
   signal: AbortSignal;
   /** --permission-prompt stdio: where the calls the toolbox `asks` for get their answer. */
   permissions?: PermissionDesk;
+  /** The run's spending (lib/agent/limits.ts): the cost of each usage, and the budgets that stop the run. */
+  meter?: Meter;
+  /** --output-schema: the answer must be a JSON document that conforms; one that does not is sent back (retries). */
+  answer?: AnswerSchema;
 };
 
 /** The client's answer to a permission request, as its `permission_decision` tells it. */
@@ -42,7 +48,8 @@ export type PermissionDesk = {
 /** One model turn's chunks; a failure that is not already a ZeroError is the provider's. */
 async function* streamTurn(run: ModelRun, messages: ChatMessage[]): AsyncGenerator<ProviderChunk> {
   try {
-    yield* run.provider.turn({ messages, tools: run.toolbox.definitions() }, run.signal);
+    const answer = run.answer && { name: run.answer.name, schema: run.answer.schema, strict: run.answer.strict };
+    yield* run.provider.turn({ messages, tools: run.toolbox.definitions(), ...(answer ? { answer } : {}) }, run.signal);
   } catch (error) {
     if (run.signal.aborted) throw run.signal.reason;
     if (error instanceof ZeroError) throw error;
@@ -136,6 +143,7 @@ export function userMessage(prompt: string, images?: ImageInput[]): ChatMessage 
  * answered, so the next request is a valid conversation.
  */
 export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nextCheckpoint: () => number): AsyncGenerator<Event, void> {
+  let retries = run.answer?.retries ?? 0;
   for (let turn = 1; turn <= run.maxTurns; turn++) {
     let text = '';
     const calls: ToolCallRequest[] = [];
@@ -150,13 +158,21 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
     const answer: ChatMessage = { role: 'assistant', content: text, toolCalls: calls, ...(reasoningBlocks.length ? { reasoningBlocks } : {}) };
     messages.push(answer);
     if (calls.length === 0) {
-      yield { type: 'final', text };
-      return;
+      const outcome = answerOf(run, text, retries--);
+      if ('final' in outcome) {
+        yield outcome.final;
+        return;
+      }
+      yield { type: 'warning', message: outcome.warning };
+      messages.push(userMessage(outcome.retry));
+      continue;
     }
     for (const [index, call] of calls.entries()) {
-      // a call not yet announced is not run once the run is stopped, and the model is not told of it
-      if (run.signal.aborted) {
+      // a call not yet announced is not run once the run is stopped (or over its tool calls), and the model is not told of it
+      const overLimit = run.signal.aborted ? undefined : run.meter?.nextToolCall();
+      if (run.signal.aborted || overLimit) {
         answer.toolCalls = calls.slice(0, index);
+        if (overLimit) throw overLimit;
         break;
       }
       messages.push(yield* runTool(run, call, nextCheckpoint));
@@ -165,6 +181,19 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
   }
   yield { type: 'final', text: yield* lastAnswer(run, messages) };
   throw new MaxTurnsError(run.maxTurns);
+}
+
+/**
+ * The answer of a turn that asked for no tool: its `final`; under --output-schema, one that does not conform is sent
+ * back (`retry`, what the model is told, and a `warning` for the client) while retries are left, else InvalidOutputError.
+ */
+function answerOf(run: ModelRun, text: string, retriesLeft: number): { final: FinalEvent } | { retry: string; warning: string } {
+  if (!run.answer) return { final: { type: 'final', text } };
+  const verdict = run.answer.check(text);
+  if (verdict.ok) return { final: { type: 'final', text: verdict.text, structured: verdict.value } };
+  const { retries } = run.answer;
+  if (retriesLeft <= 0) throw new InvalidOutputError(`The answer does not conform to --output-schema after ${retries} retr${retries === 1 ? 'y' : 'ies'}: ${verdict.errors}.`);
+  return { retry: retryRequest(verdict.errors), warning: `The answer does not conform to --output-schema (${verdict.errors}); the model is asked again.` };
 }
 
 /** Zero's words for the request at the turn limit (internal/agent/loop.go), and its answer when that request gets none. */
@@ -184,7 +213,8 @@ async function* lastAnswer(run: ModelRun, messages: ChatMessage[]): AsyncGenerat
   try {
     yield* streamInto(run, [...messages, request], [], reasoningBlocks, (delta) => (text += delta));
   } catch (error) {
-    if (run.signal.aborted) throw error;
+    // a spent budget is the run's ending, not a failed request
+    if (run.signal.aborted || error instanceof BudgetExceededError) throw error;
     yield { type: 'warning', message: `The last request for an answer at the turn limit failed: ${error instanceof Error ? error.message : String(error)}` };
     return NO_LAST_ANSWER;
   }
@@ -217,6 +247,7 @@ function uniqueCallIds(calls: ToolCallRequest[]): string[] {
 
 /** One model turn streamed: text and reasoning yielded (and handed to `onText`), usage yielded, calls and reasoning blocks gathered. */
 async function* streamInto(run: ModelRun, messages: ChatMessage[], calls: ToolCallRequest[], reasoningBlocks: unknown[], onText: (delta: string) => void): AsyncGenerator<Event, void> {
+  run.meter?.beforeModelCall();
   for await (const chunk of streamTurn(run, messages)) {
     run.signal.throwIfAborted();
     if (chunk.type === 'text') {
@@ -231,9 +262,11 @@ async function* streamInto(run: ModelRun, messages: ChatMessage[], calls: ToolCa
       const { type: _type, ...call } = chunk;
       calls.push(withinDepth(call));
     } else {
-      const { type: _type, ...counts } = chunk;
+      const { type: _type, cachedTokens, costUsd: reported, ...counts } = chunk;
       const totalTokens = (counts.promptTokens ?? 0) + (counts.completionTokens ?? 0);
-      yield { type: 'usage', ...counts, ...(counts.promptTokens !== undefined || counts.completionTokens !== undefined ? { totalTokens } : {}) };
+      const costUsd = run.meter?.charge({ ...counts, cachedTokens }) ?? reported;
+      const total = counts.promptTokens !== undefined || counts.completionTokens !== undefined ? { totalTokens } : {};
+      yield { type: 'usage', ...counts, ...total, ...(costUsd === undefined ? {} : { costUsd }) };
     }
   }
 }

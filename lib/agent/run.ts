@@ -5,6 +5,8 @@ import type { Provider } from '../providers/types.js';
 import type { Toolbox } from '../tools/registry.js';
 import { createConversation, type ConversationItem } from './conversation.js';
 import { runAgent, type ModelRun } from './loop.js';
+import { createMeter, withDeadline, type RunLimits } from './limits.js';
+import type { AnswerSchema } from './answer-schema.js';
 
 export type AgentOptions = {
   provider: Provider;
@@ -29,6 +31,10 @@ export type AgentOptions = {
   askPermissions?: boolean;
   /** --permission-timeout: how long a request waits for its answer before the call is denied. */
   permissionTimeoutMs?: number;
+  /** --output-schema: the answer must conform (lib/agent/answer-schema.ts). */
+  answer?: AnswerSchema;
+  /** The model's price and the run's budgets and deadline (--max-budget-usd, --max-tool-calls, --run-timeout). */
+  limits?: RunLimits;
 };
 
 /** Zero's default turn limit (internal/config/resolver.go). */
@@ -55,7 +61,9 @@ function imagesRefused(provider: Provider): UsageError {
  * images the provider cannot take, a signal) comes alone: there is no run to start.
  */
 export function createAgentRun(options: AgentOptions): AgentRunExchange {
-  const signal = options.signal ?? new AbortController().signal;
+  const deadline = withDeadline(options.signal ?? new AbortController().signal, options.limits?.runTimeoutMs);
+  const { signal } = deadline;
+  const meter = createMeter(options.limits);
   let sessionId = options.sessionId;
   const warnings = [...(options.warnings ?? [])];
   let began = false;
@@ -71,7 +79,7 @@ export function createAgentRun(options: AgentOptions): AgentRunExchange {
     // the tools load when a run needs them: a log tool, which builds its chain beside this one, never does
     const toolbox = options.toolbox ?? (await import('../tools/registry.js')).createToolbox();
     const { provider, cwd, extraRoots } = options;
-    const run: Omit<ModelRun, 'permissions'> = { provider, toolbox, cwd, extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal };
+    const run: Omit<ModelRun, 'permissions'> = { provider, toolbox, cwd, extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, meter, ...(options.answer ? { answer: options.answer } : {}) };
     return { history: start?.history ?? [], run };
   };
 
@@ -92,6 +100,8 @@ export function createAgentRun(options: AgentOptions): AgentRunExchange {
     } catch (error) {
       if (began && !announcedYet) yield* header();
       throw error;
+    } finally {
+      deadline.clear();
     }
   }
 

@@ -4,7 +4,9 @@ import { execChain, reportEvents, reportFailure, type ExecInput } from '../pipel
 import { NO_INPUT } from '../protocol/combine.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../protocol/lines.js';
 import { loadConfig } from '../providers/config.js';
-import { chooseProvider, createProvider, credentialsInUse } from '../providers/index.js';
+import { chooseProvider, createProvider, credentialsInUse, priceOf } from '../providers/index.js';
+import { runLimits } from './limit-flags.js';
+import { answerWarnings, readAnswerSchema } from './answer-flags.js';
 import { DEFAULT_MAX_TURNS } from '../agent/run.js';
 import { planTools, UNSAFE_WARNING } from '../tools/permissions.js';
 import { allTools, toolboxFor } from '../tools/registry.js';
@@ -140,6 +142,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       const { tools } = await shellAndTools(raw, given, io.env);
       return await listTools(given, tools, io, secrets);
     }
+    const answer = await readAnswerSchema(raw, given.cwd, setupSignal());
     worktree = given.worktree && (await prepareWorktree(given.cwd, given.worktree, io.env));
     // the run, its tools, its config, its sandbox and its session are the worktree's
     const settings = movedInto(given, worktree);
@@ -150,6 +153,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort };
     const flags = await providerFlags(settings, io.env);
     const { choice, provider } = await chosenProvider({ ...flags, cwd: settings.cwd, env: io.env, config, limits }, secrets, settings.maxLineBytes).catch((error: unknown) => Promise.reject(sessionProviderError(error, settings, flags)));
+    const spending = runLimits(settings.limits, priceOf(choice, provider.model), provider.model);
     const { input, source } = await execInput(settings, io, setupSignal());
     const recorder = await sessionRecorder({ ...settings, session: flags.session ?? settings.session }, io.env, { name: provider.name, model: provider.model, ...launchOf(choice, flags.provider, io.env, config) }, secrets);
     const screen = screenFor(io, settings.outputFormat, { spinner: true, sessionHint: true });
@@ -158,12 +162,14 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       cwd: settings.cwd,
       maxTurns: settings.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
       toolbox: toolboxFor(tools, shell.policy([settings.cwd, ...extraRoots], secrets), firstShellCall),
-      warnings: [...config.warnings, ...tools.warnings, ...reasoningWarnings(settings, choice), ...(worktree ? [worktree.note] : [])],
+      warnings: [...config.warnings, ...tools.warnings, ...reasoningWarnings(settings, choice), ...answerWarnings(answer, choice), ...(worktree ? [worktree.note] : [])],
       extraRoots,
       input,
       multiTurn: settings.multiTurn,
       askPermissions: settings.permissionPrompt === 'stdio',
       permissionTimeoutMs: settings.permissionTimeoutMs,
+      limits: spending,
+      answer,
       session: recorder,
       output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: screen.progress, recorder, heartbeatMs: settings.heartbeatMs, permissionEvents: settings.permissionPrompt === 'stdio' },
       onFailure: debug.failure,

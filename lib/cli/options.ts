@@ -9,6 +9,8 @@ import { compatSettings, type CompatFlags } from './compat.js';
 import { noSessionSource, reclaimPrompt, sessionChoice, sessionLabels, type SessionChoice, type SessionFlags } from './session-flags.js';
 import { worktreeRequest, type WorktreeFlags, type WorktreeRequest } from './worktree.js';
 import type { ReasoningEffort } from '../providers/types.js';
+import { limitSettings, type LimitFlags, type LimitSettings } from './limit-flags.js';
+import type { AnswerFlags } from './answer-flags.js';
 
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -17,7 +19,7 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
 export const STDIN = '-';
 
 /** The exec flags as commander hands them over: strings, unchecked. */
-export type RawExecOptions = CompatFlags & SessionFlags & WorktreeFlags & {
+export type RawExecOptions = CompatFlags & SessionFlags & WorktreeFlags & LimitFlags & AnswerFlags & {
   inputFormat?: string;
   outputFormat?: string;
   file?: string;
@@ -104,6 +106,8 @@ export type ExecSettings = {
   labels: Labels;
   /** Zero's flags that do less here, each with a warning that says what (lib/cli/compat.ts). */
   warnings: string[];
+  /** --max-budget-usd, --max-tool-calls, --run-timeout (lib/cli/limit-flags.ts). */
+  limits: LimitSettings;
 };
 
 /** A value from a fixed list, case-insensitive; anything else is a usage error naming the flag and the choices. */
@@ -135,7 +139,7 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
 /** Seconds as given on the command line, in milliseconds; more than a timer can wait is a usage error. */
-function seconds(flag: string, value: string | undefined): number | undefined {
+export function seconds(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!/^\s*\d*\.?\d+\s*$/.test(value) || !(number > 0) || number > MAX_TIMER_SECONDS) {
@@ -304,5 +308,6 @@ export function execSettings(givenWords: string[], givenRaw: RawExecOptions, env
     worktree: worktreeRequest(raw),
     labels: sessionLabels(raw, noSession),
     warnings: compat.warnings,
+    limits: limitSettings(raw),
   };
 }

@@ -24,6 +24,8 @@ export type RunStats = {
   toolsByName: Map<string, number>;
   toolsBySideEffect: Map<string, number>;
   tokens: { prompt: number; completion: number; total: number; costUsd?: number };
+  /** A usage event of the run had no costUsd: its model's price was not known. */
+  unpriced: boolean;
   /** run_end's status (success, error; in version 2 also interrupted, incomplete), or `unfinished` when the log has none. */
   outcome: 'success' | 'error' | 'interrupted' | 'incomplete' | 'unfinished';
   exitCode: number | null;
@@ -42,9 +44,13 @@ const newRun = (runId: string): RunStats => ({
   toolsByName: new Map(),
   toolsBySideEffect: new Map(),
   tokens: { prompt: 0, completion: 0, total: 0 },
+  unpriced: false,
   outcome: 'unfinished',
   exitCode: null,
 });
+
+/** Sums in nanodollars, as the costs are written: a total reads as the sum a person would make. */
+const addUsd = (a: number, b: number) => Math.round((a + b) * 1e9) / 1e9;
 
 const countIn = (counts: Map<string, number>, key: string) => counts.set(key, (counts.get(key) ?? 0) + 1);
 
@@ -97,7 +103,8 @@ export function createStatsCollector(redaction?: RedactOptions) {
           run.tokens.prompt += event.promptTokens ?? 0;
           run.tokens.completion += event.completionTokens ?? 0;
           run.tokens.total += event.totalTokens ?? (event.promptTokens ?? 0) + (event.completionTokens ?? 0);
-          if (event.costUsd !== undefined) run.tokens.costUsd = (run.tokens.costUsd ?? 0) + event.costUsd;
+          if (event.costUsd !== undefined) run.tokens.costUsd = addUsd(run.tokens.costUsd ?? 0, event.costUsd);
+          else run.unpriced = true;
           break;
         case 'error':
           run.errorCode = clean(event.code);
@@ -113,6 +120,37 @@ export function createStatsCollector(redaction?: RedactOptions) {
       return skipped;
     },
   };
+}
+
+/** What the runs cost, per model and overall, and the models whose usage had no price (so the totals leave them out). */
+export type CostTotals = { byModel: Map<string, number>; totalUsd: number; unpricedModels: string[] };
+
+export function costTotals(runs: RunStats[]): CostTotals {
+  const byModel = new Map<string, number>();
+  const unpriced = new Set<string>();
+  let totalUsd = 0;
+  for (const run of runs) {
+    const model = run.model ?? '?';
+    if (run.unpriced) unpriced.add(model);
+    if (run.tokens.costUsd === undefined) continue;
+    byModel.set(model, addUsd(byModel.get(model) ?? 0, run.tokens.costUsd));
+    totalUsd = addUsd(totalUsd, run.tokens.costUsd);
+  }
+  return { byModel, totalUsd, unpricedModels: [...unpriced] };
+}
+
+function formatCost({ byModel, totalUsd, unpricedModels }: CostTotals): string {
+  const rows: [string, string][] = [...byModel].map(([model, usd]) => [model, `$${usd.toFixed(4)}`]);
+  rows.push(['total', `$${totalUsd.toFixed(4)}`]);
+  if (unpricedModels.length) rows.push(['no price', `${unpricedModels.join(', ')} (not in the total)`]);
+  return `cost\n${rows.map(([name, value]) => `  ${name.padEnd(18)}${value}\n`).join('')}`;
+}
+
+/** The cost totals as one JSON object, in the case of its format (see statsObject). */
+export function costObject({ byModel, totalUsd, unpricedModels }: CostTotals, format: 'json' | 'stream-json'): Record<string, unknown> {
+  const models = Object.fromEntries(byModel);
+  if (format === 'stream-json') return { type: 'cost_totals', byModel: models, totalUsd, unpricedModels };
+  return { type: 'cost_totals', by_model: models, total_usd: totalUsd, unpriced_models: unpricedModels };
 }
 
 const counts = (record: Map<string, number>) =>
@@ -138,6 +176,7 @@ export function formatStats(runs: RunStats[], skipped = 0): string {
     return `run ${run.runId}\n${rows.map(([name, value]) => `  ${name.padEnd(18)}${value}\n`).join('')}`;
   });
   const tail = skipped ? `(${skipped} line${skipped === 1 ? '' : 's'} skipped: not valid events; see zero validate)\n` : '';
+  if (blocks.length) blocks.push(formatCost(costTotals(runs)));
   return (blocks.join('\n') || 'No runs.\n') + tail;
 }
 
@@ -175,7 +214,7 @@ export function statsObject(run: RunStats, format: 'json' | 'stream-json'): Reco
 
 export type StatsFormat = 'text' | 'json' | 'stream-json';
 
-/** LogItems → the stats report, at the end of the log: a text table, or one JSON object per run. */
+/** LogItems → the stats report, at the end of the log: a text table, or one JSON object per run; then the cost totals. */
 export function createStatsReport(format: StatsFormat = 'text', redaction?: RedactOptions): Step<LogItem, string> {
   const collector = createStatsCollector(redaction);
   return {
@@ -184,6 +223,7 @@ export function createStatsReport(format: StatsFormat = 'text', redaction?: Reda
       const runs = collector.runs();
       if (format === 'text') return emit(formatStats(runs, collector.skipped));
       for (const run of runs) emit(`${JSON.stringify(statsObject(run, format))}\n`);
+      if (runs.length) emit(`${JSON.stringify(costObject(costTotals(runs), format))}\n`);
     },
   };
 }

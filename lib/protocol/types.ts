@@ -111,8 +111,8 @@ export type PermissionDecisionEvent = {
   reason?: string;
 } & PermissionDetails;
 export type UsageEvent = { type: 'usage'; promptTokens?: number; completionTokens?: number; totalTokens?: number; costUsd?: number };
-/** `text` is absent in Zero Go's logs when the answer is empty. */
-export type FinalEvent = { type: 'final'; text?: string };
+/** `text` is absent in Zero Go's logs when the answer is empty; `structured` (version 2 only, with --output-schema) is the answer's JSON value, `text` its JSON text. */
+export type FinalEvent = { type: 'final'; text?: string; structured?: unknown };
 export type WarningEvent = { type: 'warning'; message: string };
 export type ErrorEvent = { type: 'error'; code: string; message: string; recoverable: boolean };
 /** A conversation's user turn begins (--multi-turn): its number from 1, and what the user said. */

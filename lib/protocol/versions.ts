@@ -17,13 +17,16 @@ export const resolveVersion = (choice: VersionChoice | undefined): SchemaVersion
 /** Version 2's ending of a cancelled run (docs/protocol.md §3.4): one code and exit status for every signal. */
 const INTERRUPTED = { code: 'interrupted', message: 'run cancelled by signal', exitCode: 130 } as const;
 
+/** The errors of a run stopped by a limit it was given (the turns, a budget, the deadline, the answer's schema): version 2's `incomplete`. */
+const INCOMPLETE: ReadonlySet<string> = new Set(['max_turns', 'budget_exceeded', 'timeout', 'invalid_output']);
+
 /**
  * The run's events in one schema version: a function per run (it remembers the
  * last error, which decides version 2's run_end). Events are built in the
  * version 2 shape with version 1's error codes (`cancelled`, `max_turns`);
  * version 1 drops what it lacks (`reasoning`, `checkpoint`, permission events unless asked for,
  * the tool_result fields past `truncated`), version 2 renames the endings, writes every error `recoverable: false`,
- * names each tool_result after its tool_call, and drops `costUsd`.
+ * and names each tool_result after its tool_call.
  * undefined: the event is not written in this version.
  */
 export function createVersioner(version: SchemaVersion, options: { keep?: ReadonlySet<Event['type']>; permissionEvents?: boolean } = {}): (event: Event) => Event | undefined {
@@ -45,6 +48,8 @@ export function createVersioner(version: SchemaVersion, options: { keep?: Readon
         }
         case 'tool_call':
           return event.sideEffect === 'none' ? { ...event, sideEffect: 'unknown' } : event;
+        case 'final':
+          return { type: 'final', text: event.text };
         default:
           return event;
       }
@@ -62,10 +67,6 @@ export function createVersioner(version: SchemaVersion, options: { keep?: Readon
         const { type, id, ...rest } = event;
         return { type, id, name, ...rest };
       }
-      case 'usage': {
-        const { costUsd: _costUsd, ...counts } = event;
-        return counts;
-      }
       case 'error':
         // Zero writes every version 2 error with recoverable: false (a retry is the client's call, whatever the cause)
         lastError = event.code;
@@ -75,7 +76,7 @@ export function createVersioner(version: SchemaVersion, options: { keep?: Readon
       case 'run_end':
         // 141: stdout's reader is gone, nobody reads this; the session keeps the code the process exits with
         if (lastError === 'cancelled') return { type: 'run_end', status: 'interrupted', exitCode: event.exitCode === 141 ? 141 : INTERRUPTED.exitCode };
-        if (lastError === 'max_turns') return { type: 'run_end', status: 'incomplete', exitCode: 4 };
+        if (lastError !== undefined && INCOMPLETE.has(lastError)) return { type: 'run_end', status: 'incomplete', exitCode: 4 };
         return event;
       default:
         return event;

@@ -3,6 +3,7 @@ import { ProviderError } from '../errors.js';
 import { isJsonObject } from '../protocol/validate.js';
 import type { ChatMessage, ToolDefinition } from '../protocol/chat.js';
 import { deadlines, parseToolArguments, providerFailure } from './faults.js';
+import type { AnswerFormat } from '../agent/answer-schema.js';
 import { requestHeaders } from './headers.js';
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
@@ -59,6 +60,20 @@ function toAnthropicTools(tools: ToolDefinition[]): Anthropic.Tool[] {
   return tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters as Anthropic.Tool.InputSchema }));
 }
 
+/** --output-schema: the model answers by calling this tool, whose input is the answer (Anthropic has no JSON response format). */
+export const ANSWER_TOOL = 'final_answer';
+
+/**
+ * The answer's tool, for a schema of an object (a tool's input is one), and the choice that forces a tool call each
+ * turn, so the answer cannot be prose: the model calls its tools, then this one. Extended thinking takes no forced
+ * choice: with it the tool is offered, and the answer checked all the same.
+ */
+function answerTool(answer: AnswerFormat | undefined, thinking: boolean): Pick<Anthropic.MessageCreateParams, 'tool_choice'> & { tools: Anthropic.Tool[] } {
+  if (answer?.schema.type !== 'object') return { tools: [] };
+  const tool = { name: ANSWER_TOOL, description: 'Give your final answer: call this once your work is done, with the answer as its input.', input_schema: answer.schema as Anthropic.Tool.InputSchema };
+  return { tools: [tool], ...(thinking ? {} : { tool_choice: { type: 'any' } }) };
+}
+
 /** -r/--reasoning-effort as a thinking budget: Zero's budgets for its levels. */
 export const EFFORT_BUDGETS: Record<ReasoningEffort, number> = { minimal: 1024, low: 4096, medium: 10_000, high: 24_000 };
 
@@ -70,6 +85,25 @@ function tokenLimits({ reasoningBudget: budget, reasoningEffort: effort }: Provi
 }
 
 type ToolBlock = { id: string; name: string; json: string };
+
+type UsageFields = { input_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null };
+/** The prompt's tokens as the events of a message tell them: a field an event leaves out keeps what an earlier one said. */
+type PromptCounts = { input?: number; read?: number; written?: number };
+
+const promptCounts = (usage: UsageFields, before: PromptCounts): PromptCounts => ({
+  input: usage.input_tokens ?? before.input,
+  read: usage.cache_read_input_tokens ?? before.read,
+  written: usage.cache_creation_input_tokens ?? before.written,
+});
+
+/**
+ * The prompt's tokens as OpenAI counts them: Anthropic's `input_tokens` leave out those read from the cache and
+ * those written to it, which are the prompt's too (`cachedTokens`: the ones read, priced apart).
+ */
+function promptUsage({ input, read, written }: PromptCounts): { promptTokens?: number; cachedTokens?: number } {
+  if (input === undefined) return {};
+  return { promptTokens: input + (read ?? 0) + (written ?? 0), ...(read ? { cachedTokens: read } : {}) };
+}
 
 /**
  * One response's content blocks as the stream builds them: the chunks to yield as
@@ -152,13 +186,16 @@ class AnthropicProvider implements Provider {
       idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     });
     const blocks = new ContentBlocks();
-    let promptTokens: number | undefined;
+    let prompt: PromptCounts = {};
     let completionTokens: number | undefined;
     let stopped = false;
     try {
-      const tools = toAnthropicTools(request.tools);
+      const limits = tokenLimits(this.options);
+      const answer = answerTool(request.answer, limits.thinking !== undefined);
+      const tools = [...toAnthropicTools(request.tools), ...answer.tools];
+      const choice = answer.tool_choice ? { tool_choice: answer.tool_choice } : {};
       const stream = await this.client.messages.create(
-        { model: this.model, ...tokenLimits(this.options), messages: toAnthropicMessages(request.messages), ...(tools.length ? { tools } : {}), stream: true },
+        { model: this.model, ...limits, messages: toAnthropicMessages(request.messages), ...(tools.length ? { tools } : {}), ...choice, stream: true },
         { signal: deadline.signal },
       );
       for await (const event of stream) {
@@ -166,7 +203,7 @@ class AnthropicProvider implements Provider {
         switch (event.type) {
           case 'message_start':
             this.apiModel = event.message.model;
-            promptTokens = event.message.usage.input_tokens;
+            prompt = promptCounts(event.message.usage, prompt);
             break;
           case 'content_block_start':
             yield* blocks.start(event);
@@ -178,7 +215,7 @@ class AnthropicProvider implements Provider {
             yield* blocks.stop(event);
             break;
           case 'message_delta':
-            promptTokens = event.usage.input_tokens ?? promptTokens;
+            prompt = promptCounts(event.usage, prompt);
             completionTokens = event.usage.output_tokens;
             break;
           case 'message_stop':
@@ -195,12 +232,11 @@ class AnthropicProvider implements Provider {
     } finally {
       deadline.dispose();
     }
-    for (const call of blocks.calls) yield { type: 'tool_call', id: call.id, name: call.name, ...parseToolArguments(call.json) };
-    yield {
-      type: 'usage',
-      ...(promptTokens === undefined ? {} : { promptTokens }),
-      ...(completionTokens === undefined ? {} : { completionTokens }),
-    };
+    for (const call of blocks.calls) {
+      if (request.answer && call.name === ANSWER_TOOL) yield { type: 'text', delta: call.json || '{}' };
+      else yield { type: 'tool_call', id: call.id, name: call.name, ...parseToolArguments(call.json) };
+    }
+    yield { type: 'usage', ...promptUsage(prompt), ...(completionTokens === undefined ? {} : { completionTokens }) };
   }
 }
 

@@ -6,6 +6,7 @@ import { mayWriteThinkTags } from './think-tags.js';
 import type { ScriptReading } from './scripted.js';
 import type { Provider, ProviderOptions } from './types.js';
 import { withSdk } from './sdk.js';
+import { tablePrice, type Price } from './prices.js';
 
 export type ProviderSettings = {
   /** --provider; else ZERO_PROVIDER. A provider kind, `scripted`, or a profile name from the config files. */
@@ -74,7 +75,8 @@ function networkOptions(kind: ProfileKind, settings: ProviderSettings, env: Node
   const { authHeader, authScheme, authHeaderValue, customHeaders } = profile ?? {};
   const auth = authHeader || authScheme || authHeaderValue || customHeaders ? { auth: { authHeader, authScheme, authHeaderValue, customHeaders } } : {};
   const thinkTags = kind.startsWith('openai') && parsesThinkTags(kind, baseURL, model, profile) ? { parseThinkTags: true } : {};
-  return { ...settings.limits, model, apiKey, baseURL, label: kind, ...images, ...auth, ...thinkTags };
+  const pricing = profile?.pricing ? { pricing: profile.pricing } : {};
+  return { ...settings.limits, model, apiKey, baseURL, label: kind, ...images, ...auth, ...thinkTags, ...pricing };
 }
 
 function scripted(settings: ProviderSettings, env: NodeJS.ProcessEnv): ProviderChoice {
@@ -135,6 +137,11 @@ export async function createProvider(choice: ProviderChoice, reading: ScriptRead
       return createOpenAIProvider(choice.options);
     }
   }
+}
+
+/** What the chosen provider's model costs: the profile's `pricing`, else the price table's; undefined when neither knows. */
+export function priceOf(choice: ProviderChoice, model: string): Price | undefined {
+  return (choice.kind === 'scripted' ? undefined : choice.options.pricing) ?? tablePrice(model);
 }
 
 /** Environment variables that hold credentials a provider may load; their values are redacted everywhere. */

@@ -58,6 +58,12 @@ function reasoningOf(delta: object | undefined): string | undefined {
   return undefined;
 }
 
+/** The usage of a turn; `cached_tokens` are part of `prompt_tokens`, reasoning tokens part of `completion_tokens`. */
+function usageOf(usage: OpenAI.CompletionUsage): ProviderChunk {
+  const cachedTokens = usage.prompt_tokens_details?.cached_tokens;
+  return { type: 'usage', promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, ...(cachedTokens ? { cachedTokens } : {}) };
+}
+
 export function toOpenAITools(tools: ToolDefinition[]): WireTool[] {
   return tools.map(({ name, description, parameters }) => ({ type: 'function', function: { name, description, parameters } }));
 }
@@ -119,6 +125,7 @@ class OpenAIProvider implements Provider {
         stream: true,
         stream_options: { include_usage: true },
         ...(this.options.reasoningEffort ? { reasoning_effort: this.options.reasoningEffort } : {}),
+        ...(request.answer ? { response_format: { type: 'json_schema', json_schema: request.answer } } : {}),
       };
       const stream = await unlessAborted(this.client.chat.completions.create(body, { signal: limits.signal }), limits.signal);
       for await (const chunk of stream) {
@@ -137,7 +144,7 @@ class OpenAIProvider implements Provider {
           call.name ||= fragment.function?.name ?? '';
           call.arguments += fragment.function?.arguments ?? '';
         }
-        if (chunk.usage) yield { type: 'usage', promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+        if (chunk.usage) yield usageOf(chunk.usage);
       }
       // On an abort the SDK ends the stream quietly instead of throwing.
       limits.signal.throwIfAborted();

@@ -1,4 +1,5 @@
 import { firstField, isConfigObject, type ConfigObject } from './config-files.js';
+import type { Price } from './prices.js';
 
 /**
  * One entry of `providers` as written, before presets and defaults: every
@@ -22,6 +23,8 @@ export type ProfileFields = {
   model?: string;
   parseThinkTags?: boolean;
   supportsImages?: boolean;
+  /** What the profile's model costs (a gateway's own prices, a local model at 0): wins over the price table. */
+  pricing?: Price;
   /** Fields of the wrong type, each a sentence: the profile is a mistake in the file. */
   mistakes: string[];
   /** The file that set the last field. */
@@ -71,6 +74,28 @@ function readHeaders(fields: ConfigObject, mistakes: string[]): Record<string, s
   return Object.fromEntries(Object.entries(value as Record<string, string>).map(([name, header]) => [name.trim(), header.trim()]).filter(([name]) => name));
 }
 
+const PRICE_FIELDS: [keyof Price, string, boolean][] = [
+  ['inputPerMTok', 'input_per_mtok', true],
+  ['outputPerMTok', 'output_per_mtok', true],
+  ['cachedInputPerMTok', 'cached_input_per_mtok', false],
+];
+
+/** `pricing: {inputPerMTok, outputPerMTok, cachedInputPerMTok?}`: US dollars per million tokens, 0 or more. */
+function readPricing(fields: ConfigObject, mistakes: string[]): Price | undefined {
+  const value = firstField(fields, 'pricing');
+  if (value === undefined) return undefined;
+  const problem = `pricing must be an object of inputPerMTok, outputPerMTok and optionally cachedInputPerMTok (US dollars per million tokens, 0 or more), not ${shown(value)}.`;
+  if (!isConfigObject(value)) return void mistakes.push(problem);
+  const pricing: Partial<Price> = {};
+  for (const [field, snake, required] of PRICE_FIELDS) {
+    const number = firstField(value, field, snake);
+    if (number === undefined && !required) continue;
+    if (typeof number !== 'number' || !Number.isFinite(number) || number < 0) return void mistakes.push(problem);
+    pricing[field] = number;
+  }
+  return pricing as Price;
+}
+
 /** An entry of `providers`, or undefined when it is not an object. */
 export function readProfileFields(entry: unknown, file: string): ProfileFields | undefined {
   if (!isConfigObject(entry)) return undefined;
@@ -89,6 +114,8 @@ export function readProfileFields(entry: unknown, file: string): ProfileFields |
   }
   const headers = readHeaders(entry, mistakes);
   if (headers) profile.customHeaders = headers;
+  const pricing = readPricing(entry, mistakes);
+  if (pricing) profile.pricing = pricing;
   return profile;
 }
 

@@ -1,5 +1,6 @@
 import { ANTHROPIC_BASE_URL, CATALOG, OPENAI_BASE_URL, catalogEntry, sameBaseURL, type CatalogEntry } from './catalog.js';
 import type { ProfileFields } from './profile-fields.js';
+import type { Price } from './prices.js';
 
 /** The kinds zero-stream runs: all of Zero's but google. */
 export const PROFILE_KINDS = ['openai', 'anthropic', 'anthropic-compatible', 'openai-compatible'] as const;
@@ -37,6 +38,8 @@ export type Profile = {
   parseThinkTags?: boolean;
   /** False when the profile says its model takes no images (`supportsImages: false`). */
   acceptsImages?: false;
+  /** The profile's own prices (`pricing`), which win over the price table. */
+  pricing?: Price;
   file: string;
   problem?: string;
   /** The problem is a mistake in the file, not a limit of zero-stream: a warning when the profile is not selected. */
@@ -108,8 +111,8 @@ export function resolveProfile(fields: ProfileFields & { name: string }, env: No
   const apiKey = fields.apiKey ?? (apiKeyEnv ? env[apiKeyEnv]?.trim() || undefined : undefined);
   const misconfigured = mistake(kind, baseURL, fields, entry);
   const problem = misconfigured ?? unusableHere(kind, { apiKey, apiKeyEnv, baseURL, stored: fields.apiKeyStored === true }, fields, entry, env);
-  const { name, file, model, authHeader, authScheme, authHeaderValue, customHeaders, parseThinkTags } = fields;
-  const optional = { writtenKind: fields.kind, catalogID: entry?.id, baseURL, model, presetModel: entry?.model, apiKey, apiKeyEnv, authHeader, authScheme, authHeaderValue, customHeaders, parseThinkTags };
+  const { name, file, model, authHeader, authScheme, authHeaderValue, customHeaders, parseThinkTags, pricing } = fields;
+  const optional = { writtenKind: fields.kind, catalogID: entry?.id, baseURL, model, presetModel: entry?.model, apiKey, apiKeyEnv, authHeader, authScheme, authHeaderValue, customHeaders, parseThinkTags, pricing };
   return {
     name,
     provider: problem ? 'openai' : (kind as ProfileKind),

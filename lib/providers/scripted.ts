@@ -17,7 +17,7 @@ export type ScriptTurn = {
   chunks?: string[];
   text?: string;
   toolCalls?: { id?: string; name: string; args: unknown }[];
-  usage?: { promptTokens?: number; completionTokens?: number };
+  usage?: { promptTokens?: number; completionTokens?: number; cachedTokens?: number };
   error?: { message: string; status?: number };
   delayMs?: number;
   expect?: { contains?: string[]; images?: number };

@@ -1,7 +1,10 @@
 import type { ChatMessage, ToolCallRequest, ToolDefinition } from '../protocol/chat.js';
 import type { AuthSettings } from './headers.js';
+import type { Price } from './prices.js';
+import type { AnswerFormat } from '../agent/answer-schema.js';
 
-export type TurnRequest = { messages: ChatMessage[]; tools: ToolDefinition[] };
+/** `answer` (--output-schema): the schema the answer must conform to, for the providers that can ask for it natively. */
+export type TurnRequest = { messages: ChatMessage[]; tools: ToolDefinition[]; answer?: AnswerFormat };
 
 /** What a provider streams during one model turn. A tool call arrives whole (fragments already assembled). */
 export type ProviderChunk =
@@ -11,7 +14,8 @@ export type ProviderChunk =
   /** A whole provider-native reasoning block, kept on the assistant message for the next request; never an event. */
   | { type: 'reasoning_block'; block: unknown }
   | ({ type: 'tool_call' } & ToolCallRequest)
-  | { type: 'usage'; promptTokens?: number; completionTokens?: number; costUsd?: number };
+  /** `cachedTokens`: the part of `promptTokens` read from the provider's prompt cache (priced apart). */
+  | { type: 'usage'; promptTokens?: number; completionTokens?: number; cachedTokens?: number; costUsd?: number };
 
 export interface Provider {
   /** As reported in run_start.provider. */
@@ -54,6 +58,8 @@ export type ProviderOptions = {
   auth?: Omit<AuthSettings, 'apiKey'>;
   /** `<think>…</think>` in the answer is reasoning, not text (OpenAI wire format only). */
   parseThinkTags?: boolean;
+  /** The profile's `pricing`: what a turn costs, instead of the price table's (lib/providers/prices.ts). */
+  pricing?: Price;
 };
 
 export type ReasoningEffort = 'minimal' | 'low' | 'medium' | 'high';

@@ -198,7 +198,9 @@ t.test('validateLogChain: the report, and the summary once it ended', async (t) 
 
 t.test('statsChain: per-run totals at the end', async (t) => {
   const out = (await through<Buffer>(statsChain({ format: 'json' }), [Buffer.from(RUN)])).join('');
-  t.match(JSON.parse(out), { type: 'run_stats', run_id: runId, model_turns: 1, outcome: 'success' });
+  const [stats, cost] = out.trimEnd().split('\n').map((line) => JSON.parse(line));
+  t.match(stats, { type: 'run_stats', run_id: runId, model_turns: 1, outcome: 'success' });
+  t.match(cost, { type: 'cost_totals' });
 });
 
 t.test('replayChain: the run as exec wrote it (redacted again), under a new runId if asked, paced if asked', async (t) => {

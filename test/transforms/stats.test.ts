@@ -17,5 +17,7 @@ t.test('LogItems in, per-run totals out at the end of the log, as text or as one
   t.match(text, new RegExp(`^run ${runId}\\n`));
   t.match(text, /outcome +success \(exit 0\)/);
   const json = (await through<Buffer>(stats('json'), items)).join('');
-  t.match(JSON.parse(json), { type: 'run_stats', run_id: runId, model_turns: 1, outcome: 'success', exit_code: 0 });
+  const [first, totals] = json.trim().split('\n').map((line) => JSON.parse(line));
+  t.same(totals, { type: 'cost_totals', by_model: {}, total_usd: 0, unpriced_models: [] });
+  t.match(first, { type: 'run_stats', run_id: runId, model_turns: 1, outcome: 'success', exit_code: 0 });
 });

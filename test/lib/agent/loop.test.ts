@@ -6,6 +6,7 @@ import { planTools, type PermissionSettings } from '../../../lib/tools/permissio
 import { allTools, createToolbox, toolboxFor, type Toolbox } from '../../../lib/tools/registry.js';
 import { CancelledError, ZeroError } from '../../../lib/errors.js';
 import type { Event, ImageInput } from '../../../lib/protocol/types.js';
+import { createMeter, type Meter } from '../../../lib/agent/limits.js';
 import type { ChatMessage } from '../../../lib/protocol/chat.js';
 import type { Provider, ProviderChunk, TurnRequest } from '../../../lib/providers/types.js';
 
@@ -26,14 +27,14 @@ function provider(turns: ((request: TurnRequest) => ProviderChunk[] | Error)[]):
   };
 }
 
-type RunOptions = { maxTurns?: number; signal?: AbortSignal; toolbox?: Toolbox; images?: ImageInput[]; history?: ChatMessage[] };
+type RunOptions = { maxTurns?: number; signal?: AbortSignal; toolbox?: Toolbox; images?: ImageInput[]; history?: ChatMessage[]; meter?: Meter };
 
 async function run(p: Provider, cwd: string, options: RunOptions = {}) {
   const events: Event[] = [];
   let error: unknown;
   try {
-    const { toolbox = createToolbox(), maxTurns = 5, signal = new AbortController().signal, images, history } = options;
-    for await (const event of runAgent({ prompt: 'start', images, history, provider: p, toolbox, cwd, maxTurns, signal })) events.push(event);
+    const { toolbox = createToolbox(), maxTurns = 5, signal = new AbortController().signal, images, history, meter } = options;
+    for await (const event of runAgent({ prompt: 'start', images, history, provider: p, toolbox, cwd, maxTurns, signal, meter })) events.push(event);
   } catch (caught) {
     error = caught;
   }
@@ -355,4 +356,15 @@ t.test('a tool\'s notice (which sandbox a command runs in) comes once, as a warn
   const { events } = await run(p, t.testdir({}), { toolbox: toolboxFor(planTools(allTools, { auto: 'high' }), undefined, 'Commands run here.') });
   t.same(events.map((event) => event.type), ['warning', 'tool_call', 'tool_result', 'tool_call', 'tool_result', 'text', 'final']);
   t.same(events[0], { type: 'warning', message: 'Commands run here.' });
+});
+
+t.test('a budget spent at the turn limit ends the run as budget_exceeded, not with the fallback answer', async (t) => {
+  const again = () => [{ type: 'tool_call', id: 'c', name: 'glob', args: { pattern: '*' } }, { type: 'usage', promptTokens: 1_000_000 }] as ProviderChunk[];
+  const p = provider([again, () => [{ type: 'text', delta: 'never asked' }]]);
+  const meter = createMeter({ price: { inputPerMTok: 1, outputPerMTok: 1 }, maxBudgetUsd: 1 });
+  const { events, error } = await run(p, t.testdir({}), { maxTurns: 1, meter });
+  t.equal(p.seen.length, 1, 'the last request for an answer is not made');
+  t.match(events.find((event) => event.type === 'usage'), { costUsd: 1 });
+  t.notOk(events.some((event) => event.type === 'final' || event.type === 'warning'));
+  t.match(error, { code: 'budget_exceeded', exitCode: 4 });
 });

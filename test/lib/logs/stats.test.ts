@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createStatsCollector, createStatsReport, formatStats, statsObject } from '../../../lib/logs/stats.js';
+import { costTotals, createStatsCollector, createStatsReport, formatStats, statsObject } from '../../../lib/logs/stats.js';
 import { applyStep } from '../../../lib/streams.js';
 
 const e = (type: string, extra: Record<string, unknown> = {}) => ({ lineNo: 1, value: { schemaVersion: 1, type, runId: 'run_20260101000000_abcdef', ...extra } });
@@ -20,7 +20,7 @@ t.test('turns, tools, tokens, outcome', async (t) => {
     e('run_end', { status: 'error', exitCode: 4 }),
   ].forEach((item) => stats.item(item));
   stats.item({ lineNo: 9, raw: 'x', problem: 'not a JSON object' });
-  t.same(stats.runs(), [{ runId: 'run_20260101000000_abcdef', provider: 'p', model: 'm', userTurns: 1, interruptedTurns: 0, modelTurns: 2, toolCalls: 2, toolsByName: new Map([['bash', 1], ['read_file', 1]]), toolsBySideEffect: new Map([['shell', 1], ['unknown', 1]]), tokens: { prompt: 5, completion: 2, total: 7, costUsd: 0.5 }, outcome: 'error', exitCode: 4, errorCode: 'max_turns' }]);
+  t.same(stats.runs(), [{ runId: 'run_20260101000000_abcdef', provider: 'p', model: 'm', userTurns: 1, interruptedTurns: 0, modelTurns: 2, toolCalls: 2, toolsByName: new Map([['bash', 1], ['read_file', 1]]), toolsBySideEffect: new Map([['shell', 1], ['unknown', 1]]), tokens: { prompt: 5, completion: 2, total: 7, costUsd: 0.5 }, unpriced: true, outcome: 'error', exitCode: 4, errorCode: 'max_turns' }]);
   t.equal(stats.skipped, 1);
   const text = formatStats(stats.runs(), stats.skipped);
   t.match(text, /outcome +error \(exit 4\), error max_turns/);
@@ -155,4 +155,32 @@ t.test('-o json is snake_case like every -o json; -o stream-json camelCase like 
     outcome: 'success',
     exitCode: 0,
   });
+});
+
+t.test('cost totals per run, per model and overall; the models with no price are named and left out of the total', async (t) => {
+  const run = (id: string, model: string, ...usage: Record<string, unknown>[]) => [
+    { lineNo: 1, value: { schemaVersion: 2, type: 'run_start', runId: id, cwd: '/', provider: 'p', model } },
+    ...usage.map((counts) => ({ lineNo: 2, value: { schemaVersion: 2, type: 'usage', runId: id, ...counts } })),
+    { lineNo: 3, value: { schemaVersion: 2, type: 'run_end', runId: id, status: 'success', exitCode: 0 } },
+  ];
+  const items = [
+    ...run('run_20260101000000_aaaaaa', 'gpt-4.1', { promptTokens: 1000, costUsd: 0.1 }, { promptTokens: 1000, costUsd: 0.2 }),
+    ...run('run_20260101000000_bbbbbb', 'gpt-4.1', { promptTokens: 1000, costUsd: 0.0057 }),
+    ...run('run_20260101000000_cccccc', 'claude-haiku-4-5', { promptTokens: 10, costUsd: 0.25 }),
+    ...run('run_20260101000000_dddddd', 'local-llm', { promptTokens: 10 }),
+  ];
+  const stats = createStatsCollector();
+  items.forEach((item) => stats.item(item));
+  const totals = costTotals(stats.runs());
+  t.same(Object.fromEntries(totals.byModel), { 'gpt-4.1': 0.3057, 'claude-haiku-4-5': 0.25 });
+  t.equal(totals.totalUsd, 0.5557);
+  t.same(totals.unpricedModels, ['local-llm']);
+  const text = formatStats(stats.runs());
+  t.match(text, /run run_20260101000000_aaaaaa\n[^]*cost \$0\.3000/);
+  t.match(text, /\ncost\n  gpt-4\.1 +\$0\.3057\n  claude-haiku-4-5 +\$0\.2500\n  total +\$0\.5557\n  no price +local-llm \(not in the total\)\n/);
+  const json = applyStep(createStatsReport('json'), items).join('').trim().split('\n').map((line) => JSON.parse(line));
+  t.same(json.at(-1), { type: 'cost_totals', by_model: { 'gpt-4.1': 0.3057, 'claude-haiku-4-5': 0.25 }, total_usd: 0.5557, unpriced_models: ['local-llm'] });
+  t.same(json.slice(0, -1).map((line) => line.tokens.cost_usd), [0.3, 0.0057, 0.25, undefined]);
+  const camel = JSON.parse(applyStep(createStatsReport('stream-json'), items).join('').trim().split('\n').at(-1)!);
+  t.same(camel, { type: 'cost_totals', byModel: { 'gpt-4.1': 0.3057, 'claude-haiku-4-5': 0.25 }, totalUsd: 0.5557, unpricedModels: ['local-llm'] });
 });

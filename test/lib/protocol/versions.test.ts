@@ -30,11 +30,11 @@ t.test('version 1 drops reasoning and the tool_result fields it lacks, and keeps
   for (const event of out) t.ok(checkAgainstSchema('output', stampEvent(event, RUN_ID, 1)).ok, `${event.type} is valid version 1`);
 });
 
-t.test('version 2: tool_result named after its call, no costUsd, a signal ends as interrupted / 130, not recoverable', async (t) => {
+t.test('version 2: tool_result named after its call, costUsd kept, a signal ends as interrupted / 130, not recoverable', async (t) => {
   const out = inVersion(2, cancelledRun);
   t.equal(out.length, cancelledRun.length);
   t.match(out[3], { type: 'tool_result', id: 'call_1', name: 'read_file' });
-  t.notOk('costUsd' in (out[4] ?? {}));
+  t.same(out[4], { type: 'usage', promptTokens: 3, completionTokens: 4, totalTokens: 7, costUsd: 0.01 });
   t.same(out[5], { type: 'error', code: 'interrupted', message: 'run cancelled by signal', recoverable: false });
   t.same(out[6], { type: 'run_end', status: 'interrupted', exitCode: 130 });
   for (const event of out) {
@@ -76,4 +76,15 @@ t.test('keep: version 1 still writes the kept types (for the text format\'s read
   t.notOk(isInItsVersion(stampEvent({ type: 'reasoning', delta: 'x' }, RUN_ID, 1)), 'a version 1 reasoning event is no version 1 event');
   t.ok(isInItsVersion(stampEvent({ type: 'reasoning', delta: 'x' }, RUN_ID, 2)));
   t.ok(isInItsVersion(stampEvent({ type: 'text', delta: 'x' }, RUN_ID, 1)));
+});
+
+t.test('version 2: a budget, the deadline and an answer out of schema end as incomplete / 4 with their own codes; version 1 as error / 4', async (t) => {
+  for (const code of ['budget_exceeded', 'timeout', 'invalid_output']) {
+    const ending: Event[] = [
+      { type: 'error', code, message: 'Stopped.', recoverable: true },
+      { type: 'run_end', status: 'error', exitCode: 4 },
+    ];
+    t.same(inVersion(2, ending), [ending[0], { type: 'run_end', status: 'incomplete', exitCode: 4 }], code);
+    t.same(inVersion(1, ending), ending, code);
+  }
 });

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chooseProvider, createProvider, credentialsInUse, PROVIDER_NAMES, type ProviderChoice } from '../../../lib/providers/index.js';
+import { chooseProvider, createProvider, credentialsInUse, priceOf, PROVIDER_NAMES, type ProviderChoice } from '../../../lib/providers/index.js';
 import { ScriptedProvider } from '../../../lib/providers/scripted.js';
 import type { Profile, ZeroConfig } from '../../../lib/providers/config.js';
 
@@ -165,4 +165,14 @@ t.test("a profile's auth settings reach the provider; -r reaches it as reasoning
 t.test('credentialsInUse: auth header values and custom header values of the config files too', async (t) => {
   const files = config([{ name: 'gw', provider: 'openai-compatible', baseURL: 'http://gw/v1', authHeaderValue: 'Token tok-0123456789', customHeaders: { 'X-Org-Token': 'org-0123456789', 'X-Short': 'abc' } }]);
   t.same(credentialsInUse({}, undefined, files).sort(), ['Token tok-0123456789', 'org-0123456789', 'tok-0123456789']);
+});
+
+t.test("the price of the model: a profile's pricing wins over the table; a model the table lacks has none", async (t) => {
+  const pricing = { inputPerMTok: 0, outputPerMTok: 0 };
+  const files = config([{ name: 'local', provider: 'openai-compatible', baseURL: 'http://localhost:1234/v1', model: 'gpt-4.1', pricing }], 'local');
+  t.same(priceOf(chooseProvider({ cwd: '.', env: {}, config: files }), 'gpt-4.1'), pricing);
+  const openai = chooseProvider({ cwd: '.', env: { OPENAI_API_KEY: 'sk-env-0123456789' } });
+  t.same(priceOf(openai, 'gpt-4.1-2025-04-14'), { inputPerMTok: 2, outputPerMTok: 8, cachedInputPerMTok: 0.5 });
+  t.equal(priceOf(openai, 'my-fine-tune'), undefined);
+  t.same(priceOf({ kind: 'scripted', script: 's.jsonl' }, 'claude-haiku-4-5'), { inputPerMTok: 1, outputPerMTok: 5, cachedInputPerMTok: 0.1 });
 });

@@ -31,3 +31,13 @@ t.test('merging: what the later entry sets wins, the rest is kept; customHeaders
   const bad = readProfileFields({ name: 'gw', model: 1 }, '/project')!;
   t.same(mergeProfileFields(user, bad).mistakes, ['model must be a string, not 1.']);
 });
+
+t.test("pricing: dollars per million tokens, cachedInputPerMTok optional, 0 allowed; anything else a mistake that names the field", async (t) => {
+  t.same(readProfileFields({ pricing: { inputPerMTok: 0.5, outputPerMTok: 2, cachedInputPerMTok: 0.1 } }, 'f')!.pricing, { inputPerMTok: 0.5, outputPerMTok: 2, cachedInputPerMTok: 0.1 });
+  t.same(readProfileFields({ pricing: { input_per_mtok: 0, output_per_mtok: 0 } }, 'f')!.pricing, { inputPerMTok: 0, outputPerMTok: 0 });
+  for (const pricing of [{ inputPerMTok: 1 }, { inputPerMTok: -1, outputPerMTok: 1 }, { inputPerMTok: '1', outputPerMTok: 1 }, 3]) {
+    const fields = readProfileFields({ pricing }, 'f')!;
+    t.equal(fields.pricing, undefined);
+    t.match(fields.mistakes, [/^pricing must be an object of inputPerMTok, outputPerMTok/]);
+  }
+});
