@@ -9,6 +9,7 @@ import { compatSettings, type CompatFlags } from './compat.js';
 import { noSessionSource, reclaimPrompt, sessionChoice, sessionLabels, type SessionChoice, type SessionFlags } from './session-flags.js';
 import { worktreeRequest, type WorktreeFlags, type WorktreeRequest } from './worktree.js';
 import type { ReasoningEffort } from '../providers/types.js';
+import type { RawMcpOptions } from './mcp-setup.js';
 
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -17,7 +18,7 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
 export const STDIN = '-';
 
 /** The exec flags as commander hands them over: strings, unchecked. */
-export type RawExecOptions = CompatFlags & SessionFlags & WorktreeFlags & {
+export type RawExecOptions = CompatFlags & SessionFlags & WorktreeFlags & RawMcpOptions & {
   inputFormat?: string;
   outputFormat?: string;
   file?: string;
@@ -135,7 +136,7 @@ export const MAX_TIMER_MS = 2 ** 31 - 1;
 export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
 
 /** Seconds as given on the command line, in milliseconds; more than a timer can wait is a usage error. */
-function seconds(flag: string, value: string | undefined): number | undefined {
+export function seconds(flag: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
   const number = Number(value);
   if (!/^\s*\d*\.?\d+\s*$/.test(value) || !(number > 0) || number > MAX_TIMER_SECONDS) {
