@@ -83,8 +83,9 @@ export async function connectServer(spec: McpServerSpec, options: StartOptions):
   const client = new Client({ name: 'zero-stream', version: packageVersion() });
   let untrack = () => {};
   let gone: string | undefined;
+  // kept: the SDK forgets it once the server exits, and what the server started may still run in its group
+  let pid: number | null = null;
   const stop = async () => {
-    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
     if (transport instanceof StreamableHTTPClientTransport) await withTimeout(transport.terminateSession(), STOP_GRACE_MS).catch(() => {});
     const closing = client.close().catch(() => {});
     if (pid) await killProcessGroup(pid, STOP_GRACE_MS).catch(() => {});
@@ -92,8 +93,11 @@ export async function connectServer(spec: McpServerSpec, options: StartOptions):
     untrack();
   };
   try {
-    await client.connect(transport, { timeout: options.timeoutMs });
-    if (transport instanceof StdioClientTransport && transport.pid) untrack = trackProcessGroup(transport.pid);
+    const connecting = client.connect(transport, { timeout: options.timeoutMs });
+    // spawned by now (connect starts the transport before it sends initialize): one that hangs there is stopped too
+    if (transport instanceof StdioClientTransport) pid = SETSID ? transport.pid : null;
+    await connecting;
+    if (pid) untrack = trackProcessGroup(pid);
     client.onclose = () => void (gone ??= `MCP server "${spec.name}" is not running: its connection closed${stderr.text.trim() ? ` (its stderr: ${stderr.text.trim().split('\n').at(-1)})` : ''}.`);
     const tools = await listAllTools(client, options.timeoutMs);
     return {
