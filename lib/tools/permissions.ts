@@ -65,8 +65,9 @@ export function parseToolNames(flag: string, values: string[] | undefined): stri
 /** Whether a name of --enabled-tools / --disabled-tools names the tool. */
 const namesTool = (pattern: string, tool: string) => (pattern.endsWith('*') ? tool.startsWith(pattern.slice(0, -1)) : pattern === tool);
 
-function describeEffect(tool: { sideEffect: SideEffect }): string {
+function describeEffect(tool: { sideEffect: SideEffect; server?: string }): string {
   if (tool.sideEffect === 'shell') return 'runs shell commands';
+  if (tool.sideEffect === 'write' && tool.server) return 'may change things';
   if (tool.sideEffect === 'network') return 'may change things beyond this machine';
   if (tool.sideEffect === 'write') return 'changes files';
   return 'only reads';

@@ -105,7 +105,7 @@ t.test('MCP tools: never auto-allowed unless read-only; mcp_<server>_* names all
   t.same(offered({ shell: sandboxed }), ['mcp_fs_read']);
   t.same(offered({ shell: sandboxed, auto: 'medium' }), ['mcp_fs_read']);
   t.same(offered({ shell: sandboxed, auto: 'high' }), ['mcp_fs_read', 'mcp_fs_write', 'mcp_fs_fetch']);
-  t.match(planTools(tools, { shell: sandboxed }).refusals.get('mcp_fs_write'), /^Permission required: mcp_fs_write changes files \(MCP server fs; not marked read-only\)/);
+  t.match(planTools(tools, { shell: sandboxed }).refusals.get('mcp_fs_write'), /^Permission required: mcp_fs_write may change things \(MCP server fs; not marked read-only\)/);
   t.match(planTools(tools, { shell: sandboxed }).refusals.get('mcp_fs_fetch'), /may change things beyond this machine/);
   t.same(offered({ shell: sandboxed, auto: 'high', disabled: ['mcp_fs_*'] }), []);
   t.same(offered({ shell: sandboxed, auto: 'high', enabled: ['mcp_fs_write'] }), ['mcp_fs_write']);
