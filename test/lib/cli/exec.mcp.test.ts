@@ -1,6 +1,7 @@
 import t, { type Test } from 'tap';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { survivors, waitForFile } from '../../helpers/processes.js';
@@ -36,7 +37,14 @@ const pidsOf = (run: Run) => (existsSync(run.pidFile) ? readFileSync(run.pidFile
 /** The processes whose command line holds these arguments in a row (a server started for this test's directory). */
 function processesRunning(...args: string[]): number[] {
   const wanted = args.join('\0');
-  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(wanted)).map(Number);
+  const commandLine = (pid: string) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      return ''; // gone meanwhile
+    }
+  };
+  return readdirSync('/proc').filter((entry) => /^\d+$/.test(entry) && commandLine(entry).includes(wanted)).map(Number);
 }
 
 const call = (name: string, args: Record<string, unknown> = {}, id = 'm1') => ({ toolCalls: [{ id, name, args }] });
@@ -135,3 +143,45 @@ async function waitFor(file: string, line: string): Promise<void> {
   await waitForFile(file);
   while (!readFileSync(file, 'utf8').split('\n').includes(line)) await new Promise((resolve) => setTimeout(resolve, 20));
 }
+
+/** server-everything in its streamable HTTP mode, on a free port of 127.0.0.1; stopped at the end of the test. */
+async function everythingOverHttp(t: Test): Promise<string> {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const server = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  t.teardown(() => void server.kill('SIGKILL'));
+  let stderr = '';
+  await new Promise<void>((resolve, reject) => {
+    server.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk).includes('listening') && resolve());
+    server.once('exit', () => reject(new Error(`server-everything exited: ${stderr}`)));
+  });
+  return `http://127.0.0.1:${port}/mcp`;
+}
+
+t.test('server-everything over streamable HTTP: its tools per server, text, an image in words, a server error, a refused argument', async (t) => {
+  const url = await everythingOverHttp(t);
+  const turns = [
+    call('mcp_everything_echo', { message: 'over http' }, 'm1'),
+    call('mcp_everything_get_tiny_image', {}, 'm2'),
+    call('mcp_everything_get_resource_reference', { resourceType: 'Text', resourceId: 0 }, 'm3'),
+    call('mcp_everything_get_sum', { a: 'one', b: 2 }, 'm4'),
+    { text: 'done' },
+  ];
+  const run = prepare(t, turns, () => ({ everything: { type: 'http', url } }));
+  const listing = await zero(['exec', '--list-tools', '-o', 'json', '-C', run.dir, '--mcp-config', run.config], { env: cleanEnv({ ZERO_BWRAP: '/nonexistent/bwrap' }) });
+  t.equal(listing.code, 0, listing.stderr);
+  const echo = jsonLines(listing.stdout).find((line) => line.name === 'mcp_everything_echo');
+  t.same(echo, { type: 'tool', name: 'mcp_everything_echo', side_effect: 'read', permission: 'allow', advertised: true, reason: 'only reads: always allowed', server: 'everything' });
+
+  const result = await exec(run);
+  t.equal(result.code, 0, result.stderr);
+  const results = result.events.filter((event) => event.type === 'tool_result');
+  t.match(results[0], { status: 'ok', output: 'Echo: over http' });
+  t.match(results[1], { status: 'ok', output: /\[image: image\/png, [\d.]+ (bytes|KB), not shown\]/ });
+  t.match(results[2], { status: 'error', output: /Invalid resourceId: 0/ });
+  t.match(results[3], { status: 'error', output: /^Invalid arguments for mcp_everything_get_sum: a: / });
+});
