@@ -185,3 +185,22 @@ t.test('server-everything over streamable HTTP: its tools per server, text, an i
   t.match(results[2], { status: 'error', output: /Invalid resourceId: 0/ });
   t.match(results[3], { status: 'error', output: /^Invalid arguments for mcp_everything_get_sum: a: / });
 });
+
+t.test("sessions record MCP calls like any other; --resume starts the config file's servers again", async (t) => {
+  const dir = t.testdir({ xdg: { zero: {} } });
+  const pidFile = join(dir, 'pids');
+  writeFileSync(join(dir, 'xdg/zero/config.json'), JSON.stringify({ mcpServers: { fx: { command: process.execPath, args: [FIXTURE, 'tools'], env: { MCP_PID_FILE: pidFile } } } }));
+  const env = cleanEnv({ ZERO_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'xdg'), ZERO_BWRAP: '/nonexistent/bwrap' });
+  const runWith = async (turns: unknown[], args: string[]) => {
+    const script = writeScript(dir, turns, `script-${args.length}.jsonl`);
+    const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args], { env });
+    return { ...result, events: jsonLines(result.stdout) };
+  };
+  const first = await runWith([call('mcp_fx_echo', { text: 'first answer' }), { text: 'Echoed.' }], ['Echo something']);
+  t.equal(first.code, 0, first.stderr);
+  const resumed = await runWith([{ expect: { contains: ['mcp_fx_echo', 'first answer'] }, ...call('mcp_fx_echo', { text: 'again' }, 'm2') }, { text: 'Again.' }], ['--resume', 'Once more']);
+  t.equal(resumed.code, 0, resumed.stderr);
+  t.match(nth(resumed.events, 'tool_result'), { status: 'ok', output: 'again' });
+  t.equal(pidsOf({ pidFile } as Run).length, 4, 'a server (and its child) for each run');
+  t.same(await survivors(pidsOf({ pidFile } as Run)), []);
+});
