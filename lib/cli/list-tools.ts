@@ -8,7 +8,7 @@ import type { ToolListing } from '../tools/permissions.js';
  * not events of a run: in stream-json the listing is a run (toolListingRun).
  */
 export function formatToolListing(listing: ToolListing[], format: Exclude<OutputFormat, 'stream-json'>): string {
-  const width = Math.max(16, ...listing.map((tool) => tool.name.length + 1));
+  const width = Math.max(16, ...listing.map((tool) => tool.name.length));
   const lines = listing.flatMap((tool, index) => {
     const { server } = tool;
     if (format === 'json') return [JSON.stringify({ type: 'tool', name: tool.name, side_effect: tool.sideEffect, permission: tool.permission, advertised: tool.advertised, reason: tool.reason, ...(server ? { server } : {}) })];
