@@ -129,7 +129,8 @@ function withStatement(plan: ToolPlan, shell: ShellSetup): { plan: ToolPlan; fir
  */
 async function shellAndTools(raw: RawExecOptions, settings: ExecSettings, env: NodeJS.ProcessEnv, config: ZeroConfig, secrets: string[], log: (line: string) => void) {
   const shell = await shellSetup(raw, settings, env);
-  const child = { env: shell.policy([settings.cwd], secrets).env, secrets, log };
+  // a signal while the servers start cancels the run, the servers stopped
+  const child = { env: shell.policy([settings.cwd], secrets).env, secrets, log, signal: setupSignal() };
   const mcp = await startMcp(raw, settings, config, child, allTools);
   try {
     const { plan, firstShellCall } = withStatement(planTools([...allTools, ...mcp.tools], { ...settings.permissions, shell: shell.shell }), shell);

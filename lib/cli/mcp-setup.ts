@@ -22,7 +22,7 @@ export async function startMcp(
   raw: RawMcpOptions,
   settings: Pick<ExecSettings, 'cwd' | 'permissions'>,
   config: Pick<ZeroConfig, 'layers'>,
-  child: { env: Record<string, string>; secrets: string[]; log(line: string): void },
+  child: { env: Record<string, string>; secrets: string[]; log(line: string): void; signal?: AbortSignal },
   builtIn: readonly AnyTool[],
 ): Promise<McpSetup> {
   const timeoutMs = seconds('--mcp-timeout', raw.mcpTimeout) ?? DEFAULT_MCP_TIMEOUT_MS;
@@ -32,7 +32,7 @@ export async function startMcp(
   if (servers.length === 0) return { tools: [], warnings, close: nothing };
   child.secrets.push(...serverSecrets(servers));
   const [{ startServers }, { mcpTools }] = await Promise.all([import('../mcp/client.js'), import('../mcp/tools.js')]);
-  const started = await startServers(servers, { env: child.env, cwd: settings.cwd, timeoutMs, log: child.log });
+  const started = await startServers(servers, { ...child, cwd: settings.cwd, timeoutMs });
   const close = async () => void (await Promise.all(started.connections.map((connection) => connection.close())));
   const { tools, warnings: toolWarnings } = mcpTools(started.connections, builtIn.map((tool) => tool.name));
   return { tools, warnings: [...warnings, ...started.warnings, ...toolWarnings], close };

@@ -34,6 +34,8 @@ export type StartOptions = {
   timeoutMs: number;
   /** A line of a server's stderr, for the --debug log. */
   log(line: string): void;
+  /** Aborted by a signal during the start: the servers are stopped, and its reason (a CancelledError) is thrown. */
+  signal?: AbortSignal;
 };
 
 /** How long a stdio server has, after its stdin closed and SIGTERM, before its process group is killed. */
@@ -64,11 +66,11 @@ function failure(spec: McpServerSpec, error: unknown, stderr: string, timeoutMs:
   return `MCP server "${spec.name}" could not start: ${why}${tail ? `; its stderr: ${tail}` : ''}.`;
 }
 
-async function listAllTools(client: Client, timeout: number): Promise<ServerTool[]> {
+async function listAllTools(client: Client, request: { timeout: number; signal?: AbortSignal }): Promise<ServerTool[]> {
   const tools: ServerTool[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, { timeout });
+    const page = await client.listTools(cursor ? { cursor } : undefined, request);
     tools.push(...page.tools);
     cursor = page.nextCursor;
   } while (cursor);
@@ -93,13 +95,14 @@ export async function connectServer(spec: McpServerSpec, options: StartOptions):
     untrack();
   };
   try {
-    const connecting = client.connect(transport, { timeout: options.timeoutMs });
+    const request = { timeout: options.timeoutMs, signal: options.signal };
+    const connecting = client.connect(transport, request);
     // spawned by now (connect starts the transport before it sends initialize): one that hangs there is stopped too
     if (transport instanceof StdioClientTransport) pid = SETSID ? transport.pid : null;
-    await connecting;
     if (pid) untrack = trackProcessGroup(pid);
+    await connecting;
     client.onclose = () => void (gone ??= `MCP server "${spec.name}" is not running: its connection closed${stderr.text.trim() ? ` (its stderr: ${stderr.text.trim().split('\n').at(-1)})` : ''}.`);
-    const tools = await listAllTools(client, options.timeoutMs);
+    const tools = await listAllTools(client, request);
     return {
       spec,
       tools,
@@ -114,8 +117,8 @@ export async function connectServer(spec: McpServerSpec, options: StartOptions):
       close: stop,
     };
   } catch (error) {
-    // A stdio server is tracked only once connected: one that hangs in initialize is stopped here.
     await stop();
+    if (options.signal?.aborted) throw options.signal.reason;
     throw new McpError(failure(spec, error, stderr.text, options.timeoutMs));
   }
 }
@@ -142,9 +145,9 @@ export async function startServers(specs: McpServerSpec[], options: StartOptions
   for (const [index, outcome] of settled.entries()) {
     if (outcome.status === 'fulfilled') continue;
     const message = outcome.reason instanceof Error ? outcome.reason.message : String(outcome.reason);
-    if (!specs[index]!.optional) {
+    if (!specs[index]!.optional || options.signal?.aborted) {
       await Promise.all(connections.map((connection) => connection.close()));
-      throw outcome.reason instanceof McpError ? outcome.reason : new McpError(message);
+      throw outcome.reason instanceof ZeroError ? outcome.reason : new McpError(message);
     }
     warnings.push(`${message} It is optional: the run goes on without its tools.`);
   }

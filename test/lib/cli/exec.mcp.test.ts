@@ -126,6 +126,16 @@ t.test('SIGINT during a slow MCP call: the run ends cancelled (130), the server 
   t.same(await survivors(pidsOf(run)), []);
 });
 
+t.test('SIGINT while a server hangs in initialize: cancelled at once (130), not after --mcp-timeout; the server gone', async (t) => {
+  const run = prepare(t, [{ text: 'never' }], (r) => ({ mute: { command: process.execPath, args: [FIXTURE, 'hang'], env: { MCP_PID_FILE: r.pidFile } } }));
+  const started = Date.now();
+  const result = await exec(run, ['--mcp-timeout', '60'], { onSpawn: (child) => void waitForFile(run.pidFile).then(() => child.kill('SIGINT')) });
+  t.equal(result.code, 130);
+  t.ok(Date.now() - started < 30_000);
+  t.same(eventTypes(result.events), ['error', 'run_end']);
+  t.same(await survivors(pidsOf(run)), []);
+});
+
 t.test('the reader of stdout goes away during a slow MCP call: exit 141, no server left', async (t) => {
   const chunks = Array.from({ length: 24 }, () => 'x'.repeat(64 * 1024));
   const run = prepare(t, [{ chunks, ...call('mcp_fx_slow') }, { text: 'never' }]);
