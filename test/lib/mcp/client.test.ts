@@ -89,3 +89,19 @@ t.test('startServers: an optional server that fails is a warning; a required one
   await t.rejects(startServers([stdio('other', [FIXTURE, 'tools'], { env: { MCP_PID_FILE: otherPids } }), stdio('db', [FIXTURE, 'crash'])], options), { code: 'mcp_error', message: /^MCP server "db"/ });
   t.same(await survivors(pidsOf(otherPids)), []);
 });
+
+t.test('an HTTP server that cannot be reached: an mcp_error naming it', async (t) => {
+  const spec = { name: 'remote', transport: 'http', url: 'http://127.0.0.1:9/mcp', headers: {}, optional: false, toolTimeoutMs: 1000, origin: { scope: 'flag', file: 'test' } } as McpServerSpec;
+  await t.rejects(connectServer(spec, options), { code: 'mcp_error', message: /^MCP server "remote" could not start: .*(fetch failed|ECONNREFUSED)/ });
+});
+
+t.test("a signal during the start: the servers stopped, the signal's error thrown", async (t) => {
+  const pidFile = join(t.testdir(), 'pids');
+  const abort = new AbortController();
+  const starting = startServers([stdio('mute', [FIXTURE, 'hang'], { env: { MCP_PID_FILE: pidFile } })], { ...options, signal: abort.signal });
+  await waitForFile(pidFile);
+  const cancelled = new Error('Cancelled by SIGINT.');
+  abort.abort(cancelled);
+  await t.rejects(starting, cancelled);
+  t.same(await survivors(pidsOf(pidFile)), []);
+});

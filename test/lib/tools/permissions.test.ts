@@ -107,6 +107,8 @@ t.test('MCP tools: never auto-allowed unless read-only; mcp_<server>_* names all
   t.same(offered({ shell: sandboxed, auto: 'high' }), ['mcp_fs_read', 'mcp_fs_write', 'mcp_fs_fetch']);
   t.match(planTools(tools, { shell: sandboxed }).refusals.get('mcp_fs_write'), /^Permission required: mcp_fs_write may change things \(MCP server fs; not marked read-only\)/);
   t.match(planTools(tools, { shell: sandboxed }).refusals.get('mcp_fs_fetch'), /may change things beyond this machine/);
+  t.same(offered({ shell: sandboxed, ask: true }), ['mcp_fs_read', 'mcp_fs_write', 'mcp_fs_fetch'], '--permission-prompt stdio offers them, asking for each call');
+  t.same([...planTools(tools, { shell: sandboxed, ask: true }).askFirst].filter((name) => name.startsWith('mcp_')), ['mcp_fs_write', 'mcp_fs_fetch']);
   t.same(offered({ shell: sandboxed, auto: 'high', disabled: ['mcp_fs_*'] }), []);
   t.same(offered({ shell: sandboxed, auto: 'high', enabled: ['mcp_fs_write'] }), ['mcp_fs_write']);
   t.throws(() => planTools(tools, { disabled: ['mcp_git_*'] }), { code: 'usage_error', message: /^Unknown tool "mcp_git_\*" in --disabled-tools/ });
