@@ -117,6 +117,15 @@ t.test('an error result, and a server that dies mid-call: error tool_results, th
   t.same(await survivors(pidsOf(run)), []);
 });
 
+t.test('a run that ends in error (the turn limit) stops its servers too', async (t) => {
+  const run = prepare(t, [call('mcp_fx_echo', { text: 'one' }, 'm1'), call('mcp_fx_echo', { text: 'two' }, 'm2'), { text: 'late answer' }]);
+  const result = await exec(run, ['--max-turns', '1']);
+  t.equal(result.code, 4);
+  t.match(result.events.at(-1), { type: 'run_end', exitCode: 4 });
+  t.equal(pidsOf(run).length, 2);
+  t.same(await survivors(pidsOf(run)), []);
+});
+
 t.test('SIGINT during a slow MCP call: the run ends cancelled (130), the server and its child gone', async (t) => {
   const run = prepare(t, [call('mcp_fx_slow'), { text: 'never' }]);
   const result = await exec(run, [], { onSpawn: (child) => void waitFor(run.pidFile, 'slow').then(() => child.kill('SIGINT')) });
