@@ -59,3 +59,15 @@ t.test('mcpTools: tools a toolbox runs, errors as error results; a name taken tw
   t.same(await toolbox.run({ id: '3', name: 'mcp_db_drop', args: {} }, context), { status: 'error', output: 'permission denied for table', truncated: false });
   t.same(calls, [['query', { sql: 'select 1' }], ['drop', {}]], 'arguments the schema refuses never reach the server');
 });
+
+t.test("a server's long output is capped like every tool's", async (t) => {
+  const connection = {
+    spec: { name: 'big' },
+    tools: [{ name: 'dump', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } }],
+    call: async () => ({ content: [{ type: 'text', text: 'x'.repeat(200 * 1024) }] }),
+    close: async () => {},
+  } as unknown as McpConnection;
+  const outcome = await createToolbox(mcpTools([connection], []).tools).run({ id: '1', name: 'mcp_big_dump', args: {} }, { cwd: '/', signal: new AbortController().signal });
+  t.match(outcome, { status: 'ok', truncated: true });
+  t.equal(outcome.output.length, 64 * 1024);
+});
