@@ -1,10 +1,11 @@
 /**
  * Throughput of the log tools' chains (`zero redact`, `zero validate`, `zero stats`, as lib/pipeline.ts builds
  * them, in-process) against the bare split2 → JSON.parse → JSON.stringify chain, measured in one run on two
- * synthetic logs of the same size: the benchmark log (few long runs) and one of thousands of short runs (a day
- * of CI runs concatenated). Memory under a slow reader, render and start-up are in bench/memory.ts.
+ * synthetic logs of the same number of events: the benchmark log (few long runs), one of thousands of short runs
+ * (a day of CI runs concatenated) and the foreign log of issue 29 (bench/foreign-log.ts: long deltas, big tool
+ * results and args, another program's session ids). Memory under a slow reader, render and start-up are in bench/memory.ts.
  *
- *   node dist/bench/log-tools.js [--events 200000] [--reps 5] [--short-runs 3333]
+ *   node dist/bench/log-tools.js [--events 200000] [--reps 5] [--short-runs 3333] [--logs benchmark,short,foreign]
  *
  * A report, never a test: nothing is asserted.
  */
@@ -13,6 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import split2 from 'split2';
 import { redactLogChain, statsChain, validateLogChain } from '../lib/pipeline.js';
+import { foreignLog } from './foreign-log.js';
 import { syntheticLog, type SyntheticLog } from './synthetic-log.js';
 
 const { values: args } = parseArgs({
@@ -20,13 +22,16 @@ const { values: args } = parseArgs({
     events: { type: 'string', default: '200000' },
     reps: { type: 'string', default: '5' },
     'short-runs': { type: 'string', default: '3333' },
+    logs: { type: 'string', default: 'benchmark,short,foreign' },
   },
 });
 const events = Number(args.events);
-const logs: [string, SyntheticLog][] = [
-  ['the benchmark log', syntheticLog({ events, seed: 42 })],
-  ['thousands of short runs', syntheticLog({ events, seed: 42, runs: Number(args['short-runs']) })],
-];
+const made: Record<string, [string, () => SyntheticLog]> = {
+  benchmark: ['the benchmark log', () => syntheticLog({ events, seed: 42 })],
+  short: ['thousands of short runs', () => syntheticLog({ events, seed: 42, runs: Number(args['short-runs']) })],
+  foreign: ['the foreign log (bench/foreign-log.ts)', () => foreignLog({ events, seed: 29 })],
+};
+const logs: [string, SyntheticLog][] = args.logs.split(',').map((key) => [made[key]![0], made[key]![1]()]);
 
 const chunksOf = (bytes: Buffer) => Array.from({ length: Math.ceil(bytes.length / 65536) }, (_, n) => bytes.subarray(n * 65536, (n + 1) * 65536));
 const sink = () => new Writable({ objectMode: true, write: (_chunk, _encoding, callback) => callback() });

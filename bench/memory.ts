@@ -1,10 +1,10 @@
 /**
  * Memory and start-up of whole `zero` processes (bin/zero, as a user runs it), each in a child process whose
  * RSS is read from /proc: `zero redact` of a large log to a slow reader (RSS over time, by quarter),
- * `zero render` of a 100 MB log (peak RSS), 10^6 tiny input events through `zero exec` (peak RSS against the
+ * `zero redact` of the foreign log to a reader stalled 4 s (peak RSS), `zero render` of a 100 MB log (peak RSS), 10^6 tiny input events through `zero exec` (peak RSS against the
  * input's size), and `zero --version` against `node -e ''` (paired, alternating runs).
  *
- *   node dist/bench/memory.js [--gb 1] [--reader-mbps 1] [--render-mb 100] [--tiny 1000000] [--starts 20]
+ *   node dist/bench/memory.js [--gb 1] [--reader-mbps 1] [--render-mb 100] [--tiny 1000000] [--starts 20] [--only start,tiny,render,stalled,redact]
  *
  * A report, never a test: nothing is asserted.
  */
@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { foreignLog } from './foreign-log.js';
 import { syntheticLog } from './synthetic-log.js';
 
 const { values: args } = parseArgs({
@@ -24,6 +25,7 @@ const { values: args } = parseArgs({
     'render-mb': { type: 'string', default: '100' },
     tiny: { type: 'string', default: '1000000' },
     starts: { type: 'string', default: '20' },
+    only: { type: 'string', default: 'start,tiny,render,stalled,redact' },
   },
 });
 
@@ -106,6 +108,22 @@ async function redactToSlowReader(bytes: number, mbps: number): Promise<void> {
   );
 }
 
+/** `zero redact` of the foreign log (bench/foreign-log.ts) to a reader that reads nothing for `stallMs`, then everything. */
+async function redactToStalledReader(stallMs: number): Promise<void> {
+  const log = foreignLog({ events: 200_000 }).bytes;
+  const child = zero(['redact']);
+  const watching = watch(child, 20);
+  child.stdout!.pause();
+  const stalled = setTimeout(() => child.stdout!.resume(), stallMs);
+  for (let at = 0; at < log.length; at += 65536) {
+    if (!child.stdin!.write(log.subarray(at, at + 65536))) await new Promise<void>((drain) => child.stdin!.once('drain', () => drain()));
+  }
+  child.stdin!.end();
+  const { peak, ms } = await watching;
+  clearTimeout(stalled);
+  console.log(`zero redact of the foreign log (${mib(log.length)}) to a reader stalled ${stallMs / 1000} s: ${(ms / 1000).toFixed(1)} s, peak RSS ${mib(peak)} (goal < 100 MiB)`);
+}
+
 /** A synthetic log of about `mb` MB in a file. */
 function logFile(mb: number): string {
   const file = join(work, `log-${mb}.jsonl`);
@@ -128,6 +146,7 @@ async function renderLarge(mb: number): Promise<void> {
   console.log(`zero render of a ${(statSync(file).size / 1e6).toFixed(0)} MB log: ${(ms / 1000).toFixed(1)} s, exit ${code}, peak RSS ${mib(peak)}`);
 }
 
+/** Once with the run's session (the default: every event is also stored), once with --no-session. */
 async function tinyEvents(count: number, baseline: number): Promise<void> {
   const input = join(work, 'tiny.jsonl');
   const out = createWriteStream(input);
@@ -137,15 +156,17 @@ async function tinyEvents(count: number, baseline: number): Promise<void> {
   await finished(out);
   const script = join(work, 'tiny-script.jsonl');
   writeFileSync(script, `${JSON.stringify({ text: 'ok' })}\n`);
-  const child = zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '--no-session', '--provider', 'scripted', '--script', script, '-f', input]);
-  child.stdin!.end();
-  child.stdout!.resume();
-  const { peak, ms, code } = await watch(child, 20);
   const size = statSync(input).size;
-  console.log(
-    `${count.toLocaleString('en-US')} tiny input events (${mib(size)}) through zero exec: ${(ms / 1000).toFixed(1)} s, exit ${code}, ` +
-      `peak RSS ${mib(peak)} = ${((peak - baseline) / size).toFixed(2)}× the input above Node's baseline (goal ≤ 1.5×)`,
-  );
+  for (const session of [[], ['--no-session']]) {
+    const child = zero(['exec', '-i', 'stream-json', '-o', 'stream-json', ...session, '--provider', 'scripted', '--script', script, '-f', input]);
+    child.stdin!.end();
+    child.stdout!.resume();
+    const { peak, ms, code } = await watch(child, 20);
+    console.log(
+      `${count.toLocaleString('en-US')} tiny input events (${mib(size)}) through zero exec ${session.length ? '--no-session' : 'with its session'}: ${(ms / 1000).toFixed(1)} s, exit ${code}, ` +
+        `peak RSS ${mib(peak)} = ${((peak - baseline) / size).toFixed(2)}× the input above Node's baseline (goal ≤ 1.5×)`,
+    );
+  }
 }
 
 /** Wall time of one process, start to exit. */
@@ -170,10 +191,12 @@ async function startUp(runs: number): Promise<void> {
 try {
   const baseline = await nodeBaseline();
   console.log(`node ${process.version}; Node's own peak RSS doing nothing: ${mib(baseline)}\n`);
-  await startUp(Number(args.starts));
-  await tinyEvents(Number(args.tiny), baseline);
-  await renderLarge(Number(args['render-mb']));
-  await redactToSlowReader(Number(args.gb) * 1e9, Number(args['reader-mbps']));
+  const only = new Set(args.only.split(','));
+  if (only.has('start')) await startUp(Number(args.starts));
+  if (only.has('tiny')) await tinyEvents(Number(args.tiny), baseline);
+  if (only.has('render')) await renderLarge(Number(args['render-mb']));
+  if (only.has('stalled')) await redactToStalledReader(4000);
+  if (only.has('redact')) await redactToSlowReader(Number(args.gb) * 1e9, Number(args['reader-mbps']));
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -75,8 +75,9 @@ export function createStatsCollector(redaction?: RedactOptions) {
       run.modelTurns = entry.turns.turns;
       switch (event.type) {
         case 'run_start':
-          run.provider = clean(event.provider);
-          run.model = clean(event.model);
+          // Zero Go's --list-tools run has neither
+          run.provider = event.provider === undefined ? undefined : clean(event.provider);
+          run.model = event.model === undefined ? undefined : clean(event.model);
           if (!entry.conversation) run.userTurns = 1;
           break;
         case 'turn_start':

@@ -1,4 +1,5 @@
 import type { ToolCallEvent, ToolResultEvent } from '../protocol/types.js';
+import { isJsonObject } from '../protocol/validate.js';
 
 // The text format's progress lines say what happened, in a few words: the tool and what it works on, then how it
 // went. Never the raw output: that is the model's to read, and it would bury the answer.
@@ -17,7 +18,8 @@ export function cut(text: string, max: number): string {
 
 /** `read_file README.md`, `bash npm test`, `grep TODO in lib`, `apply_patch a.ts b.ts`. */
 export function describeCall(call: Pick<ToolCallEvent, 'name' | 'args'>): string {
-  const args = call.args ?? {};
+  // Zero Go writes the model's arguments as they came when they are not an object: no subject to name then
+  const args = isJsonObject(call.args) ? call.args : {};
   const text = (key: string) => (typeof args[key] === 'string' ? collapse(args[key] as string) : '');
   if (typeof args.patch === 'string') return [call.name, ...patchedFiles(args.patch)].join(' ');
   const key = SUBJECT_KEYS.find((name) => text(name)) ?? Object.keys(args).find((name) => text(name));
@@ -60,7 +62,7 @@ export type ResultLine = { ok: boolean; summary: string };
 export function describeResult(result: Pick<ToolResultEvent, 'status' | 'output' | 'truncated' | 'display'>, toolName?: string): ResultLine {
   const ok = result.status === 'ok';
   if (result.display?.summary) return { ok, summary: collapse(result.display.summary) };
-  const all = lines(result.output);
+  const all = lines(result.output ?? '');
   const said = (from: string[]) => from.filter((line) => line.trim() !== '');
   const count = (from: string[]) => plural(from.length, 'line') + (result.truncated ? ', cut' : '');
   const exit = toolName === 'bash' ? EXIT_LINE.exec(all.at(-1) ?? '') : null;

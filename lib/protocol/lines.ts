@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { UsageError } from '../errors.js';
 import type { Emit, Step } from '../streams.js';
 import type { Line } from './types.js';
@@ -161,8 +162,9 @@ export function createLineAssembler(options: LineFramerOptions = {}) {
    */
   const asciiFirst = (bytes: Buffer, from: number, to: number, emit: Emit<Line>) => {
     const text = bytes.toString('latin1', from, to);
+    // most chunks are all ASCII: one native check of their bytes, not a regex over their text
     PAST_ASCII.lastIndex = 0;
-    let nextWide = PAST_ASCII.test(text) ? PAST_ASCII.lastIndex - 1 : Infinity;
+    let nextWide = isAscii(bytes.subarray(from, to)) || !PAST_ASCII.test(text) ? Infinity : PAST_ASCII.lastIndex - 1;
     let at = 0;
     for (const raw of text.split('\n')) {
       const end = at + raw.length;

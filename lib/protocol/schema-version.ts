@@ -2,6 +2,7 @@ import type { SchemaKind } from './schemas.js';
 import { CONTROL_EVENT_TYPES, type Parsed, type SchemaVersion } from './types.js';
 import { mapStep, type Step } from '../streams.js';
 import { acceptLine, checkAgainstSchema, conformsToSchema, isJsonObject, validateParsed, type Verdict } from './validate.js';
+import { acceptImages } from './images.js';
 
 /** The kinds shipped in both versions (docs/protocol.md §9): a value is checked against the schema of its own schemaVersion. */
 export type VersionedKind = 'input' | 'output';
@@ -15,12 +16,14 @@ export function schemaVersionOf(value: unknown): SchemaVersion | undefined {
 /**
  * Checks a value against the schema of its schemaVersion: 2 → `<kind>.v2`, 1 → `<kind>`; without one,
  * `<kind>` (which names it missing); any other version is the problem, whatever else the value holds.
+ * An input event comes back as the run takes it: a message's images normalized (lib/protocol/images.ts).
  */
 export function checkVersioned<T>(kind: VersionedKind, value: unknown): Verdict<T> {
   if (isJsonObject(value) && 'schemaVersion' in value && schemaVersionOf(value) === undefined) {
     return { ok: false, field: 'schemaVersion', problem: `Expected 1 or 2, received ${JSON.stringify(value.schemaVersion)}` };
   }
-  return checkAgainstSchema<T>(schemaOf(kind, schemaVersionOf(value)), value);
+  const verdict = checkAgainstSchema<T>(schemaOf(kind, schemaVersionOf(value)), value);
+  return kind === 'input' && verdict.ok ? acceptImages(verdict.value) : verdict;
 }
 
 /** Whether checkVersioned would find no problem (the common case, answered without building a verdict). */
@@ -100,7 +103,7 @@ export function createLineValidator<T>(kind: SchemaKind, options: LineValidatorO
   return ({ value, lineNo }) => {
     const scope = kind === 'output' && isJsonObject(value) && typeof value.runId === 'string' ? value.runId : '';
     const mixed = scopes.check(scope, value, lineNo);
-    if (!mixed && !options.promptsOnly && conformsVersioned(kind, value)) return value as T;
+    if (!mixed && !options.promptsOnly && conformsVersioned(kind, value)) return kind === 'input' ? acceptLine(kind, acceptImages(value as T), lineNo, options.label) : (value as T);
     const verdict = mixed ? { ok: false as const, ...mixed } : checkVersioned<T>(kind, value);
     const refused = options.promptsOnly && verdict.ok && CONTROL_EVENT_TYPES.has((value as { type: string }).type);
     return acceptLine(kind, refused ? needsMultiTurn((value as { type: string }).type) : verdict, lineNo, options.label);

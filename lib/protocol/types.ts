@@ -33,32 +33,51 @@ export const CONTROL_EVENT_TYPES: ReadonlySet<string> = new Set(['interrupt', 'p
 /** `none` is version 2 only. */
 export type SideEffect = 'read' | 'write' | 'shell' | 'network' | 'none' | 'unknown';
 
-export type RunStartEvent = { type: 'run_start'; sessionId?: string; cwd: string; provider: string; model: string; apiModel?: string };
+/** `provider` and `model` are absent only in a log of Zero Go's `--list-tools` (zero always writes them). */
+export type RunStartEvent = { type: 'run_start'; sessionId?: string; cwd: string; provider?: string; model?: string; apiModel?: string };
 export type TextEvent = { type: 'text'; delta: string };
-export type ToolCallEvent = { type: 'tool_call'; id: string; name: string; args?: Record<string, unknown>; sideEffect?: SideEffect };
+/** `args` other than an object: only in Zero Go's logs, which write the model's arguments as they came when they are not a JSON object. */
+export type ToolCallEvent = { type: 'tool_call'; id: string; name: string; args?: Record<string, unknown> | unknown[] | string | number | boolean; sideEffect?: SideEffect };
 /** `name`, `changedFiles` and the rest past `truncated` are version 2 only. */
 export type ToolResultEvent = {
   type: 'tool_result';
   id: string;
   name?: string;
   status: 'ok' | 'error';
-  output: string;
+  /** Absent in Zero Go's logs when empty. */
+  output?: string;
   truncated: boolean;
   redacted?: boolean;
   changedFiles?: string[];
-  display?: { summary: string; kind: string };
+  display?: { summary?: string; kind?: string };
   meta?: Record<string, string>;
 };
 /** Version 2 only: the model's reasoning, streamed apart from the answer (never part of `text` or `final`). */
 export type ReasoningEvent = { type: 'reasoning'; delta: string };
 /** Version 2 only: written before a tool that changes files runs. */
-export type CheckpointEvent = { type: 'checkpoint'; checkpoint: { sequence: number; tool: string; files: string[] } };
-export type PermissionMode = 'auto' | 'ask' | 'unsafe';
+/** `files` is absent in Zero Go's logs when empty. */
+export type CheckpointEvent = { type: 'checkpoint'; checkpoint: { sequence: number; tool: string; files?: string[] } };
+/** `spec-draft` and `member-auto`: Zero Go's modes, in its logs only. */
+export type PermissionMode = 'auto' | 'ask' | 'unsafe' | 'spec-draft' | 'member-auto';
+/** The side effects a permission event names: a tool's, and Zero Go's local and out-of-workspace ones. */
+export type PermissionSideEffect = SideEffect | 'local_control' | 'local_browser' | 'local_desktop' | 'local_terminal' | 'out_of_workspace';
+export type PermissionRisk = { level: string; categories?: string[]; reason?: string };
+/** A stored permission a call matched (Zero Go's grants; zero writes none). */
+export type PermissionGrant = { toolName: string; scope?: string; scopeKind?: string; decision: 'allow' | 'deny'; approvedAt?: string; reason?: string; session?: boolean };
+/** The fields both permission events may carry besides their own, as Zero Go writes them. */
+type PermissionDetails = {
+  sessionId?: string;
+  autonomy?: string;
+  risk?: PermissionRisk;
+  block?: PermissionBlock;
+  grantMatched?: boolean;
+  grant?: PermissionGrant;
+};
 export type PermissionBlock = {
   code: 'denied_permission' | 'outside_workspace' | 'symlink_traversal' | 'network' | 'destructive_command' | 'persistent_deny' | 'denied' | 'context_canceled';
   toolName?: string;
   action?: string;
-  risk?: string;
+  risk?: string | PermissionRisk;
   path?: string;
   reason: string;
   recoverable?: boolean;
@@ -71,11 +90,12 @@ export type PermissionRequestEvent = {
   action: 'prompt';
   permission: string;
   permissionMode: PermissionMode;
-  sideEffect: SideEffect;
-  reason: string;
-  risk?: { level: string; categories: string[]; reason: string };
-  block?: PermissionBlock;
-};
+  sideEffect: PermissionSideEffect;
+  /** Absent in Zero Go's logs when empty. */
+  reason?: string;
+  permissionGranted?: boolean;
+  decisionReason?: string;
+} & PermissionDetails;
 /** Version 2 only. */
 export type PermissionDecisionEvent = {
   type: 'permission_decision';
@@ -84,10 +104,15 @@ export type PermissionDecisionEvent = {
   action: 'allow' | 'deny' | 'cancel';
   permission: string;
   permissionGranted: boolean;
-  decisionReason: string;
-};
+  /** Absent in Zero Go's logs when empty. */
+  decisionReason?: string;
+  permissionMode?: PermissionMode;
+  sideEffect?: PermissionSideEffect;
+  reason?: string;
+} & PermissionDetails;
 export type UsageEvent = { type: 'usage'; promptTokens?: number; completionTokens?: number; totalTokens?: number; costUsd?: number };
-export type FinalEvent = { type: 'final'; text: string };
+/** `text` is absent in Zero Go's logs when the answer is empty. */
+export type FinalEvent = { type: 'final'; text?: string };
 export type WarningEvent = { type: 'warning'; message: string };
 export type ErrorEvent = { type: 'error'; code: string; message: string; recoverable: boolean };
 /** A conversation's user turn begins (--multi-turn): its number from 1, and what the user said. */

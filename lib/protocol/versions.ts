@@ -22,7 +22,7 @@ const INTERRUPTED = { code: 'interrupted', message: 'run cancelled by signal', e
  * last error, which decides version 2's run_end). Events are built in the
  * version 2 shape with version 1's error codes (`cancelled`, `max_turns`);
  * version 1 drops what it lacks (`reasoning`, `checkpoint`, permission events unless asked for,
- * the tool_result fields past `truncated`), version 2 renames the endings,
+ * the tool_result fields past `truncated`), version 2 renames the endings, writes every error `recoverable: false`,
  * names each tool_result after its tool_call, and drops `costUsd`.
  * undefined: the event is not written in this version.
  */
@@ -67,10 +67,11 @@ export function createVersioner(version: SchemaVersion, options: { keep?: Readon
         return counts;
       }
       case 'error':
+        // Zero writes every version 2 error with recoverable: false (a retry is the client's call, whatever the cause)
         lastError = event.code;
-        if (event.code === 'cancelled') return { ...event, code: INTERRUPTED.code, message: INTERRUPTED.message };
-        if (event.code === 'max_turns') return { ...event, code: 'incomplete' };
-        return event;
+        if (event.code === 'cancelled') return { ...event, code: INTERRUPTED.code, message: INTERRUPTED.message, recoverable: false };
+        if (event.code === 'max_turns') return { ...event, code: 'incomplete', recoverable: false };
+        return { ...event, recoverable: false };
       case 'run_end':
         // 141: stdout's reader is gone, nobody reads this; the session keeps the code the process exits with
         if (lastError === 'cancelled') return { type: 'run_end', status: 'interrupted', exitCode: event.exitCode === 141 ? 141 : INTERRUPTED.exitCode };

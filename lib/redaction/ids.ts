@@ -1,12 +1,14 @@
 /**
- * Tool call ids come from the model, so they may carry a secret. The output
- * schema requires an id to match `^[A-Za-z0-9][A-Za-z0-9._:-]*$`, which
+ * Tool call ids come from the model, and a log zero did not write may hold
+ * any run or session id, so they may carry a secret. The output schema
+ * requires an id to match `^[A-Za-z0-9][A-Za-z0-9._:-]*$`, which
  * `[REDACTED]` does not: an id holding a secret becomes `redacted_` and 16 hex
  * digits of its SHA-256 instead. The same id always gives the same
  * replacement, so a tool_call and its tool_result still pair up.
  */
 
 import { createHash } from 'node:crypto';
+import { RUN_ID_PATTERN, SESSION_ID_PATTERN } from '../protocol/ids.js';
 import { redactText, type RedactOptions } from './text.js';
 
 export const REDACTED_ID_PREFIX = 'redacted_';
@@ -16,10 +18,22 @@ export function redactId(id: string, options?: RedactOptions): string {
   return `${REDACTED_ID_PREFIX}${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
 }
 
-/** The event with its top-level string `id` through redactId (the same object when nothing changes). */
-export function withRedactedId<T extends object>(event: T, options?: RedactOptions): T {
-  const id = (event as { id?: unknown }).id;
-  if (typeof id !== 'string') return event;
-  const redacted = redactId(id, options);
-  return redacted === id ? event : { ...event, id: redacted };
+/** The ids of an event; zero's own run and session ids are kept as they are (no secret fits their form). */
+const ID_FIELDS: [string, RegExp | undefined][] = [['id', undefined], ['runId', RUN_ID_PATTERN], ['sessionId', SESSION_ID_PATTERN]];
+/** Per field, the last id kept and the options it was checked with: every event of a run repeats its runId. */
+const lastKept = new Map<string, { id: string; options: RedactOptions | undefined }>();
+
+/** The event with its top-level string ids through redactId (the same object when nothing changes). */
+export function withRedactedIds<T extends object>(event: T, options?: RedactOptions): T {
+  let out = event;
+  for (const [field, own] of ID_FIELDS) {
+    const id = (event as Record<string, unknown>)[field];
+    if (typeof id !== 'string' || own?.test(id)) continue;
+    const kept = lastKept.get(field);
+    if (kept?.id === id && kept.options === options) continue;
+    const redacted = redactId(id, options);
+    if (redacted === id) lastKept.set(field, { id, options });
+    else out = { ...out, [field]: redacted };
+  }
+  return out;
 }

@@ -4,8 +4,7 @@
  */
 
 import { MAX_JSON_DEPTH } from '../protocol/depth.js';
-import { RUN_ID_PATTERN, SESSION_ID_PATTERN } from '../protocol/ids.js';
-import { withRedactedId } from './ids.js';
+import { withRedactedIds } from './ids.js';
 import { isSensitiveKey } from './keys.js';
 import { cachedByName } from './names.js';
 import { REDACTED } from './rule.js';
@@ -15,8 +14,9 @@ type Keep = (key: string, value: unknown) => boolean;
 
 /**
  * Top-level event fields that are protocol structure, kept as they are — while
- * they look like it: in a hand-edited log a `runId` or `type` can hold anything,
- * and is then redacted like content. (`id` is redactId's.)
+ * they look like it: in a hand-edited log a `type` can hold anything, and is
+ * then redacted like content. The ids (`id`, `runId`, `sessionId`) are
+ * withRedactedIds', which keeps them valid ids.
  */
 const isStructure: Keep = (key, value) => {
   // every event has a type and a runId: checked first, most often against the last one seen
@@ -24,38 +24,22 @@ const isStructure: Keep = (key, value) => {
     case 'type':
       return value === lastType || isTypeName(value);
     case 'runId':
-      return value === lastRunId || isRunId(value);
+    case 'id':
+    case 'sessionId':
+      return typeof value === 'string';
     case 'schemaVersion':
       return typeof value === 'number';
-    case 'id':
-      return true;
-    case 'sessionId':
-      return value === lastSessionId || isSessionId(value);
     default:
       return false;
   }
 };
 
-/** The last type, run id and session id that had their shape: a log repeats them on every line, so most checks are one comparison. */
+/** The last type that had its shape: a log repeats it, so most checks are one comparison. */
 let lastType = '';
-let lastRunId = '';
-let lastSessionId = '';
 
 function isTypeName(value: unknown): boolean {
   if (typeof value !== 'string' || !/^[a-z_]{1,32}$/.test(value)) return false;
   lastType = value;
-  return true;
-}
-
-function isRunId(value: unknown): boolean {
-  if (typeof value !== 'string' || !RUN_ID_PATTERN.test(value)) return false;
-  lastRunId = value;
-  return true;
-}
-
-function isSessionId(value: unknown): boolean {
-  if (typeof value !== 'string' || !SESSION_ID_PATTERN.test(value)) return false;
-  lastSessionId = value;
   return true;
 }
 
@@ -178,10 +162,10 @@ export function redactValue<T>(value: T, options?: RedactOptions): T {
 
 /**
  * What the redact stage applies to each protocol event: like redactValue, but
- * the top-level `type`, `runId`, `sessionId` and `schemaVersion` are left
- * alone while they have their protocol shape (see isStructure), the `id` goes through redactId (so it stays a valid id), and an event
+ * the top-level `type` and `schemaVersion` are left alone while they have
+ * their protocol shape (see isStructure), the ids go through redactId (so they stay valid ids), and an event
  * with nothing to redact comes back as the same object.
  */
 export function redactEvent<T extends object>(event: T, options?: RedactOptions): T {
-  return withRedactedId(redactAny(event, { options, copy: false, ancestors: [] }, isStructure) as T, options);
+  return withRedactedIds(redactAny(event, { options, copy: false, ancestors: [] }, isStructure) as T, options);
 }

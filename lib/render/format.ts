@@ -1,7 +1,7 @@
 /** What the Markdown and HTML renderers share: when to fold a block, how to label its size, how to show arguments and tokens. */
 
 import type { Step } from '../streams.js';
-import type { Piece, RunSummary, Skipped, Tokens } from './transcript.js';
+import type { Piece, RunSummary, Skipped, ToolCall, Tokens } from './transcript.js';
 
 export const RENDER_FORMATS = ['markdown', 'html', 'text'] as const;
 export type RenderFormat = (typeof RENDER_FORMATS)[number];
@@ -30,9 +30,10 @@ export function sizeLabel(text: string): string {
   return `${lines} ${lines === 1 ? 'line' : 'lines'}, ${size}`;
 }
 
-/** Tool arguments as readable JSON. */
-export function formatArgs(args: Record<string, unknown> | undefined): string {
-  return args === undefined ? '' : JSON.stringify(args, null, 2);
+/** Tool arguments as readable JSON; a string (Zero Go's log of arguments that were not JSON) as it came. */
+export function formatArgs(args: ToolCall['args']): string {
+  if (args === undefined) return '';
+  return typeof args === 'string' ? args : JSON.stringify(args, null, 2);
 }
 
 export function tokenSummary(tokens: Tokens): string | undefined {

@@ -75,7 +75,8 @@ function tool(call: ToolCall, nested: boolean): string {
     const { heading: said, reason } = permissionWords(note);
     parts.push(`> **${safeMarkdown(said)}**${reason ? `: ${safeMarkdown(reason.replace(/\n/g, ' '))}` : ''}`);
   }
-  if (call.args !== undefined) parts.push(block('Arguments', formatArgs(call.args), 'json'));
+  // a string is the model's text as Zero Go logged it, not JSON
+  if (call.args !== undefined) parts.push(block('Arguments', formatArgs(call.args), typeof call.args === 'string' ? '' : 'json'));
   else parts.push('No arguments object (see the result).');
   if (call.result) {
     const label = call.result.truncated ? 'Result (truncated by the tool)' : 'Result';

@@ -1,6 +1,5 @@
 import { MODEL_WORK } from '../logs/serialize.js';
 import { createTurnCounter } from '../logs/turns.js';
-import { isJsonObject } from '../protocol/validate.js';
 import type { Emit } from '../streams.js';
 import { notePermission } from './permissions.js';
 import type { ShownText, Redactor } from './shown.js';
@@ -130,7 +129,7 @@ export function createRunTranscript({ index, runId, prompt, redact, skip }: RunO
     showHead(emit, true);
     const id = str(event.id) ?? '';
     const call: ToolCall = { id: redact.id(id), name: redact.text(str(event.name) ?? '(unnamed tool)') };
-    if (isJsonObject(event.args)) call.args = redact.value(event.args);
+    if (event.args !== undefined && event.args !== null) call.args = redact.value(event.args as NonNullable<ToolCall['args']>);
     const sideEffect = str(event.sideEffect);
     if (sideEffect !== undefined) call.sideEffect = redact.text(sideEffect);
     toolCalls += 1;

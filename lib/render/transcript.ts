@@ -1,6 +1,7 @@
 import type { LogItem } from '../logs/framing.js';
 import type { LogPlaces } from '../logs/places.js';
 import { isStoredPrompt } from '../logs/prompts.js';
+import type { ToolCallEvent } from '../protocol/types.js';
 import { isJsonObject } from '../protocol/validate.js';
 import type { RedactOptions } from '../redaction/index.js';
 import { applyStep, type Emit, type Step } from '../streams.js';
@@ -18,7 +19,7 @@ import { createRedactor } from './shown.js';
 export type ToolResult = { status: 'ok' | 'error'; output: string; truncated: boolean };
 export type { PermissionNote };
 /** `permissions`: what was asked of the client and decided, or refused, for this call (lib/render/permissions.ts). */
-export type ToolCall = { id: string; name: string; args?: Record<string, unknown>; sideEffect?: string; permissions?: PermissionNote[]; result?: ToolResult };
+export type ToolCall = { id: string; name: string; args?: ToolCallEvent['args']; sideEffect?: string; permissions?: PermissionNote[]; result?: ToolResult };
 export type Tokens = { promptTokens?: number; completionTokens?: number; totalTokens?: number; costUsd?: number };
 export type RunStart = { sessionId?: string; cwd?: string; provider?: string; model?: string; apiModel?: string };
 

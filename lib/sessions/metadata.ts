@@ -31,9 +31,18 @@ export type SessionMetadata = {
 
 export const TITLE_LENGTH = 80;
 
-/** Whitespace runs become one space; the first 80 characters (code points, so no half surrogate pair) are kept. */
+/**
+ * Whitespace runs become one space; the first 80 characters (code points, so no half surrogate pair) are kept.
+ * Only the words the title needs are read: a prompt of megabytes is not copied or split into characters.
+ */
 export function titleFromPrompt(prompt: string): string {
-  return Array.from(prompt.replace(/\s+/g, ' ').trim()).slice(0, TITLE_LENGTH).join('');
+  let title = '';
+  // 2 UTF-16 units a code point at most: a word cut there still holds TITLE_LENGTH whole characters
+  for (const [word] of prompt.matchAll(/\S+/g)) {
+    title += `${title ? ' ' : ''}${word.slice(0, 2 * TITLE_LENGTH)}`;
+    if (title.length >= 2 * TITLE_LENGTH) break;
+  }
+  return Array.from(title).slice(0, TITLE_LENGTH).join('');
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';

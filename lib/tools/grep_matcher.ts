@@ -18,8 +18,8 @@ export type FileToMatch = Omit<MatchRequest, 'pattern'>;
 
 type PendingFile = { onHit: (hit: string) => void; resolve: (done: MatchDone) => void; reject: (error: unknown) => void };
 
-// Under tap the sources run as TypeScript, and a worker inherits the TypeScript loader through process.execArgv.
-const WORKER_URL = new URL(`./grep_worker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url);
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const WORKER_URL = new URL(`./grep_worker.${FROM_SOURCE ? 'ts' : 'js'}`, import.meta.url);
 
 /** Workers of finished searches, kept so that the next grep need not start one (tens of ms, seconds under tap). */
 const idleWorkers: Worker[] = [];
@@ -80,7 +80,7 @@ export function startLineMatcher(pattern: string, signal: AbortSignal): LineMatc
 }
 
 function startWorker(): Worker {
-  const worker = new Worker(WORKER_URL);
+  const worker = FROM_SOURCE ? sourceWorker() : new Worker(WORKER_URL);
   // A worker that fails while idle is forgotten; while in use, the matcher's own listeners report the failure.
   worker.on('error', () => {});
   worker.on('exit', () => {
@@ -88,4 +88,13 @@ function startWorker(): Worker {
     if (index >= 0) idleWorkers.splice(index, 1);
   });
   return worker;
+}
+
+/**
+ * The tests run the sources as TypeScript through tsx, whose loader a worker does not inherit on Node 20:
+ * the worker imports its source through tsx's own API.
+ */
+function sourceWorker(): Worker {
+  const load = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(WORKER_URL.href)}, ${JSON.stringify(import.meta.url)}))`;
+  return new Worker(load, { eval: true });
 }

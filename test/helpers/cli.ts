@@ -13,16 +13,19 @@ export async function zeroHere(args: string[], options: { stdin?: string; env?: 
   let out = '';
   let err = '';
   stdout.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
-  let exited: (code: number) => void = () => {};
-  const code = new Promise<number>((resolve) => (exited = resolve));
-  const io: CliIO = {
-    stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
-    stdout,
-    stderr: { write: (text: string) => (err += text) },
-    env: options.env ?? cleanEnv(),
-    exit: (value) => exited(value),
-  };
-  await Promise.race([main(args, io), code]);
-  const exitCode = await code;
-  return { stdout: out, stderr: err, code: exitCode, signal: null };
+  const code = await new Promise<number>((exited) => {
+    const io: CliIO = {
+      // a pipe, as bin/zero's stdin is when a client writes to it
+      stdin: Object.assign(Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]), { isTTY: false }),
+      stdout,
+      stderr: { write: (text: string) => (err += text) },
+      env: options.env ?? cleanEnv(),
+      exit: (value) => exited(value),
+    };
+    main(args, io).catch((error: unknown) => {
+      err += `main threw: ${String(error)}\n`;
+      exited(-1);
+    });
+  });
+  return { stdout: out, stderr: err, code, signal: null };
 }

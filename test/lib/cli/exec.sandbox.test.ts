@@ -88,31 +88,40 @@ t.test('--sandbox-network at --auto low: each command needs a permission (refuse
   t.notOk(existsSync(join(work, 'ran')));
 });
 
-t.test('--env-pass hands a command a variable that looks like a credential; the rest stay out', async (t) => {
-  const command = 'echo "${#NPM_TOKEN} ${#OTHER_TOKEN}"';
+t.test('--env-pass hands a command a variable that looks like a credential; the rest stay out, the run\'s key under any name too', async (t) => {
+  const command = 'echo "${#NPM_TOKEN} ${#OTHER_TOKEN} ${#COPIED}"';
+  // a key no redaction rule knows: only the run's knowing it keeps it out
+  const key = 'plain-key-value-42';
   const { events } = await exec(t, [{ toolCalls: [{ id: 'b1', name: 'bash', args: { command } }] }, { text: 'ok' }], ['-o', 'stream-json', '--auto', 'high', '--sandbox', 'off', '--env-pass', 'NPM_*'], {
-    extraEnv: { NPM_TOKEN: 'twelve-chars', OTHER_TOKEN: 'also-twelve!' },
+    extraEnv: { NPM_TOKEN: 'twelve-chars', OTHER_TOKEN: 'also-twelve!', OPENAI_API_KEY: key, COPIED: key },
   });
-  t.match(nth(events, 'tool_result'), { status: 'ok', output: '12 0\nexit code 0' });
+  t.match(nth(events, 'tool_result'), { status: 'ok', output: '12 0 0\nexit code 0' });
 });
 
-t.test('SIGTERM while a sandboxed command runs: it and everything it started are gone, then run_end', { skip: needsBubblewrap }, async (t) => {
-  const marker = uniqueSleep();
-  const command = `setsid sleep ${marker} & nohup sleep ${marker} >/dev/null 2>&1 & touch started; sleep ${marker}`;
-  const work = join(t.testdirName, 'work');
-  const result = await exec(t, [{ toolCalls: [{ id: 'b1', name: 'bash', args: { command } }] }, { text: 'unreachable' }], ['-o', 'stream-json'], {
-    onSpawn: (child) => {
-      child.stdin!.end();
-      void (async () => {
-        while (!existsSync(join(work, 'started')) || processesWith(marker).length < 3) await sleep(20);
-        child.kill('SIGTERM');
-      })();
-    },
+// Unread text before the call (24 × 64 KiB fill the pipe) keeps zero's writes pending: closing our end then fails one with EPIPE.
+const FILLS_THE_PIPE = Array.from({ length: 24 }, () => 'x'.repeat(64 * 1024));
+for (const [how, code] of [['SIGTERM', 143], ['SIGHUP', 129], ['EPIPE', 141]] as const) {
+  t.test(`${how} while a sandboxed command runs: it and everything it started are gone, exit ${code}`, { skip: needsBubblewrap }, async (t) => {
+    const marker = uniqueSleep();
+    const command = `setsid sleep ${marker} & nohup sleep ${marker} >/dev/null 2>&1 & touch started; sleep ${marker}`;
+    const work = join(t.testdirName, 'work');
+    const call = { toolCalls: [{ id: 'b1', name: 'bash', args: { command } }], ...(how === 'EPIPE' ? { chunks: FILLS_THE_PIPE } : {}) };
+    const result = await exec(t, [call, { text: 'unreachable' }], ['-o', 'stream-json'], {
+      onSpawn: (child) => {
+        child.stdin!.end();
+        if (how === 'EPIPE') child.stdout!.pause();
+        void (async () => {
+          while (!existsSync(join(work, 'started')) || processesWith(marker).length < 3) await sleep(20);
+          if (how === 'EPIPE') child.stdout!.destroy();
+          else child.kill(how);
+        })();
+      },
+    });
+    t.equal(result.code, code);
+    if (how !== 'EPIPE') t.same(eventTypes(result.events).slice(-3), ['tool_result', 'error', 'run_end']);
+    t.same(await survivors(processesWith(marker)), []);
   });
-  t.equal(result.code, 143);
-  t.same(eventTypes(result.events).slice(-3), ['tool_result', 'error', 'run_end']);
-  t.same(await survivors(processesWith(marker)), []);
-});
+}
 
 t.test('kill -9 of zero while a sandboxed command runs: nothing it started outlives zero (--die-with-parent)', { skip: needsBubblewrap }, async (t) => {
   const marker = uniqueSleep();

@@ -1,7 +1,7 @@
 import t, { type Test } from 'tap';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runInProcess } from '../../helpers/in-process.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { cleanEnv, jsonLines, nth, tempDir, writeScript } from '../../helpers/zero.js';
 
 // zero exec with the flags Zero's users pass (-p, --mode, --allow-escalation, --self-correct) and its turn limit
@@ -10,7 +10,7 @@ import { cleanEnv, jsonLines, nth, tempDir, writeScript } from '../../helpers/ze
 async function exec(t: Test, turns: unknown[], args: string[], options: { env?: NodeJS.ProcessEnv; files?: Record<string, string> } = {}) {
   const dir = tempDir(t, options.files);
   const script = writeScript(tempDir(t), turns);
-  const result = await runInProcess(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, '--no-session', ...args], { env: cleanEnv(options.env) });
+  const result = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, '--no-session', ...args], { env: cleanEnv(options.env) });
   return { ...result, events: jsonLines(result.stdout), dir };
 }
 
@@ -28,7 +28,7 @@ t.test('--mode, --allow-escalation and --self-correct run, each with a warning a
   t.same(events.slice(1, 4).map((event) => [event.type, String(event.message).split(':')[0]]), [['warning', '--mode fast'], ['warning', '--allow-escalation changes nothing here'], ['warning', '--self-correct changes nothing here']]);
   const unknown = await exec(t, [{ text: 'unused' }], ['--mode', 'turbo', 'hi']);
   t.same([unknown.code, nth(unknown.events, 'error')?.message], [2, 'Unknown mode "turbo". Valid modes: smart, deep, fast, large, precise.']);
-  const listing = await runInProcess(['exec', '--list-tools', '--allow-escalation', '-o', 'stream-json']);
+  const listing = await zeroHere(['exec', '--list-tools', '--allow-escalation', '-o', 'stream-json']);
   t.match(listing.stdout, /"type":"warning",[^\n]*--allow-escalation changes nothing here/, '--list-tools says so too (there is no escalate_model to list)');
 });
 
@@ -53,7 +53,7 @@ t.test("the turn limit: Zero's 50 by default; then the config files, ZERO_MAX_TU
     mkdirSync(join(dir, '.zero'));
     writeFileSync(join(dir, '.zero', 'config.json'), config['.zero/config.json']);
     const script = writeScript(tempDir(t), tooling(limit));
-    const result = await runInProcess(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, '--no-session', ...args, 'go'], { env: cleanEnv(env) });
+    const result = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, '--no-session', ...args, 'go'], { env: cleanEnv(env) });
     const events = jsonLines(result.stdout);
     t.same([result.code, toolCalls(events), nth(events, 'final')?.text], [4, limit, 'Out of turns.'], what);
   }
@@ -67,7 +67,7 @@ t.test('a bad ZERO_MAX_TURNS is a usage error before the run starts', async (t) 
 });
 
 t.test('zero exec --help shows the new flags', async (t) => {
-  const { stdout, code } = await runInProcess(['exec', '--help']);
+  const { stdout, code } = await zeroHere(['exec', '--help']);
   t.equal(code, 0);
   for (const flag of ['-p, --prompt <text>', '--mode <name>', '--allow-escalation', '--self-correct', '-w, --worktree [name]', '--worktree-dir <dir>', '--init-session-id <id>', '--session-title <text>', '--tag <tag>']) t.match(stdout, flag, flag);
   t.match(stdout.replace(/\s+/g, ' '), 'default $ZERO_MAX_TURNS, else maxTurns from the config files, else 50');

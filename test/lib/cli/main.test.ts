@@ -5,7 +5,7 @@ import { packageVersion } from '../../../lib/package.js';
 import { PassThrough } from 'node:stream';
 import { main, promptShortcut } from '../../../lib/cli/main.js';
 import { readText } from '../../helpers/streams.js';
-import { runInProcess } from '../../helpers/in-process.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
 t.test('zero --version', async (t) => {
@@ -202,14 +202,14 @@ t.test('zero -p TEXT is zero exec --prompt TEXT; a prompt that starts with - is 
 t.test('zero -p "hi" -o stream-json --provider scripted --script s.jsonl: a whole exec run', async (t) => {
   const dir = t.testdir({});
   const script = writeScript(dir, [{ expect: { contains: ['hi'] }, text: 'Hello.' }]);
-  const run = await runInProcess(['-p', 'hi', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, '--no-session']);
+  const run = await zeroHere(['-p', 'hi', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, '--no-session']);
   t.equal(run.code, 0, run.stderr);
   t.match(jsonLines(run.stdout), [{ type: 'run_start' }, { type: 'text' }, { type: 'final', text: 'Hello.' }, { type: 'run_end', exitCode: 0 }]);
   const dashed = writeScript(dir, [{ expect: { contains: ['-v is verbose?'] }, text: 'Yes.' }], 'dashed.jsonl');
-  const dash = await runInProcess(['-p', '-v is verbose?', '--provider', 'scripted', '--script', dashed, '-C', dir, '--no-session']);
+  const dash = await zeroHere(['-p', '-v is verbose?', '--provider', 'scripted', '--script', dashed, '-C', dir, '--no-session']);
   t.same([dash.code, dash.stdout], [0, 'Yes.\n']);
-  const missing = await runInProcess(['-p']);
+  const missing = await zeroHere(['-p']);
   t.same([missing.code, missing.stderr], [2, "[zero] Option '-p, --prompt <text>' argument missing. See zero exec --help.\n"]);
-  const help = await runInProcess(['--help']);
+  const help = await zeroHere(['--help']);
   t.match(help.stdout, '`zero -p TEXT [exec options]` is short for `zero exec --prompt TEXT [exec options]`.');
 });

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { runInProcess } from '../../helpers/in-process.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { cleanEnv, jsonLines, tempDir, writeScript } from '../../helpers/zero.js';
 
 // `zero exec --model --output-format json hello` ran with the model "--output-format": an empty $MODEL in a script.
@@ -13,20 +13,20 @@ t.test('an option whose value is another option is a usage error naming both, in
     [['replay', '-o', 'stream-json', '--run', '--new-run-id', 'run.jsonl'], `Option '--run <id>' needs a value, but the next word is the option "--new-run-id" (write --run=VALUE for a value that starts with "-"). See zero replay --help.`],
   ];
   for (const [argv, message] of cases) {
-    const result = await runInProcess(argv);
+    const result = await zeroHere(argv);
     t.equal(result.code, 2, argv.join(' '));
     const events = jsonLines(result.stdout);
     t.match(events.at(-2), { type: 'error', code: 'usage_error', message }, argv.join(' '));
     t.equal(events.at(-1)?.exitCode ?? events.at(-1)?.exit_code, 2);
   }
-  const text = await runInProcess(['exec', '--provider', '--script', 's.jsonl', 'hi']);
+  const text = await zeroHere(['exec', '--provider', '--script', 's.jsonl', 'hi']);
   t.same([text.code, text.stdout, text.stderr], [2, '', `[zero] Option '--provider <name>' needs a value, but the next word is the option "--script" (write --provider=VALUE for a value that starts with "-"). See zero exec --help.\n`]);
 });
 
 t.test('values that only look like options pass: the inline form, -, numbers, and prompt words after --', async (t) => {
   const dir = tempDir(t);
   const script = writeScript(dir, [{ expect: { contains: ['-p is a flag'] }, text: 'ok' }]);
-  const run = (args: string[], stdin?: string) => runInProcess(['exec', '--provider', 'scripted', '--script', script, '-C', dir, '--no-session', ...args], { stdin });
+  const run = (args: string[], stdin?: string) => zeroHere(['exec', '--provider', 'scripted', '--script', script, '-C', dir, '--no-session', ...args], { stdin });
   t.same(await run(['--model=--odd', '--', '-p is a flag']), { code: 0, stdout: 'ok\n', stderr: '' }, '--model=--odd and words after --');
   t.same(await run(['-f', '-'], '-p is a flag'), { code: 0, stdout: 'ok\n', stderr: '' }, '-f - reads stdin');
   t.same(await run(['--prompt=-p is a flag']), { code: 0, stdout: 'ok\n', stderr: '' }, 'an inline prompt that starts with -');

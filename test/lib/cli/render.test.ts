@@ -6,8 +6,13 @@ import { pathToFileURL } from 'node:url';
 import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
 import { recordedConversation } from '../../helpers/conversation.js';
 import { zeroHere } from '../../helpers/cli.js';
+import { FOREIGN_RUN_ID, writeForeignLog } from '../../helpers/foreign-log.js';
 import { recordSession } from '../../helpers/sessions.js';
-import { cleanEnv, jsonLines, writeScript, zero, ZERO } from '../../helpers/zero.js';
+import { cleanEnv, jsonLines, writeScript, zero as zeroProcess, ZERO } from '../../helpers/zero.js';
+
+// Each check runs zero in this process (what it prints and its exit code are the same); bin/zero itself is run
+// where only a process shows the behaviour.
+const zero = zeroHere;
 import { sessionsRoot } from '../../../lib/sessions/paths.js';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -343,4 +348,13 @@ t.test('the screenshot script writes a PNG', { skip: NO_BROWSER }, async (t) => 
   const png = readFileSync(out);
   t.same([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
   t.ok(png.length > 10_000, 'with something in it');
+});
+
+t.test('a log of another program (sess_… session ids, a run id not of zero\'s form): every run rendered, no line skipped', async (t) => {
+  const log = writeForeignLog(t.testdir());
+  const { code, stdout } = await zero(['render', log.file]);
+  t.equal(code, 0);
+  t.equal(stdout.match(/^## Run \d+: /gm)?.length, log.runs);
+  t.match(stdout, `## Run ${log.runs}: \`${FOREIGN_RUN_ID}\``);
+  t.notMatch(stdout, /Skipped lines/);
 });

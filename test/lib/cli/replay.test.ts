@@ -9,7 +9,12 @@ import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
 import { recordSession } from '../../helpers/sessions.js';
 import { recordedConversation } from '../../helpers/conversation.js';
 import { zeroHere } from '../../helpers/cli.js';
-import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
+import { FOREIGN_RUN_ID, writeForeignLog } from '../../helpers/foreign-log.js';
+import { jsonLines, writeScript, zero as zeroProcess } from '../../helpers/zero.js';
+
+// Each check runs zero in this process (what it prints and its exit code are the same); bin/zero itself is run
+// where only a process shows the behaviour.
+const zero = zeroHere;
 
 // End to end: runs recorded by `zero exec -o stream-json` (scripted provider), replayed by bin/zero.
 
@@ -173,7 +178,7 @@ t.test('a log whose runId holds a key: the failure is reported under a fresh run
   const replayed = await zero(['replay', '-o', 'stream-json', join(dir, 'evil.jsonl')]);
   t.equal(replayed.code, 2);
   t.notMatch(replayed.stdout + replayed.stderr, key);
-  t.match(jsonLines(replayed.stdout)[0], { type: 'error', code: 'usage_error', runId: /^run_\d{14}_[0-9a-z]{6}$/ });
+  t.match(jsonLines(replayed.stdout).find((event) => event.type === 'error'), { code: 'usage_error', runId: /^run_\d{14}_[0-9a-z]{6}$/ });
 });
 
 /** What exec prints for these events in a format: stdout and the text format's progress lines on stderr. */
@@ -220,7 +225,7 @@ t.test('a version 2 run that turns to version 1: a usage error, reported in vers
   t.same(events.slice(0, 4), jsonLines(V2_RUN).slice(0, 4), 'what could be replayed');
   const runId = events[0]!.runId;
   t.same(events.slice(4), [
-    { schemaVersion: 2, type: 'error', runId, code: 'usage_error', message: `Invalid recorded event at line 5: schemaVersion: Expected 2, received 1 (run ${runId} is version 2 from line 1)`, recoverable: true },
+    { schemaVersion: 2, type: 'error', runId, code: 'usage_error', message: `Invalid recorded event at line 5: schemaVersion: Expected 2, received 1 (run ${runId} is version 2 from line 1)`, recoverable: false },
     { schemaVersion: 2, type: 'run_end', runId, status: 'error', exitCode: 2 },
   ]);
 });
@@ -247,4 +252,13 @@ t.test('several files read as one log: the first run of the first, or --run from
   const broken = await zeroHere(['replay', a!, c!, '--run', runOf(second!), '-o', 'text']);
   t.equal(broken.code, 2);
   t.match(broken.stderr, `Invalid recorded event at line 2 of ${c}: not a JSON object.`);
+});
+
+t.test('a log of another program: --run picks a run whose id is not of zero\'s form, every event replayed', async (t) => {
+  const log = writeForeignLog(t.testdir());
+  const replayed = await zero(['replay', '--run', FOREIGN_RUN_ID, log.file]);
+  t.equal(replayed.code, 0, replayed.stderr);
+  const events = jsonLines(replayed.stdout);
+  t.same(events.map((event) => event.type), log.lastRun.map((line) => JSON.parse(line).type));
+  t.ok(events.every((event) => event.runId === FOREIGN_RUN_ID));
 });

@@ -2,7 +2,7 @@ import t, { type Test } from 'tap';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkNewSessionId, namesStoredSession, reclaimPrompt, sessionLabels } from '../../../lib/cli/session-flags.js';
-import { runInProcess } from '../../helpers/in-process.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { cleanEnv, jsonLines, tempDir, writeScript } from '../../helpers/zero.js';
 
 t.test('--init-session-id, --session-title, --tag: checked, trimmed, tags once each', async (t) => {
@@ -45,7 +45,7 @@ t.test('checkNewSessionId: an id that exists, or one that looks like a key, is r
 async function exec(t: Test, home: string, args: string[], turns: unknown[] = [{ text: 'Done.' }]) {
   const dir = tempDir(t);
   const script = writeScript(dir, turns);
-  const result = await runInProcess(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args], { env: cleanEnv({ ZERO_HOME: home }) });
+  const result = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args], { env: cleanEnv({ ZERO_HOME: home }) });
   return { ...result, events: jsonLines(result.stdout), dir };
 }
 
@@ -57,11 +57,11 @@ t.test('end to end: the chosen id, title and tags are kept and listed; --resume 
   t.same(readdirSync(join(home, 'sessions')), ['ci-4711']);
   t.match(JSON.parse(readFileSync(join(home, 'sessions', 'ci-4711', 'metadata.json'), 'utf8')), { id: 'ci-4711', title: 'Nightly check', tags: ['ci', 'nightly'] });
 
-  const text = await runInProcess(['sessions', 'list'], { env: cleanEnv({ ZERO_HOME: home }) });
+  const text = await zeroHere(['sessions', 'list'], { env: cleanEnv({ ZERO_HOME: home }) });
   t.match(text.stdout, /^ci-4711  \S+ +\d+ events  \S+  Nightly check  \[ci, nightly\]\n$/);
-  const json = await runInProcess(['sessions', 'list', '-o', 'json'], { env: cleanEnv({ ZERO_HOME: home }) });
+  const json = await zeroHere(['sessions', 'list', '-o', 'json'], { env: cleanEnv({ ZERO_HOME: home }) });
   t.match(jsonLines(json.stdout), [{ type: 'session', id: 'ci-4711', title: 'Nightly check', tags: ['ci', 'nightly'] }]);
-  const stream = await runInProcess(['sessions', 'list', '-o', 'stream-json'], { env: cleanEnv({ ZERO_HOME: home }) });
+  const stream = await zeroHere(['sessions', 'list', '-o', 'stream-json'], { env: cleanEnv({ ZERO_HOME: home }) });
   t.match(jsonLines(stream.stdout), [{ id: 'ci-4711', tags: ['ci', 'nightly'] }]);
 
   const resumed = await exec(t, home, ['--resume', 'ci-4711', 'And now?'], [{ expect: { contains: ['Run the checks', 'Done.', 'And now?'] }, text: 'Resumed.' }]);

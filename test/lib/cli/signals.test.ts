@@ -59,7 +59,8 @@ t.test('a signal after takeEarlySignals is not recorded by the module', async (t
 
 // The exit paths call process.exit, so they are tested in a child process.
 const moduleUrl = pathToFileURL(fileURLToPath(new URL('../../../lib/cli/signals.ts', import.meta.url))).href;
-const tsLoader = process.execArgv.filter((arg) => arg.includes('@tapjs/typescript'));
+// the TypeScript loader tap runs this file with (tsx, or tap's own ts-node plugin)
+const tsLoader = process.execArgv.filter((arg) => /\btsx\b|@tapjs\/typescript/.test(arg));
 
 function runChild(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {

@@ -4,8 +4,13 @@ import { join } from 'node:path';
 import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
 import { recordedConversation } from '../../helpers/conversation.js';
 import { zeroHere } from '../../helpers/cli.js';
+import { FOREIGN_RUN_ID, writeForeignLog } from '../../helpers/foreign-log.js';
 import { recordSession } from '../../helpers/sessions.js';
-import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
+import { jsonLines, writeScript, zero as zeroProcess } from '../../helpers/zero.js';
+
+// Each check runs zero in this process (what it prints and its exit code are the same); bin/zero itself is run
+// where only a process shows the behaviour.
+const zero = zeroHere;
 
 // End to end: stats of runs recorded by `zero exec -o stream-json` (scripted provider).
 
@@ -97,4 +102,16 @@ t.test('several files, session folders among them, read in order as one log; a c
     { run_id: /^run_/, user_turns: 5, interrupted_turns: 2, model_turns: 6, tool_calls: 3, tools_by_name: { write_file: 2, bash: 1 }, outcome: 'success' },
   ]);
   t.match((await zeroHere(['stats', dir])).stdout, /\n  user turns +5 \(2 interrupted\)\n  model turns +6\n/);
+});
+
+t.test('a log of another program (sess_… session ids, a run id not of zero\'s form): every line validate accepts is counted', async (t) => {
+  const log = writeForeignLog(t.testdir());
+  const validated = await zero(['validate', log.file]);
+  t.equal(validated.code, 0, validated.stdout);
+  const json = await zero(['stats', '-o', 'json', log.file]);
+  t.equal(json.code, 0);
+  const runs = jsonLines(json.stdout);
+  t.equal(runs.length, log.runs);
+  t.match(runs.at(-1), { run_id: FOREIGN_RUN_ID, outcome: 'success' });
+  t.notMatch((await zero(['stats', log.file])).stdout, /skipped/);
 });

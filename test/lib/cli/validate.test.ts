@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { protocolExamples, V2_RUN } from '../../helpers/protocol-examples.js';
 import { recordSession } from '../../helpers/sessions.js';
 import { zeroHere } from '../../helpers/cli.js';
-import { jsonLines, writeScript, zero } from '../../helpers/zero.js';
+import { jsonLines, writeScript, zero as zeroProcess } from '../../helpers/zero.js';
+
+// Each check runs zero in this process (what it prints and its exit code are the same); bin/zero itself is run
+// where only a process shows the behaviour: a log on a piped stdin.
+const zero = zeroHere;
 
 // End to end: logs recorded by `zero exec -o stream-json` (scripted provider) and hand-made broken ones.
 
@@ -42,9 +46,9 @@ t.test('recorded runs are valid, whatever the framing', async (t) => {
     t.equal(result.code, 0, `${name}: exit 0`);
     t.match(result.stdout, /^valid: \d+ events, (1 run|2 runs)\n$/, `${name}: one summary line`);
   }
-  const piped = await zero(['validate'], { stdin: stdout });
+  const piped = await zeroProcess(['validate'], { stdin: stdout });
   t.equal(piped.code, 0, 'stdin');
-  t.equal((await zero(['validate', '-'], { stdin: stdout })).code, 0, '- is stdin');
+  t.equal((await zeroProcess(['validate', '-'], { stdin: stdout })).code, 0, '- is stdin');
   const json = await zero(['validate', '-o', 'json', files.jsonl]);
   t.same(jsonLines(json.stdout), [{ type: 'summary', valid: true, events: events.length, runs: 1, problems: 0 }]);
 });

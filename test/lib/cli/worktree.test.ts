@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultName, discardWorktree, movedInto, prepareWorktree, repositoryFolder, worktreeRequest, worktreesRoot } from '../../../lib/cli/worktree.js';
-import { runInProcess } from '../../helpers/in-process.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { cleanEnv, jsonLines, tempDir, writeScript } from '../../helpers/zero.js';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.email=test@example.com', '-c', 'user.name=test', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -124,7 +124,7 @@ t.test('zero exec --worktree: the run, its tools and its session work in the wor
     { expect: { contains: ['Add notes'] }, toolCalls: [{ id: 'w1', name: 'write_file', args: { path: 'notes.txt', content: 'noted\n' } }] },
     { text: 'Added notes.txt.' },
   ]);
-  const run = await runInProcess(['exec', '-o', 'stream-json', '--worktree', '--auto', 'high', '--provider', 'scripted', '--script', script, '-C', repo, 'Add notes'], { env: cleanEnv({ ZERO_HOME: home }) });
+  const run = await zeroHere(['exec', '-o', 'stream-json', '--worktree', '--auto', 'high', '--provider', 'scripted', '--script', script, '-C', repo, 'Add notes'], { env: cleanEnv({ ZERO_HOME: home }) });
   t.equal(run.code, 0, run.stdout);
   const events = jsonLines(run.stdout);
   const cwd = String(events[0]!.cwd);
@@ -134,18 +134,18 @@ t.test('zero exec --worktree: the run, its tools and its session work in the wor
   t.notOk(existsSync(join(repo, 'notes.txt')), 'not in the repository');
   t.equal(git(repo, 'status', '--porcelain'), '');
   t.same(worktrees(repo), [repo, cwd], 'left for the user');
-  const sessions = await runInProcess(['sessions', 'list', '-o', 'json', '--cwd', cwd], { env: cleanEnv({ ZERO_HOME: home }) });
+  const sessions = await zeroHere(['sessions', 'list', '-o', 'json', '--cwd', cwd], { env: cleanEnv({ ZERO_HOME: home }) });
   t.match(jsonLines(sessions.stdout), [{ cwd, title: 'Add notes' }], 'the session is recorded in the worktree');
 });
 
 t.test('zero exec --worktree outside a repository, or failing before it starts, leaves no worktree behind', async (t) => {
   const plain = realpathSync(tempDir(t));
-  const outside = await runInProcess(['exec', '-o', 'stream-json', '--worktree', '--provider', 'scripted', '--script', 'none.jsonl', '-C', plain, 'hi']);
+  const outside = await zeroHere(['exec', '-o', 'stream-json', '--worktree', '--provider', 'scripted', '--script', 'none.jsonl', '-C', plain, 'hi']);
   t.equal(outside.code, 2);
   t.match(jsonLines(outside.stdout), [{ type: 'error', code: 'usage_error', message: `--worktree needs a git repository, and ${plain} is not in one.` }, { type: 'run_end', exitCode: 2 }]);
   const repo = repository(t);
   const home = tempDir(t);
-  const failed = await runInProcess(['exec', '-o', 'stream-json', '--worktree', '--provider', 'scripted', '--script', join(repo, 'missing.jsonl'), '-C', repo, 'hi'], { env: cleanEnv({ ZERO_HOME: home }) });
+  const failed = await zeroHere(['exec', '-o', 'stream-json', '--worktree', '--provider', 'scripted', '--script', join(repo, 'missing.jsonl'), '-C', repo, 'hi'], { env: cleanEnv({ ZERO_HOME: home }) });
   t.equal(failed.code, 2);
   t.match(jsonLines(failed.stdout)[0], { code: 'usage_error', message: /Cannot read the script/ });
   t.same(worktrees(repo), [repo], 'the worktree made for it was removed again');

@@ -22,3 +22,18 @@ t.test('providers import nothing from tools', async (t) => {
 t.test('sessions and tools import nothing from providers', async (t) => {
   t.same([...importsOf('sessions'), ...importsOf('tools')].filter(({ from }) => from.startsWith('../providers/')), []);
 });
+
+t.test('ChatMessage, ToolCallRequest and ToolDefinition are declared in the protocol layer only', async (t) => {
+  const declared = readdirSync(lib, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.ts'))
+    .filter((path) => /\bexport (?:type|interface) (?:ChatMessage|ToolCallRequest|ToolDefinition)\b/.test(readFileSync(join(lib, path), 'utf8')));
+  t.same(declared, ['protocol/chat.ts']);
+});
+
+t.test('the CLI takes the turn limit from lib/agent, and nothing from the stages', async (t) => {
+  const limitFrom = readdirSync(join(lib, 'cli'))
+    .filter((name) => name.endsWith('.ts'))
+    .flatMap((name) => [...readFileSync(join(lib, 'cli', name), 'utf8').matchAll(/\bimport\s*\{[^}]*\bDEFAULT_MAX_TURNS\b[^}]*\}\s*from\s*'([^']+)'/g)].map((match) => `cli/${name} ${match[1]}`));
+  t.same(limitFrom, ['cli/exec.ts ../agent/run.js']);
+  t.same(importsOf('cli').filter(({ from }) => from.includes('/transforms/')), []);
+});

@@ -23,7 +23,11 @@ t.test('checkVersioned: each value against the schema of its own schemaVersion',
   t.same(checkVersioned('output', reasoning(1)), { ok: false, field: 'type', problem: 'Unknown type "reasoning"' }, 'v1 has no reasoning');
   t.same(checkVersioned('output', text(1)), { ok: true, value: text(1) });
   const v1Result = { schemaVersion: 1, type: 'tool_result', runId, id: 'call_1', status: 'ok', output: '', truncated: false };
-  t.same(checkVersioned('output', { ...v1Result, schemaVersion: 2 }), { ok: false, field: 'name', problem: 'Required field is missing' }, 'a v2 tool_result names its tool');
+  t.same(checkVersioned('output', { ...v1Result, name: 'read_file' }), { ok: false, field: 'name', problem: 'Unrecognized key: "name"' }, 'a v1 tool_result does not name its tool');
+  t.same(checkVersioned('output', { ...v1Result, schemaVersion: 2 }), { ok: true, value: { ...v1Result, schemaVersion: 2 } }, 'a v2 one may leave it out, as the example of Zero\'s protocol document does');
+  const bmp = { ...imagesOnly, images: [{ mediaType: 'image/bmp', data: 'iVBORw0KGgo=' }] };
+  t.same(checkVersioned('input', bmp), { ok: false, field: 'images[0].mediaType', problem: 'Unsupported image type "image/bmp" (expected png, jpeg, gif or webp)' }, 'an input event is checked as the run takes it');
+  t.same(checkVersioned('input', { ...imagesOnly, images: [{ mediaType: 'PNG', data: 'iVBO\nRw0KGgo=' }] }), { ok: true, value: imagesOnly }, 'and comes back as the run takes it');
 });
 
 t.test('checkVersioned: a version that is neither 1 nor 2 is the problem; none is a missing field', async (t) => {

@@ -115,9 +115,9 @@ t.test('output: wrong values are rejected, naming the field', async (t) => {
     ['token counts as strings', { ...outputEvents.usage!.minimal, totalTokens: '10' }, 'totalTokens', 'Expected number, received string'],
     ['a tool call id that starts with a dash', { ...outputEvents.tool_call!.minimal, id: '-call' }, 'id', /pattern/],
     ['a tool result id with a space', { ...outputEvents.tool_result!.minimal, id: 'call 1' }, 'id', /pattern/],
-    ['a malformed run id', { ...outputEvents.final!.minimal, runId: 'run_1' }, 'runId', /pattern/],
-    ['a session id used as run id', { ...outputEvents.final!.minimal, runId: 'zero_20261130053326_ab12cd' }, 'runId', /pattern/],
-    ['a malformed session id', { ...outputEvents.run_start!.minimal, sessionId: 'session-1' }, 'sessionId', /pattern/],
+    ['a malformed run id', { ...outputEvents.final!.minimal, runId: 'run 1' }, 'runId', /pattern/],
+    ['a run id of 129 characters', { ...outputEvents.final!.minimal, runId: 'r'.repeat(129) }, 'runId', /128/],
+    ['a malformed session id', { ...outputEvents.run_start!.minimal, sessionId: '_session' }, 'sessionId', /pattern/],
     ['a null cwd', { ...outputEvents.run_start!.minimal, cwd: null }, 'cwd', 'Expected string, received null'],
   ];
   for (const [what, value, field, problem] of cases) {
@@ -131,14 +131,13 @@ t.test('output: wrong values are rejected, naming the field', async (t) => {
   }
 });
 
-t.test('output: a pattern remembers only what it accepted itself (each pattern apart)', async (t) => {
-  const sessionId = 'zero_20261130053326_ab12cd';
-  t.equal(checkAgainstSchema('output', { ...outputEvents.run_start!.minimal, sessionId }).ok, true, 'a session id, accepted as one');
-  t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId: sessionId }).ok, false, 'the same string right after, as a run id');
-  const runId = 'run_20261130053326_ab12cd';
-  t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId }).ok, true);
-  t.equal(checkAgainstSchema('output', { ...outputEvents.run_start!.minimal, sessionId: runId }).ok, false, 'an accepted run id, as a session id');
-  t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId: `${runId}x` }).ok, false, 'a longer one');
+t.test('output: run and session ids of another program are ids; a pattern remembers only what it accepted itself', async (t) => {
+  const sessionId = 'sess_EnZUTZQgBMRI';
+  t.equal(checkAgainstSchema('output', { ...outputEvents.run_start!.minimal, sessionId }).ok, true, 'a session id of another program');
+  const runId = 'ci-7f3a:job.12';
+  t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId }).ok, true, 'a run id of another program');
+  t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId: `${runId} x` }).ok, false, 'a longer one, not an id');
+  t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId: `.${runId}` }).ok, false, 'one that does not start with a letter or digit');
   t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId }).ok, true, 'and the run id again');
 });
 

@@ -30,12 +30,12 @@ t.test('version 1 drops reasoning and the tool_result fields it lacks, and keeps
   for (const event of out) t.ok(checkAgainstSchema('output', stampEvent(event, RUN_ID, 1)).ok, `${event.type} is valid version 1`);
 });
 
-t.test('version 2: tool_result named after its call, no costUsd, a signal ends as interrupted / 130', async (t) => {
+t.test('version 2: tool_result named after its call, no costUsd, a signal ends as interrupted / 130, not recoverable', async (t) => {
   const out = inVersion(2, cancelledRun);
   t.equal(out.length, cancelledRun.length);
   t.match(out[3], { type: 'tool_result', id: 'call_1', name: 'read_file' });
   t.notOk('costUsd' in (out[4] ?? {}));
-  t.same(out[5], { type: 'error', code: 'interrupted', message: 'run cancelled by signal', recoverable: true });
+  t.same(out[5], { type: 'error', code: 'interrupted', message: 'run cancelled by signal', recoverable: false });
   t.same(out[6], { type: 'run_end', status: 'interrupted', exitCode: 130 });
   for (const event of out) {
     const verdict = checkAgainstSchema('output.v2', stampEvent(event, RUN_ID, 2));
@@ -50,9 +50,15 @@ t.test('version 2: the turn limit ends as incomplete / 4', async (t) => {
     { type: 'run_end', status: 'error', exitCode: 4 },
   ]);
   t.same(out.slice(1), [
-    { type: 'error', code: 'incomplete', message: 'Reached the turn limit (1).', recoverable: true },
+    { type: 'error', code: 'incomplete', message: 'Reached the turn limit (1).', recoverable: false },
     { type: 'run_end', status: 'incomplete', exitCode: 4 },
   ]);
+});
+
+t.test('version 2: every error is written recoverable: false, as Zero writes them; version 1 keeps its own', async (t) => {
+  const usage: Event = { type: 'error', code: 'usage_error', message: 'Invalid value for --max-turns: "x".', recoverable: true };
+  t.same(inVersion(2, [usage]), [{ ...usage, recoverable: false }]);
+  t.same(inVersion(1, [usage]), [usage]);
 });
 
 t.test('a version chosen late is asked for when needed; none means 1', async (t) => {

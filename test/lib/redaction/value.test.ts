@@ -1,5 +1,6 @@
 import t from 'tap';
 import { REDACTED } from '../../../lib/redaction/rule.js';
+import { redactId } from '../../../lib/redaction/ids.js';
 import { redactEvent, redactValue } from '../../../lib/redaction/value.js';
 
 const key = 'sk-' + 'proj-' + 'Q'.repeat(40);
@@ -141,9 +142,9 @@ t.test('a secret in an object key is redacted, in redactValue and redactEvent', 
 });
 
 // `zero redact` of a hand-edited log printed `"runId": "run_AKIA…"` and `"type": "bogus_sk-…"` as they were.
-t.test('structural top-level fields without their protocol shape are content, and redacted', async (t) => {
+t.test('structural top-level fields without their protocol shape are content, and redacted; ids holding a key become valid ids', async (t) => {
   const event = { schemaVersion: key, type: `bogus_${key}`, runId: `run_${key}`, sessionId: `zero_${key}`, delta: 'x' };
-  t.same(redactEvent(event), { schemaVersion: REDACTED, type: `bogus_${REDACTED}`, runId: `run_${REDACTED}`, sessionId: `zero_${REDACTED}`, delta: 'x' });
+  t.same(redactEvent(event), { schemaVersion: REDACTED, type: `bogus_${REDACTED}`, runId: redactId(`run_${key}`), sessionId: redactId(`zero_${key}`), delta: 'x' });
 });
 
 t.test('an object with inherited enumerable keys: its own keys are redacted and written, the inherited ones are not', async (t) => {

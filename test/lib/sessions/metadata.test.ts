@@ -1,4 +1,5 @@
 import t from 'tap';
+import fc from 'fast-check';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkMetadata, metadataFromEvents, readMetadata, titleFromPrompt, writeMetadata, type SessionMetadata } from '../../../lib/sessions/metadata.js';
@@ -20,6 +21,13 @@ t.test('the title is the first 80 characters of the prompt, whitespace collapsed
   t.equal(titleFromPrompt('x'.repeat(100)), 'x'.repeat(80));
   t.equal(titleFromPrompt(`${'a '.repeat(39)}bcdef`), `${'a '.repeat(39)}bc`);
   t.equal(titleFromPrompt(''), '');
+});
+
+t.test('the title of a long prompt is the one its first words give, whatever the spaces and characters', async (t) => {
+  const whole = (prompt: string) => Array.from(prompt.replace(/\s+/g, ' ').trim()).slice(0, 80).join('');
+  const piece = fc.oneof(fc.string({ unit: 'grapheme' }), fc.constantFrom(' ', '\n\n', '\t ', '😀', 'x'.repeat(170), '😀'.repeat(90), ' '.repeat(300)));
+  fc.assert(fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => titleFromPrompt(pieces.join('')) === whole(pieces.join(''))));
+  t.equal(titleFromPrompt('a\n\n'.repeat(1_000_000)), 'a '.repeat(40), 'a million one-letter lines');
 });
 
 t.test('the title never ends in half a surrogate pair', async (t) => {

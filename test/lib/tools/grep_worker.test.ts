@@ -2,12 +2,12 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { tsWorker } from '../../helpers/ts-worker.js';
 import t from 'tap';
 import type { MatchReply, MatchRequest } from '../../../lib/tools/grep_worker.js';
 
 // The worker as grep_matcher.ts starts it: a thread that answers one file's request at a time.
-const worker = new Worker(new URL('../../../lib/tools/grep_worker.ts', import.meta.url));
+const worker = tsWorker(new URL('../../../lib/tools/grep_worker.ts', import.meta.url));
 t.teardown(() => worker.terminate());
 
 const dir = mkdtempSync(join(tmpdir(), 'zero-grep-worker-'));

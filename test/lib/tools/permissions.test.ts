@@ -32,15 +32,17 @@ t.test('--auto low without a sandbox (off, or none given): bash needs a permissi
   }
 });
 
-t.test('--sandbox-network at low: each command needs a permission, asked with --permission-prompt stdio', async (t) => {
+t.test('--sandbox-network at low and medium: each command needs a permission, asked with --permission-prompt stdio', async (t) => {
   const shell = { sandbox: 'workspace-write' as const, network: true };
-  const refused = planTools(allTools, { shell });
-  t.match(refused.refusals.get('bash'), /^Permission required: bash runs shell commands with network access \(--sandbox-network\)/);
-  const asked = planTools(allTools, { shell, ask: true });
-  t.ok(names(asked).includes('bash'));
-  t.ok(asked.askFirst.has('bash'));
-  t.notOk(asked.autoAllowed.has('bash'));
-  t.equal(asked.permissionMode, 'ask');
+  for (const auto of ['low', 'medium'] as const) {
+    const refused = planTools(allTools, { auto, shell });
+    t.match(refused.refusals.get('bash'), /^Permission required: bash runs shell commands with network access \(--sandbox-network\)/, auto);
+    const asked = planTools(allTools, { auto, shell, ask: true });
+    t.ok(names(asked).includes('bash'));
+    t.ok(asked.askFirst.has('bash'));
+    t.notOk(asked.autoAllowed.has('bash'), auto);
+    t.equal(asked.permissionMode, 'ask');
+  }
 });
 
 t.test('--sandbox read-only at low: commands are auto-allowed, the write tools need a permission', async (t) => {

@@ -213,6 +213,7 @@ t.test('gate: an auto-allowed write inside runs with its reason; one outside is 
   const asking = toolboxFor(planTools(allTools, { shell, ask: true }));
   t.same(await asking.gate(write('.git/config'), ctx), { kind: 'ask' }, 'with --permission-prompt stdio the client decides');
   t.match(await asking.gate(write('a.txt'), ctx), { kind: 'auto' });
+  t.same(await asking.gate(call('bash', { command: 'true' }), ctx), { kind: 'auto', reason: 'Auto-allowed at --auto low: sandboxed shell (workspace-write, no network).' }, 'nor for a sandboxed command');
   const high = toolboxFor(planTools(allTools, { auto: 'high', shell }));
   t.same(await high.gate(write('.git/config'), ctx), { kind: 'run' }, 'unsafe permissions: no gate');
 });
