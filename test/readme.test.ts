@@ -35,6 +35,7 @@ for (const block of blocks.filter((block) => !needsMore(block))) {
     t.equal(result.status, 0, result.stderr);
     t.notMatch(result.stdout + result.stderr, /sk-[A-Za-z0-9]{20}/, 'no secret');
     if (/readme-demo\.jsonl "What is this repo\?"\n$/.test(block)) t.match(result.stdout, /This repository is \*\*zero-stream\*\*/);
+    if (block.includes('--mcp-config')) t.match(result.stdout, /^MCP server fs:\nmcp_fs_read_file +read +allow +on /);
     if (block.includes('@tsv')) t.equal(result.stdout, 'tool_call\tread_file\nrun_end\t0\n');
     if (block.includes('"schemaVersion":2')) t.match(JSON.parse(result.stdout), { schemaVersion: 2, type: 'run_end', status: 'success', exitCode: 0 });
     if (block.includes('zero validate run.jsonl')) {

@@ -3,7 +3,7 @@ import { CancelledError, UsageError } from '../errors.js';
 import { execChain, reportEvents, reportFailure, type ExecInput } from '../pipeline.js';
 import { NO_INPUT } from '../protocol/combine.js';
 import { DEFAULT_MAX_LINE_BYTES } from '../protocol/lines.js';
-import { loadConfig } from '../providers/config.js';
+import { loadConfig, type ZeroConfig } from '../providers/config.js';
 import { chooseProvider, createProvider, credentialsInUse, priceOf } from '../providers/index.js';
 import { runLimits } from './limit-flags.js';
 import { answerWarnings, readAnswerSchema } from './answer-flags.js';
@@ -11,6 +11,7 @@ import { DEFAULT_MAX_TURNS } from '../agent/run.js';
 import { planTools, UNSAFE_WARNING } from '../tools/permissions.js';
 import { allTools, toolboxFor } from '../tools/registry.js';
 import { shellSetup, type ShellSetup } from './shell-settings.js';
+import { startMcp } from './mcp-setup.js';
 import { formatToolListing, listingWarnings, toolListingRun } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
 import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot, type Launch } from '../sessions/index.js';
@@ -77,8 +78,10 @@ async function sessionRecorder(settings: ExecSettings, env: NodeJS.ProcessEnv, p
 }
 
 /** --list-tools: the table, or a tool per line (json), or in stream-json a run of its own; needs no provider. */
-async function listTools(settings: ExecSettings, tools: ToolPlan, io: CliIO, secrets: string[]): Promise<void> {
+async function listTools(settings: ExecSettings, tools: ToolPlan, io: CliIO, secrets: string[], stopServers: () => Promise<void>): Promise<void> {
   const { outputFormat: format, schemaVersion } = settings;
+  // the MCP servers were started only to list their tools
+  await stopServers();
   if (format !== 'stream-json') return deliver(io, Readable.from([...listingWarnings(tools.warnings, format, io), formatToolListing(tools.listing, format)]), Promise.resolve(0));
   const run = { cwd: settings.cwd, provider: settings.provider ?? io.env.ZERO_PROVIDER?.trim() ?? 'none', model: settings.model ?? 'none', warnings: tools.warnings };
   const { readable, exitCode } = reportEvents(toolListingRun(tools.listing, run), { format, schemaVersion, secrets, stderr: io.stderr });
@@ -99,7 +102,7 @@ function reasoningWarnings({ reasoningBudget: budget, reasoningEffort: effort }:
 async function chosenProvider(settings: ProviderSettings & { provider?: string }, secrets: string[], maxLineBytes?: number): Promise<{ choice: ProviderChoice; provider: Provider }> {
   const choice = chooseProvider({ ...settings, name: settings.provider });
   // Keys the config files hold are credentials in use too: redacted from here on.
-  secrets.splice(0, secrets.length, ...credentialsInUse(settings.env ?? {}, choice, settings.config));
+  secrets.push(...credentialsInUse(settings.env ?? {}, choice, settings.config).filter((secret) => !secrets.includes(secret)));
   checkApiKey(choice, settings.env ?? {}, settings.config);
   // A read that waits here (a script that is a FIFO nobody writes) is stopped by a signal: the run then ends cancelled.
   return { choice, provider: await createProvider(choice, { maxLineBytes, signal: setupSignal() }) };
@@ -121,12 +124,24 @@ function withStatement(plan: ToolPlan, shell: ShellSetup): { plan: ToolPlan; fir
   return { plan };
 }
 
-/** The shell the run's commands get, and the tools the model may use with it; the flags' own warnings (Zero's flags done otherwise here) join the plan's. */
-async function shellAndTools(raw: RawExecOptions, settings: ExecSettings, env: NodeJS.ProcessEnv) {
+/**
+ * The shell the run's commands get, its MCP servers started, and the tools the model may use with them; the
+ * flags' own warnings (Zero's flags done otherwise here) and the servers' join the plan's. The caller stops the
+ * servers (`mcp.close`), which are stopped here when the plan fails.
+ */
+async function shellAndTools(raw: RawExecOptions, settings: ExecSettings, env: NodeJS.ProcessEnv, config: ZeroConfig, secrets: string[], log: (line: string) => void) {
   const shell = await shellSetup(raw, settings, env);
-  const { plan, firstShellCall } = withStatement(planTools(allTools, { ...settings.permissions, shell: shell.shell }), shell);
-  plan.warnings.push(...settings.warnings);
-  return { shell, tools: plan, firstShellCall };
+  // a signal while the servers start cancels the run, the servers stopped
+  const child = { env: shell.policy([settings.cwd], secrets).env, secrets, log, signal: setupSignal() };
+  const mcp = await startMcp(raw, settings, config, child, allTools);
+  try {
+    const { plan, firstShellCall } = withStatement(planTools([...allTools, ...mcp.tools], { ...settings.permissions, shell: shell.shell }), shell);
+    plan.warnings.push(...settings.warnings, ...mcp.warnings);
+    return { shell, tools: plan, firstShellCall, mcp };
+  } catch (error) {
+    await mcp.close();
+    throw error;
+  }
 }
 
 /** `zero exec`: one run, reported on stdout in the chosen format; the process exits with run_end's code. */
@@ -136,24 +151,27 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
   const debug = debugReporter(io, Boolean(raw.debug) || io.env.ZERO_DEBUG === '1', secrets);
   captureConsole(debug.log);
   let worktree: Worktree | undefined;
+  let stopMcp = async () => {};
   try {
     const given = execSettings(words, raw, io.env);
     if (given.listTools) {
-      const { tools } = await shellAndTools(raw, given, io.env);
-      return await listTools(given, tools, io, secrets);
+      const { tools, mcp } = await shellAndTools(raw, given, io.env, await loadConfig(given.cwd, io.env), secrets, debug.log);
+      stopMcp = mcp.close;
+      return await listTools(given, tools, io, secrets, mcp.close);
     }
     const answer = await readAnswerSchema(raw, given.cwd, setupSignal());
     worktree = given.worktree && (await prepareWorktree(given.cwd, given.worktree, io.env));
     // the run, its tools, its config, its sandbox and its session are the worktree's
     const settings = movedInto(given, worktree);
-    const { shell, tools, firstShellCall } = await shellAndTools(raw, settings, io.env);
-    const extraRoots = [...settings.extraRoots, ...shell.writeRoots];
     const config = await loadConfig(settings.cwd, io.env);
     const { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort } = settings;
     const limits = { maxRetries, timeoutMs, idleTimeoutMs, reasoningBudget, reasoningEffort };
     const flags = await providerFlags(settings, io.env);
     const { choice, provider } = await chosenProvider({ ...flags, cwd: settings.cwd, env: io.env, config, limits }, secrets, settings.maxLineBytes).catch((error: unknown) => Promise.reject(sessionProviderError(error, settings, flags)));
     const spending = runLimits(settings.limits, priceOf(choice, provider.model), provider.model);
+    const { shell, tools, firstShellCall, mcp } = await shellAndTools(raw, settings, io.env, config, secrets, debug.log);
+    stopMcp = mcp.close;
+    const extraRoots = [...settings.extraRoots, ...shell.writeRoots];
     const { input, source } = await execInput(settings, io, setupSignal());
     const recorder = await sessionRecorder({ ...settings, session: flags.session ?? settings.session }, io.env, { name: provider.name, model: provider.model, ...launchOf(choice, flags.provider, io.env, config) }, secrets);
     const screen = screenFor(io, settings.outputFormat, { spinner: true, sessionHint: true });
@@ -161,7 +179,7 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       provider,
       cwd: settings.cwd,
       maxTurns: settings.maxTurns ?? config.maxTurns ?? DEFAULT_MAX_TURNS,
-      toolbox: toolboxFor(tools, shell.policy([settings.cwd, ...extraRoots], secrets), firstShellCall),
+      toolbox: toolboxFor(tools, shell.policy([settings.cwd, ...extraRoots], secrets), firstShellCall, mcp.tools),
       warnings: [...config.warnings, ...tools.warnings, ...reasoningWarnings(settings, choice), ...answerWarnings(answer, choice), ...(worktree ? [worktree.note] : [])],
       extraRoots,
       input,
@@ -177,9 +195,10 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
     source?.pipe(chain);
     const from = input.format === 'text' ? 'the command line' : settings.file ?? 'stdin';
     const run = { cancel: chain.cancel, silence: screen.progress.silence };
-    await deliver(screen.io, chain, chain.exitCode, run, () => debug.log(`run started with provider ${provider.name}, model ${provider.model}; prompt from ${from}`));
+    // The servers stop once run_end is written, before the exit; a lost stdout kills their groups (deliver).
+    await deliver(screen.io, chain, chain.exitCode.finally(mcp.close), run, () => debug.log(`run started with provider ${provider.name}, model ${provider.model}; prompt from ${from}`));
   } catch (error) {
-    await discardWorktree(worktree);
+    await Promise.all([discardWorktree(worktree), stopMcp()]);
     const schemaVersion = schemaVersionFromArgv(raw.schemaVersion === undefined ? [] : ['--schema-version', raw.schemaVersion], io.env);
     const { readable, exitCode } = reportFailure(error, { format, schemaVersion, secrets, stderr: io.stderr }, debug.failure);
     // A signal that stopped the setup is the failure reported: deliver takes it as handled, and writes the report.

@@ -8,9 +8,13 @@ import type { ToolListing } from '../tools/permissions.js';
  * not events of a run: in stream-json the listing is a run (toolListingRun).
  */
 export function formatToolListing(listing: ToolListing[], format: Exclude<OutputFormat, 'stream-json'>): string {
-  const lines = listing.map((tool) => {
-    if (format === 'json') return JSON.stringify({ type: 'tool', name: tool.name, side_effect: tool.sideEffect, permission: tool.permission, advertised: tool.advertised, reason: tool.reason });
-    return [tool.name.padEnd(16), tool.sideEffect.padEnd(7), tool.permission.padEnd(7), (tool.advertised ? 'on' : 'off').padEnd(4), tool.reason].join(' ');
+  const width = Math.max(16, ...listing.map((tool) => tool.name.length));
+  const lines = listing.flatMap((tool, index) => {
+    const { server } = tool;
+    if (format === 'json') return [JSON.stringify({ type: 'tool', name: tool.name, side_effect: tool.sideEffect, permission: tool.permission, advertised: tool.advertised, reason: tool.reason, ...(server ? { server } : {}) })];
+    const line = [tool.name.padEnd(width), tool.sideEffect.padEnd(7), tool.permission.padEnd(7), (tool.advertised ? 'on' : 'off').padEnd(4), tool.reason].join(' ');
+    // an MCP server's tools come together, under its name
+    return server && listing[index - 1]?.server !== server ? [`MCP server ${server}:`, line] : [line];
   });
   return `${lines.join('\n')}\n`;
 }

@@ -11,6 +11,7 @@ import { worktreeRequest, type WorktreeFlags, type WorktreeRequest } from './wor
 import type { ReasoningEffort } from '../providers/types.js';
 import { limitSettings, type LimitFlags, type LimitSettings } from './limit-flags.js';
 import type { AnswerFlags } from './answer-flags.js';
+import type { RawMcpOptions } from './mcp-setup.js';
 
 export const INPUT_FORMATS = ['text', 'stream-json'] as const;
 export type InputFormat = (typeof INPUT_FORMATS)[number];
@@ -19,7 +20,7 @@ export type InputFormat = (typeof INPUT_FORMATS)[number];
 export const STDIN = '-';
 
 /** The exec flags as commander hands them over: strings, unchecked. */
-export type RawExecOptions = CompatFlags & SessionFlags & WorktreeFlags & LimitFlags & AnswerFlags & {
+export type RawExecOptions = CompatFlags & SessionFlags & WorktreeFlags & LimitFlags & AnswerFlags & RawMcpOptions & {
   inputFormat?: string;
   outputFormat?: string;
   file?: string;

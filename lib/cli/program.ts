@@ -105,6 +105,8 @@ function execCommand(zero: Command, io: CliIO): void {
     .option('--env-pass <name>', 'pass this environment variable to shell commands even if it looks like a credential (globs allowed; repeatable)', collect)
     .option('--enabled-tools <names>', 'only these tools (comma or space separated; repeatable)', collect)
     .option('--disabled-tools <names>', 'never these tools (comma or space separated; repeatable)', collect)
+    .option('--mcp-config <file>', 'MCP servers to start, as Claude Code writes them ({"mcpServers": {…}}), besides those of the config files (repeatable)', collect)
+    .option('--mcp-timeout <seconds>', 'how long MCP servers have to start and list their tools (default 30)')
     .option('--add-dir <dir>', 'another directory write tools and sandboxed commands may change (repeatable)', collect)
     .option('--resume [id]', 'continue a session (without an id: the newest one for this working directory)')
     .option('--fork <id>', "start a new session from a copy of that session's history")

@@ -53,7 +53,7 @@ const parserMessage = (error: Error) => error.message.replace(/, ".*"(\.\.\.)? i
  * One config file, or undefined when it does not exist. Only a regular file is
  * read: a repository may hold a link to a FIFO or a device, which would hang the run or fill memory.
  */
-async function readConfigFile(file: string): Promise<ConfigObject | undefined> {
+export async function readConfigFile(file: string): Promise<ConfigObject | undefined> {
   let text: string;
   try {
     // opened without waiting and checked on the descriptor: a FIFO planted as .zero/config.json held zero, deaf to signals

@@ -1,7 +1,7 @@
 import { isSensitiveKey, redactText } from '../redaction/index.js';
 
 /**
- * The environment of every process zero starts for the model (bash now, MCP servers later): decided here and
+ * The environment of every process zero starts for the model (bash, stdio MCP servers): decided here and
  * nowhere else. A child gets ordinary variables, never the run's credentials: a command the model writes can
  * print, encode or commit whatever it is given.
  */

@@ -25,7 +25,7 @@ export type PermissionSettings = {
   shell?: { sandbox: SandboxMode; network: boolean };
 };
 
-export type ToolListing = { name: string; sideEffect: SideEffect; permission: AnyTool['permission']; advertised: boolean; reason: string };
+export type ToolListing = { name: string; sideEffect: SideEffect; permission: AnyTool['permission']; advertised: boolean; reason: string; server?: string };
 
 export type ToolPlan = {
   /** What the model is told about and may run. */
@@ -49,19 +49,26 @@ export type ToolPlan = {
 export const UNSAFE_WARNING = 'Unsafe permissions are active (--skip-permissions-unsafe or --auto high): tools that change files and run shell commands run without asking.';
 
 const TOOL_NAME = /^[A-Za-z0-9_-]+$/;
+/** `mcp_<server>_*`: every tool of one MCP server. */
+const SERVER_TOOLS = /^mcp_[A-Za-z0-9_-]+_\*$/;
 
 /** `a,b c` → ['a', 'b', 'c']; a malformed name is a usage error. */
 export function parseToolNames(flag: string, values: string[] | undefined): string[] | undefined {
   if (values === undefined) return undefined;
   const names = values.flatMap((value) => value.split(/[\s,]+/)).filter(Boolean);
   for (const name of names) {
-    if (!TOOL_NAME.test(name)) throw new UsageError(`Invalid tool name in ${flag}: "${name}". Tool names are letters, digits, "_" and "-".`);
+    if (!TOOL_NAME.test(name) && !SERVER_TOOLS.test(name)) throw new UsageError(`Invalid tool name in ${flag}: "${name}". Tool names are letters, digits, "_" and "-" (or mcp_<server>_* for all of a server's tools).`);
   }
   return names;
 }
 
-function describeEffect(tool: { sideEffect: SideEffect }): string {
+/** Whether a name of --enabled-tools / --disabled-tools names the tool. */
+const namesTool = (pattern: string, tool: string) => (pattern.endsWith('*') ? tool.startsWith(pattern.slice(0, -1)) : pattern === tool);
+
+function describeEffect(tool: { sideEffect: SideEffect; server?: string }): string {
   if (tool.sideEffect === 'shell') return 'runs shell commands';
+  if (tool.sideEffect === 'write' && tool.server) return 'may change things';
+  if (tool.sideEffect === 'network') return 'may change things beyond this machine';
   if (tool.sideEffect === 'write') return 'changes files';
   return 'only reads';
 }
@@ -85,6 +92,7 @@ export function isProtectedPath(file: string, realRoots: string[]): boolean {
 
 /** Why --auto low or medium lets a `prompt` tool run without asking, or undefined when it does not. */
 function autoReason(tool: AnyTool, level: AutoLevel, shell: PermissionSettings['shell']): string | undefined {
+  if (tool.server) return undefined;
   if (tool.sideEffect === 'write' && shell?.sandbox !== 'read-only') return `Auto-allowed at --auto ${level}: a write inside the working directory and the --add-dir directories.`;
   if (tool.sideEffect === 'shell' && shell && shell.sandbox !== 'off' && !shell.network) return `Auto-allowed at --auto ${level}: sandboxed shell (${shell.sandbox}, no network).`;
   return undefined;
@@ -92,6 +100,7 @@ function autoReason(tool: AnyTool, level: AutoLevel, shell: PermissionSettings['
 
 /** Why --auto low or medium does not let this `prompt` tool run without asking. */
 function withoutSandbox(tool: AnyTool, shell: PermissionSettings['shell']): string {
+  if (tool.server) return `${describeEffect(tool)} (MCP server ${tool.server}; not marked read-only)`;
   if (tool.sideEffect === 'write') return `${describeEffect(tool)} and the sandbox is read-only`;
   if (tool.sideEffect !== 'shell') return describeEffect(tool);
   if (!shell || shell.sandbox === 'off') return `${describeEffect(tool)} outside a sandbox`;
@@ -114,7 +123,7 @@ export function planTools(tools: AnyTool[], settings: PermissionSettings = {}): 
 
   const known = new Set(tools.map((tool) => tool.name));
   for (const [flag, names] of [['--enabled-tools', enabled ?? []], ['--disabled-tools', disabled]] as const) {
-    const unknown = names.find((name) => !known.has(name));
+    const unknown = names.find((name) => ![...known].some((tool) => namesTool(name, tool)));
     if (unknown) throw new UsageError(`Unknown tool "${unknown}" in ${flag}: this run has ${[...known].join(', ')}.`);
   }
 
@@ -127,8 +136,8 @@ export function planTools(tools: AnyTool[], settings: PermissionSettings = {}): 
     let refused: [string, string] | undefined;
     let allowedBy = 'always allowed';
     const auto = tool.permission === 'prompt' && !unsafe ? autoReason(tool, level, settings.shell) : undefined;
-    if (disabled.includes(tool.name)) refused = ['disabled by --disabled-tools', `Tool ${tool.name} is disabled by --disabled-tools.`];
-    else if (enabled && !enabled.includes(tool.name)) refused = ['not in --enabled-tools', `Tool ${tool.name} is not in --enabled-tools.`];
+    if (disabled.some((name) => namesTool(name, tool.name))) refused = ['disabled by --disabled-tools', `Tool ${tool.name} is disabled by --disabled-tools.`];
+    else if (enabled && !enabled.some((name) => namesTool(name, tool.name))) refused = ['not in --enabled-tools', `Tool ${tool.name} is not in --enabled-tools.`];
     else if (tool.permission === 'allow') allowedBy = 'always allowed';
     else if (unsafe) allowedBy = 'allowed by unsafe permissions';
     else if (auto) {
@@ -146,7 +155,7 @@ export function planTools(tools: AnyTool[], settings: PermissionSettings = {}): 
     if (refused) plan.refusals.set(tool.name, refused[1]);
     else plan.advertised.push(tool);
     const reason = refused?.[0] ?? `${describeEffect(tool)}: ${allowedBy}`;
-    plan.listing.push({ name: tool.name, sideEffect: tool.sideEffect, permission: tool.permission, advertised: !refused, reason });
+    plan.listing.push({ name: tool.name, sideEffect: tool.sideEffect, permission: tool.permission, advertised: !refused, reason, ...(tool.server ? { server: tool.server } : {}) });
   }
   return plan;
 }

@@ -68,14 +68,14 @@ export type ToolboxOptions = {
 };
 
 /**
- * The toolbox a permission plan allows (planTools over allTools); bash runs its commands under `shell` when given,
- * and its first call is preceded by `shellNotice`.
+ * The toolbox a permission plan allows (planTools over allTools and the run's MCP tools); bash runs its commands
+ * under `shell` when given, and its first call is preceded by `shellNotice`.
  */
-export function toolboxFor(plan: ToolPlan, shell?: ShellPolicy, shellNotice?: string): Toolbox {
+export function toolboxFor(plan: ToolPlan, shell?: ShellPolicy, shellNotice?: string, mcpTools: AnyTool[] = []): Toolbox {
   const tools = plan.advertised.map((tool) => (tool.name === bash.name && shell ? createBash(shell) : tool));
   const { refusals, needPermission, askFirst, autoAllowed, permissionMode } = plan;
   const notices = new Map(shellNotice ? [[bash.name, shellNotice]] : []);
-  return createToolbox(tools, { refusals, needPermission, askFirst, autoAllowed, notices, known: allTools, permissionMode });
+  return createToolbox(tools, { refusals, needPermission, askFirst, autoAllowed, notices, known: [...allTools, ...mcpTools], permissionMode });
 }
 
 export function createToolbox(tools: AnyTool[] = readOnlyTools, options: ToolboxOptions = {}): Toolbox {

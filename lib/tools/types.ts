@@ -35,6 +35,8 @@ export interface Tool<Args = Record<string, unknown>, Result extends ToolRunResu
   parameters: Record<string, unknown>;
   sideEffect: SideEffect;
   permission: 'allow' | 'prompt';
+  /** The MCP server it comes from (lib/mcp): its effects lie beyond the path sandbox, so --auto low and medium never allow it unasked. */
+  server?: string;
   /**
    * Returns the output (the toolbox still caps it at 64 KiB); throws (any Error)
    * for an error result whose output is the error's message.

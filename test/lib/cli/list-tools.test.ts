@@ -18,6 +18,24 @@ t.test('formatToolListing in each format', async (t) => {
   t.same(jsonLines(formatToolListing([...listing], 'json'))[1], { type: 'tool', name: 'bash', side_effect: 'shell', permission: 'prompt', advertised: false, reason: 'disabled by --disabled-tools' });
 });
 
+t.test("formatToolListing: an MCP server's tools under its name; the name column as wide as the longest name", async (t) => {
+  const tool = { sideEffect: 'read', permission: 'allow', advertised: true, reason: 'only reads: always allowed' } as const;
+  const withServers = [listing[0], { ...tool, name: 'mcp_github_list_issues', server: 'github' }, { ...tool, name: 'mcp_github_get_issue', server: 'github' }, { ...tool, name: 'mcp_fs_read', server: 'fs' }];
+  t.equal(
+    formatToolListing(withServers, 'text'),
+    [
+      'read_file              read    allow   on   only reads: always allowed',
+      'MCP server github:',
+      'mcp_github_list_issues read    allow   on   only reads: always allowed',
+      'mcp_github_get_issue   read    allow   on   only reads: always allowed',
+      'MCP server fs:',
+      'mcp_fs_read            read    allow   on   only reads: always allowed',
+      '',
+    ].join('\n'),
+  );
+  t.same(jsonLines(formatToolListing(withServers, 'json')).map((line) => line.server), [undefined, 'github', 'github', 'fs']);
+});
+
 t.test('toolListingRun: run_start, the warnings, one final whose text is the table', async (t) => {
   t.same(toolListingRun([...listing], { cwd: '/repo', provider: 'none', model: 'none', warnings: ['careful'] }), [
     { type: 'run_start', cwd: '/repo', provider: 'none', model: 'none' },

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { isProtectedPath, parseToolNames, planTools, protectedWriteReason, UNSAFE_WARNING } from '../../../lib/tools/permissions.js';
-import { allTools } from '../../../lib/tools/registry.js';
+import { allTools, type AnyTool } from '../../../lib/tools/registry.js';
 
 const names = (plan: ReturnType<typeof planTools>) => plan.advertised.map((tool) => tool.name);
 const readOnly = ['read_file', 'list_directory', 'glob', 'grep'];
@@ -95,7 +95,25 @@ t.test('a tool both enabled and disabled is a usage error', async (t) => {
 t.test('parseToolNames: comma or space separated, repeatable; malformed names are usage errors', async (t) => {
   t.same(parseToolNames('--enabled-tools', ['read_file,grep', 'bash  glob']), ['read_file', 'grep', 'bash', 'glob']);
   t.equal(parseToolNames('--enabled-tools', undefined), undefined);
-  t.throws(() => parseToolNames('--disabled-tools', ['read_file,rm -rf/']), { code: 'usage_error', message: 'Invalid tool name in --disabled-tools: "-rf/". Tool names are letters, digits, "_" and "-".' });
+  t.throws(() => parseToolNames('--disabled-tools', ['read_file,rm -rf/']), { code: 'usage_error', message: 'Invalid tool name in --disabled-tools: "-rf/". Tool names are letters, digits, "_" and "-" (or mcp_<server>_* for all of a server\'s tools).' });
+  t.same(parseToolNames('--disabled-tools', ['mcp_fs_*']), ['mcp_fs_*']);
+  t.throws(() => parseToolNames('--disabled-tools', ['read_*']), { code: 'usage_error' });
+});
+
+t.test('MCP tools: never auto-allowed unless read-only; mcp_<server>_* names all of a server', async (t) => {
+  const mcpTool = (name: string, sideEffect: 'read' | 'write' | 'network'): AnyTool => ({ name, description: name, parameters: { type: 'object' }, sideEffect, permission: sideEffect === 'read' ? 'allow' : 'prompt', server: 'fs', run: async () => '' });
+  const tools = [...allTools, mcpTool('mcp_fs_read', 'read'), mcpTool('mcp_fs_write', 'write'), mcpTool('mcp_fs_fetch', 'network')];
+  const offered = (settings: Parameters<typeof planTools>[1]) => planTools(tools, settings).advertised.map((tool) => tool.name).filter((name) => name.startsWith('mcp_'));
+  t.same(offered({ shell: sandboxed }), ['mcp_fs_read']);
+  t.same(offered({ shell: sandboxed, auto: 'medium' }), ['mcp_fs_read']);
+  t.same(offered({ shell: sandboxed, auto: 'high' }), ['mcp_fs_read', 'mcp_fs_write', 'mcp_fs_fetch']);
+  t.match(planTools(tools, { shell: sandboxed }).refusals.get('mcp_fs_write'), /^Permission required: mcp_fs_write may change things \(MCP server fs; not marked read-only\)/);
+  t.match(planTools(tools, { shell: sandboxed }).refusals.get('mcp_fs_fetch'), /may change things beyond this machine/);
+  t.same(offered({ shell: sandboxed, ask: true }), ['mcp_fs_read', 'mcp_fs_write', 'mcp_fs_fetch'], '--permission-prompt stdio offers them, asking for each call');
+  t.same([...planTools(tools, { shell: sandboxed, ask: true }).askFirst].filter((name) => name.startsWith('mcp_')), ['mcp_fs_write', 'mcp_fs_fetch']);
+  t.same(offered({ shell: sandboxed, auto: 'high', disabled: ['mcp_fs_*'] }), []);
+  t.same(offered({ shell: sandboxed, auto: 'high', enabled: ['mcp_fs_write'] }), ['mcp_fs_write']);
+  t.throws(() => planTools(tools, { disabled: ['mcp_git_*'] }), { code: 'usage_error', message: /^Unknown tool "mcp_git_\*" in --disabled-tools/ });
 });
 
 t.test('the listing: one line per tool with why it is on or off', async (t) => {
