@@ -1,7 +1,8 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { UsageError } from '../errors.js';
-import { describeSchemaError, isJsonObject } from '../protocol/validate.js';
+import { describeSchemaError } from '../protocol/validate.js';
+import { isJsonObject } from '../protocol/json-object.js';
 
 /** What a provider is told of the answer's schema (--output-schema): OpenAI's `json_schema` response format takes it as is. */
 export type AnswerFormat = {

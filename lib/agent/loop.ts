@@ -5,7 +5,7 @@ import type { Provider, ProviderChunk } from '../providers/types.js';
 import type { Toolbox } from '../tools/registry.js';
 import type { ToolContext, ToolOutcome } from '../tools/types.js';
 import { isTooDeep, TOO_DEEP } from '../protocol/depth.js';
-import { isJsonObject } from '../protocol/validate.js';
+import { isJsonObject } from '../protocol/json-object.js';
 import { askReason } from '../tools/permissions.js';
 import type { Meter } from './limits.js';
 import { retryRequest, type AnswerSchema } from './answer-schema.js';

@@ -1,5 +1,5 @@
 import { checkVersioned } from '../protocol/schema-version.js';
-import { isJsonObject } from '../protocol/validate.js';
+import { isJsonObject } from '../protocol/json-object.js';
 
 const INPUT_TYPES = new Set<unknown>(['prompt', 'message']);
 

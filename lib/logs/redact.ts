@@ -5,7 +5,7 @@ import type { Step } from '../streams.js';
 import { lineItem, type LogItem, type LogLine } from './framing.js';
 import { RUN_ID_PATTERN } from '../protocol/ids.js';
 import { jsonLine } from '../output/serializer.js';
-import { isJsonObject } from '../protocol/validate.js';
+import { isJsonObject } from '../protocol/json-object.js';
 
 type Json = Record<string, unknown>;
 /** A line as it was read: its text and, from the lines framing, its bytes. */

@@ -4,7 +4,7 @@ import { createInvariantChecker, type Problem } from './invariants.js';
 import { isStoredPrompt } from './prompts.js';
 import type { LogPlaces } from './places.js';
 import { redactOutbound, type RedactOptions } from '../redaction/index.js';
-import { isJsonObject } from '../protocol/validate.js';
+import { isJsonObject } from '../protocol/json-object.js';
 import type { Step } from '../streams.js';
 
 export type LogCheckOptions = {

@@ -1,5 +1,5 @@
 import type { ToolCallEvent, ToolResultEvent } from '../protocol/types.js';
-import { isJsonObject } from '../protocol/validate.js';
+import { isJsonObject } from '../protocol/json-object.js';
 
 // The text format's progress lines say what happened, in a few words: the tool and what it works on, then how it
 // went. Never the raw output: that is the model's to read, and it would bury the answer.

@@ -1,7 +1,8 @@
 import type { SchemaKind } from './schemas.js';
 import { CONTROL_EVENT_TYPES, type Parsed, type SchemaVersion } from './types.js';
 import { mapStep, type Step } from '../streams.js';
-import { acceptLine, checkAgainstSchema, conformsToSchema, isJsonObject, validateParsed, type Verdict } from './validate.js';
+import { acceptLine, checkAgainstSchema, conformsToSchema, validateParsed, type Verdict } from './validate.js';
+import { isJsonObject } from './json-object.js';
 import { acceptImages } from './images.js';
 
 /** The kinds shipped in both versions (docs/protocol.md §9): a value is checked against the schema of its own schemaVersion. */

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { loadSchema, type SchemaKind } from './schemas.js';
 import { UsageError } from '../errors.js';
 import type { Parsed } from './types.js';
+import { isJsonObject } from './json-object.js';
 
 export type Verdict<T> = { ok: true; value: T } | { ok: false; field: string; problem: string };
 
@@ -46,10 +47,6 @@ function fieldName(pointer: string, child?: string): string {
   return parts.reduce((name, part) => (/^\d+$/.test(part) ? `${name}[${part}]` : name ? `${name}.${part}` : part), '') || '(root)';
 }
 
-/** A JSON object: not null, not an array. */
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** The JSON type of a value as people name it: null, array, object, string, number, boolean. */
 export function typeOf(value: unknown): string {

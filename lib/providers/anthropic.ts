@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ProviderError } from '../errors.js';
-import { isJsonObject } from '../protocol/validate.js';
+import { isJsonObject } from '../protocol/json-object.js';
 import type { ChatMessage, ToolDefinition } from '../protocol/chat.js';
 import { deadlines, parseToolArguments, providerFailure } from './faults.js';
 import type { AnswerFormat } from '../agent/answer-schema.js';

@@ -1,5 +1,5 @@
 import { decided } from '../logs/serialize.js';
-import { isJsonObject } from '../protocol/validate.js';
+import { isJsonObject } from '../protocol/json-object.js';
 import type { Redactor } from './shown.js';
 
 /**

@@ -2,7 +2,7 @@ import type { LogItem } from '../logs/framing.js';
 import type { LogPlaces } from '../logs/places.js';
 import { isStoredPrompt } from '../logs/prompts.js';
 import type { ToolCallEvent } from '../protocol/types.js';
-import { isJsonObject } from '../protocol/validate.js';
+import { isJsonObject } from '../protocol/json-object.js';
 import type { RedactOptions } from '../redaction/index.js';
 import { applyStep, type Emit, type Step } from '../streams.js';
 import type { PermissionNote } from './permissions.js';

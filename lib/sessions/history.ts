@@ -1,5 +1,5 @@
 import type { ChatMessage, ToolCallRequest } from '../protocol/chat.js';
-import { isJsonObject } from '../protocol/validate.js';
+import { isJsonObject } from '../protocol/json-object.js';
 import type { ImageInput } from '../protocol/types.js';
 
 type Record_ = Record<string, unknown>;

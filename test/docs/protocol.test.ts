@@ -5,7 +5,8 @@ import { createInvariantChecker } from '../../lib/logs/invariants.js';
 import { createSerializer } from '../../lib/output/serializer.js';
 import { loadSchema, type SchemaKind } from '../../lib/protocol/schemas.js';
 import type { OutputEvent } from '../../lib/protocol/types.js';
-import { checkAgainstSchema, isJsonObject } from '../../lib/protocol/validate.js';
+import { checkAgainstSchema } from '../../lib/protocol/validate.js';
+import { isJsonObject } from '../../lib/protocol/json-object.js';
 import { packageRoot } from '../../lib/package.js';
 
 /**

@@ -211,8 +211,3 @@ t.test('validateParsed throws a usage error "Invalid <label> at line N: <field>:
 t.test('validateParsed uses a given label', async (t) => {
   t.throws(() => validateParsed('script', { value: { delayMs: -1 }, lineNo: 12 }, 'script demo.jsonl'), { message: /^Invalid script demo\.jsonl at line 12: delayMs: / });
 });
-
-t.test('isJsonObject: objects only, not null or arrays', async (t) => {
-  const { isJsonObject } = await import('../../../lib/protocol/validate.js');
-  t.same([{}, { a: 1 }, [], null, 'x', 1, undefined].map(isJsonObject), [true, true, false, false, false, false, false]);
-});
