@@ -27,9 +27,9 @@ t.test('values that only look like options pass: the inline form, -, numbers, an
   const dir = tempDir(t);
   const script = writeScript(dir, [{ expect: { contains: ['-p is a flag'] }, text: 'ok' }]);
   const run = (args: string[], stdin?: string) => zeroHere(['exec', '--provider', 'scripted', '--script', script, '-C', dir, '--no-session', ...args], { stdin });
-  t.same(await run(['--model=--odd', '--', '-p is a flag']), { code: 0, stdout: 'ok\n', stderr: '' }, '--model=--odd and words after --');
-  t.same(await run(['-f', '-'], '-p is a flag'), { code: 0, stdout: 'ok\n', stderr: '' }, '-f - reads stdin');
-  t.same(await run(['--prompt=-p is a flag']), { code: 0, stdout: 'ok\n', stderr: '' }, 'an inline prompt that starts with -');
+  t.same(await run(['--model=--odd', '--', '-p is a flag']), { code: 0, stdout: 'ok\n', stderr: '', signal: null }, '--model=--odd and words after --');
+  t.same(await run(['-f', '-'], '-p is a flag'), { code: 0, stdout: 'ok\n', stderr: '', signal: null }, '-f - reads stdin');
+  t.same(await run(['--prompt=-p is a flag']), { code: 0, stdout: 'ok\n', stderr: '', signal: null }, 'an inline prompt that starts with -');
   const negative = await run(['--max-retries', '-1', 'hi']);
   t.match(negative, { code: 2, stderr: /Invalid value for --max-retries: "-1"\. Expected a whole number/ }, 'a negative number reaches its own check');
 });
