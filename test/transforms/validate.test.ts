@@ -87,7 +87,8 @@ t.test('output: empty text deltas and bad ids are rejected', async (t) => {
   t.match(emptyDelta?.message, /delta: Must not be empty/);
   const { error: badId } = await throughUntilError(validate('output'), [at({ schemaVersion: 1, type: 'tool_call', runId, id: '-bad', name: 'x' })]);
   t.match(badId?.message, /id: /);
-  const { error: badRunId } = await throughUntilError(validate('output'), [at({ schemaVersion: 1, type: 'final', runId: 'run_1', text: '' })]);
+  // a runId is any id (another program's logs), but still an id: not one that starts with a dash or holds a space
+  const { error: badRunId } = await throughUntilError(validate('output'), [at({ schemaVersion: 1, type: 'final', runId: '-run 1', text: '' })]);
   t.match(badRunId?.message, /runId: /);
 });
 
