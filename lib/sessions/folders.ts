@@ -35,6 +35,16 @@ export function storeError(path: string, error: unknown): unknown {
   return new UsageError(`Cannot use the session store at ${path}: ${problem} (${code}). Set ZERO_HOME to a writable folder, or pass --no-session.`, { cause: error });
 }
 
+/** Failures of the disk itself: the store cannot take more now, whatever the run does. */
+const DISK_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EROFS']);
+
+/** What is wrong with the disk that made `error` (also through a storeError's cause), or undefined when it is not the disk. */
+export function diskFailure(error: unknown): string | undefined {
+  const code = errnoOf(error) ?? errnoOf((error as { cause?: unknown })?.cause);
+  if (!code || !DISK_FAILURES.has(code)) return undefined;
+  return `${PROBLEMS[code] ?? 'the disk failed'} (${code})`;
+}
+
 /**
  * Creates `dir` and its missing parents with mode 0700, then sets `dir` itself to
  * 0700 (a folder that existed with a wider mode is narrowed). Node's own

@@ -1,4 +1,4 @@
-import { chmod, copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { newSessionId } from '../protocol/ids.js';
@@ -72,6 +72,9 @@ export async function prepareStore(root: string): Promise<void> {
   });
 }
 
+/** A session folder this process made and could not finish (a full disk): no empty folder is left behind. */
+const removeFolder = (dir: string) => rm(dir, { recursive: true, force: true }).catch(() => undefined);
+
 /** Ids are random: a clash more than a few times in a row means the folder answers EEXIST to everything. */
 const NEW_ID_ATTEMPTS = 20;
 
@@ -83,11 +86,17 @@ async function makeFolder(root: string, now: Date, asked?: string): Promise<{ id
     const dir = sessionDir(root, id);
     try {
       await mkdir(dir, { mode: PRIVATE_DIR_MODE });
-      await chmod(dir, PRIVATE_DIR_MODE);
-      return { id, dir, lock: await acquireLock(dir, id) };
     } catch (error) {
       if (errnoOf(error) !== 'EEXIST') throw storeError(dir, error);
       if (asked) throw sessionExists(asked);
+      continue;
+    }
+    try {
+      await chmod(dir, PRIVATE_DIR_MODE);
+      return { id, dir, lock: await acquireLock(dir, id) };
+    } catch (error) {
+      await removeFolder(dir);
+      throw storeError(dir, error);
     }
   }
   throw new UsageError(`Cannot use the session store at ${root}: no new session folder could be created there.`);
@@ -120,6 +129,7 @@ export async function createSession(options: NewSession): Promise<Session> {
     await writeMetadata(dir, metadata);
   } catch (error) {
     await lock.unlock();
+    await removeFolder(dir);
     throw error;
   }
   const session = handle(options.root, id, metadata);
@@ -327,6 +337,7 @@ export async function forkSession(root: string, parentId: string, options: ForkO
     return session;
   } catch (error) {
     await lock.unlock();
+    await removeFolder(dir);
     throw error;
   }
 }
