@@ -22,6 +22,10 @@ import {
   unlockSession,
   type Session,
 } from '../../../lib/sessions/store.js';
+import { startTimeOf } from '../../../lib/sessions/lock.js';
+
+/** What a lock this process holds reads. */
+const ourLock = `${process.pid} ${startTimeOf(process.pid)}\n`;
 
 const runEvents = [
   { schemaVersion: 1, type: 'run_start', runId: 'run_20240102030405_aaaaaa', sessionId: 'x', cwd: '/work', provider: 'scripted', model: 'scripted' },
@@ -69,7 +73,7 @@ t.test('create: a folder named by a new id, metadata, an empty journal, and the 
   };
   t.same(JSON.parse(await readFile(join(session.dir, 'metadata.json'), 'utf8')), expected);
   t.same(session.metadata, expected);
-  t.equal(await readFile(join(session.dir, 'lock'), 'utf8'), `${process.pid}\n`);
+  t.equal(await readFile(join(session.dir, 'lock'), 'utf8'), ourLock);
   await unlockSession(session);
   t.notOk(await exists(join(session.dir, 'lock')));
 });
@@ -231,8 +235,8 @@ t.test('fork: cwd, provider and model default to the parent\'s; a running parent
   await appendEvents(parent, [promptEvent('p')]);
   const fork = await forkSession(root, parent.id);
   t.match(fork.metadata, { cwd: '/work', provider: 'scripted', model: 'scripted-model', forkedAt: 1, eventCount: 1 });
-  t.equal(await readFile(join(parent.dir, 'lock'), 'utf8'), `${process.pid}\n`, 'the parent is still locked by its run');
-  t.equal(await readFile(join(fork.dir, 'lock'), 'utf8'), `${process.pid}\n`, 'the fork is returned locked');
+  t.equal(await readFile(join(parent.dir, 'lock'), 'utf8'), ourLock, 'the parent is still locked by its run');
+  t.equal(await readFile(join(fork.dir, 'lock'), 'utf8'), ourLock, 'the fork is returned locked');
 });
 
 t.test('fork: a torn last line of a parent being written is not carried on', async (t) => {
@@ -330,7 +334,7 @@ t.test('concurrent resume: a stale lock left by a dead run is taken over', async
   await writeFile(join(session.dir, 'lock'), `${await deadPid()}\n`);
   const resumed = await openSession(root, session.id);
   await lockSession(resumed);
-  t.equal(await readFile(join(session.dir, 'lock'), 'utf8'), `${process.pid}\n`);
+  t.equal(await readFile(join(session.dir, 'lock'), 'utf8'), ourLock);
   await appendEvents(resumed, [promptEvent('again')]);
   await unlockSession(resumed);
 });
