@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PRIVATE_FILE_MODE } from './folders.js';
+import { NO_FOLLOW, PRIVATE_FILE_MODE, openError } from './folders.js';
 import type { StoredEvent } from './journal.js';
 import { METADATA_FILE } from './paths.js';
 
@@ -54,7 +54,10 @@ export function checkMetadata(value: unknown, id: string): SessionMetadata | und
 
 /** Reads and checks `metadata.json`; a missing file rejects with ENOENT, a malformed one with an Error saying so. */
 export async function readMetadata(dir: string, id: string): Promise<SessionMetadata> {
-  const text = await readFile(join(dir, METADATA_FILE), 'utf8');
+  const file = join(dir, METADATA_FILE);
+  const text = await readFile(file, { encoding: 'utf8', flag: NO_FOLLOW.read }).catch((error) => {
+    throw openError(file, error);
+  });
   let value: unknown;
   try {
     value = JSON.parse(text);

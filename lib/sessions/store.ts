@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { newSessionId } from '../protocol/ids.js';
 import type { ImageInput, InputEvent } from '../protocol/types.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, makePrivateDir, storeError } from './folders.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, assertNotLink, makePrivateDir, storeError } from './folders.js';
 import { appendLines, readLines, repairJournal, syncJournal, type StoredEvent } from './journal.js';
 import { acquireLock, type SessionLock } from './lock.js';
 import { redactOutbound } from '../redaction/index.js';
@@ -156,6 +156,7 @@ async function loadMetadata(dir: string, id: string): Promise<SessionMetadata> {
     return await readMetadata(dir, id);
   } catch (error) {
     if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') throw notFound(id);
+    if (error instanceof UsageError) throw error;
     return rebuildMetadata(dir, id).catch(() => {
       throw new UsageError(`Zero session ${id} cannot be read: ${(error as Error).message}.`, { cause: error });
     });
@@ -165,6 +166,7 @@ async function loadMetadata(dir: string, id: string): Promise<SessionMetadata> {
 /** An existing session, not locked. A bad id is refused before the disk is touched; an unknown one is a UsageError. */
 export async function openSession(root: string, id: string): Promise<Session> {
   const dir = sessionDir(root, id);
+  await assertNotLink(dir);
   return handle(root, id, await loadMetadata(dir, id));
 }
 

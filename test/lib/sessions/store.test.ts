@@ -1,7 +1,7 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { access, appendFile, chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { access, appendFile, chmod, mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../../lib/errors.js';
 import { SESSION_ID_PATTERN } from '../../../lib/protocol/ids.js';
@@ -481,4 +481,32 @@ t.test('lockSession: a session whose metadata.json is a folder is a usage error 
     name: 'UsageError',
     message: `Cannot use the session store at ${session.dir}: a folder stands where a file should be (EISDIR). Set ZERO_HOME to a writable folder, or pass --no-session.`,
   });
+});
+
+t.test('symbolic links inside the store are refused, not followed: a session folder, events.jsonl, metadata.json', async (t) => {
+  const root = t.testdir({ elsewhere: { 'events.jsonl': 'not ours\n', 'metadata.json': '{}' } });
+  const elsewhere = join(root, 'elsewhere');
+  const linked = (name: string) => ({ message: `${name} is a symbolic link: zero follows no links inside its session store. Remove it, or move the real file there.` });
+
+  const folder = await create(root);
+  await unlockSession(folder);
+  await rm(folder.dir, { recursive: true });
+  await symlink(elsewhere, folder.dir);
+  await t.rejects(openSession(root, folder.id), linked(folder.dir), 'a session folder');
+
+  const events = await create(root);
+  await rm(eventsPath(events));
+  await symlink(join(elsewhere, 'events.jsonl'), eventsPath(events));
+  await t.rejects(appendEvents(events, [{ type: 'text' }], { metadata: false }), linked(eventsPath(events)), 'events.jsonl, appended to by its run');
+  await unlockSession(events);
+  await t.rejects(lockSession(events), linked(eventsPath(events)), 'events.jsonl, on resume');
+  await t.rejects(readAllEvents(events), linked(eventsPath(events)), 'events.jsonl, read');
+
+  const metadata = await create(root);
+  await unlockSession(metadata);
+  await rm(join(metadata.dir, 'metadata.json'));
+  await symlink(join(elsewhere, 'metadata.json'), join(metadata.dir, 'metadata.json'));
+  await t.rejects(openSession(root, metadata.id), linked(join(metadata.dir, 'metadata.json')), 'metadata.json');
+
+  t.equal(await readFile(join(elsewhere, 'events.jsonl'), 'utf8'), 'not ours\n', 'the file linked to is untouched');
 });
