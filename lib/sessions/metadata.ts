@@ -13,6 +13,8 @@ export type SessionMetadata = {
   /** --tag: labels the user gave the session (Zero's `tag`, which holds one). */
   tags?: string[];
   cwd: string;
+  /** When cwd above is redacted: the SHA-256 of the real one, which --resume without an id matches. */
+  cwdHash?: string;
   provider: string;
   model: string;
   /** The config profile that chose the provider, if one did: --resume asks for it again. */
@@ -49,6 +51,7 @@ export function checkMetadata(value: unknown, id: string): SessionMetadata | und
   if ([m.parentId, m.profile, m.script].some((field) => field !== undefined && !isString(field))) return undefined;
   if (m.forkedAt !== undefined && !isCount(m.forkedAt)) return undefined;
   if (m.tags !== undefined && !(Array.isArray(m.tags) && m.tags.every(isString))) return undefined;
+  if (m.cwdHash !== undefined && !isString(m.cwdHash)) return undefined;
   return m as SessionMetadata;
 }
 
@@ -76,6 +79,7 @@ function ordered(m: SessionMetadata): SessionMetadata {
     title: m.title,
     ...(m.tags === undefined ? {} : { tags: m.tags }),
     cwd: m.cwd,
+    ...(m.cwdHash === undefined ? {} : { cwdHash: m.cwdHash }),
     provider: m.provider,
     model: m.model,
     ...(m.profile === undefined ? {} : { profile: m.profile }),

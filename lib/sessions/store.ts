@@ -9,6 +9,7 @@ import { acquireLock, type SessionLock } from './lock.js';
 import { redactOutbound } from '../redaction/index.js';
 import { metadataFromEvents, readMetadata, titleFromPrompt, writeMetadata, type SessionMetadata } from './metadata.js';
 import { EVENTS_FILE, assertSessionId, sessionDir } from './paths.js';
+import { cwdHash, hiddenFields, ranIn, readLaunch, writeLaunch, type PrivateLaunch } from './launch.js';
 
 /** An open session: its folder and its metadata as last written by this handle. */
 export type Session = {
@@ -124,17 +125,29 @@ export async function createSession(options: NewSession): Promise<Session> {
     updatedAt: time,
     eventCount: 0,
   }, { secrets: options.secrets });
+  let stored: SessionMetadata;
   try {
     await writeFile(join(dir, EVENTS_FILE), '', { flag: 'wx', mode: PRIVATE_FILE_MODE });
-    await writeMetadata(dir, metadata);
+    stored = await withHidden(dir, metadata, { cwd: options.cwd, ...launchFields(options) });
+    await writeMetadata(dir, stored);
   } catch (error) {
     await lock.unlock();
     await removeFolder(dir);
     throw error;
   }
-  const session = handle(options.root, id, metadata);
+  const session = handle(options.root, id, stored);
   stateOf(session).lock = lock;
   return session;
+}
+
+/**
+ * The metadata as redacted, with the hash of a redacted cwd; the real values of the fields redaction changed
+ * go to launch.json, so that --resume can still use them.
+ */
+async function withHidden(dir: string, metadata: SessionMetadata, real: PrivateLaunch): Promise<SessionMetadata> {
+  const hidden = hiddenFields(real, metadata);
+  await writeLaunch(dir, hidden);
+  return hidden.cwd === undefined ? metadata : { ...metadata, cwdHash: cwdHash(hidden.cwd) };
 }
 
 /** Metadata for a damaged metadata.json, from events.jsonl (see metadataFromEvents); its damaged lines are skipped. */
@@ -198,7 +211,7 @@ export async function listSessions(root: string): Promise<SessionMetadata[]> {
 /** The most recently updated session recorded for this working directory. */
 export async function latestSessionFor(root: string, cwd: string): Promise<Session> {
   const wanted = resolve(cwd);
-  const latest = (await listSessions(root)).find((metadata) => resolve(metadata.cwd) === wanted);
+  const latest = (await listSessions(root)).find((metadata) => ranIn(metadata, wanted));
   if (!latest) throw new UsageError('No Zero sessions available to resume.');
   return handle(root, latest.id, latest);
 }
@@ -305,6 +318,7 @@ export async function readAllEvents(session: Session, options: ReadEventsOptions
  */
 export async function forkSession(root: string, parentId: string, options: ForkOptions = {}): Promise<Session> {
   const parent = await openSession(root, parentId);
+  const parentLaunch = { ...launchFields(parent.metadata), cwd: parent.metadata.cwd, ...(await readLaunch(parent.dir)) };
   const now = options.now ?? new Date();
   const { id, dir, lock } = await makeFolder(root, now, options.id);
   try {
@@ -333,8 +347,10 @@ export async function forkSession(root: string, parentId: string, options: ForkO
       updatedAt: time,
       eventCount: copied,
     }, { secrets: options.secrets });
-    await writeMetadata(dir, metadata);
-    const session = handle(root, id, metadata);
+    const real = { cwd: options.cwd ?? parentLaunch.cwd, ...launchFields(options.provider ? options : parentLaunch) };
+    const stored = await withHidden(dir, metadata, real);
+    await writeMetadata(dir, stored);
+    const session = handle(root, id, stored);
     stateOf(session).lock = lock;
     return session;
   } catch (error) {
