@@ -145,3 +145,19 @@ t.test('a flood while a permission_request waits: what is held stays bounded, th
   t.ok(ends.slice(kept).every((end) => end.status === 'interrupted'), 'the others interrupted');
   t.match(ofType(result.events, 'warning'), [{ message: /^Turns \d+ to 2001 arrived while a permission_request waited, with 8 MiB of input held already: not kept/ }]);
 });
+
+t.test('a call id that looks like a secret: the client answers with the redacted_<hash> id it was shown, and the answer is taken', async (t) => {
+  const secretId = ['sk-proj-', 'Q7xL1spNxnyVmihA2O76UMFxFkMR5Kjp1vRt'].join('');
+  const run = scripted(t, [{ toolCalls: [writeNotes(secretId)] }, { text: 'Written.' }]);
+  const result = await converse(run.args(...ASKED, '--permission-prompt', 'stdio', '--permission-timeout', '30'), (client) => client.send(say('Write notes.')), (event, client) => {
+    if (event.type === 'permission_request') client.send({ type: 'permission_response', id: event.id, decision: 'allow' });
+    if (event.type === 'turn_end') client.end();
+  }, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  const [request] = ofType(result.events, 'permission_request');
+  t.match(request, { id: /^redacted_[0-9a-f]{16}$/ }, 'the id is shown redacted');
+  t.match(ofType(result.events, 'permission_decision'), [{ id: request!.id, action: 'allow' }], 'and answered by it, at once');
+  t.equal(ofType(result.events, 'warning').length, 0);
+  t.ok(existsSync(join(run.dir, 'NOTES.md')), 'the write ran');
+});
