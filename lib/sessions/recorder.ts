@@ -1,6 +1,6 @@
 import type { ChatMessage } from '../protocol/chat.js';
 import type { ImageInput } from '../protocol/types.js';
-import { redactOutbound, redactText } from '../redaction/index.js';
+import { redactOutbound, redactText, redactValue } from '../redaction/index.js';
 import { diskFailure } from './folders.js';
 import { conversationFromEvents, trimHistory } from './history.js';
 import { appendEvents, createSession, forkSession, readAllEvents, promptEvent, syncSession, unlockSession, type Labels, type Launch, type Session } from './store.js';
@@ -106,7 +106,8 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
       const earlier = plan.kind === 'new' ? [] : conversationFromEvents(await readAllEvents(session, { onDamaged }));
       const budget = Math.max(0, (options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS) - prompt.length);
       const { messages, trimmed } = trimHistory(earlier, budget);
-      await appendEvents(session, [promptEvent(stored, images)]).catch((error) => {
+      // an image's data may hold a credential in use, base64-encoded like the image
+      await appendEvents(session, [redactValue(promptEvent(stored, images), { secrets })]).catch((error) => {
         failure = error;
         warned = true;
         warnings.push(unwritten(error, secrets, session!.id));

@@ -130,3 +130,17 @@ t.test('an append that fails stops the recording, not the run: one warning says 
   t.equal(recorder.takeWarning(), undefined, 'said once');
   t.notOk(existsSync(join(root, sessionId!, 'lock')), 'unlocked');
 });
+
+t.test("an image's data holding the base64 of a credential in use is redacted before it is stored", async (t) => {
+  const root = t.testdir({});
+  const key = 'zk4821Qm7TfRp2LxWc9VabcDEF123';
+  // six bytes before the key: its own base64 is in the image's, as it is
+  const data = Buffer.from(`PNGHDR${key}IEND`).toString('base64');
+  t.ok(data.includes(Buffer.from(key).toString('base64').slice(0, 20)));
+  const recorder = createRecorder({ root, plan: { kind: 'new' }, ...base, secrets: [key] });
+  const { sessionId } = await recorder.begin('Look at this.', [{ mediaType: 'image/png', data }]);
+  await recorder.finish();
+  const stored = readFileSync(join(root, sessionId!, 'events.jsonl'), 'utf8');
+  t.notOk(stored.includes(Buffer.from(key).toString('base64').slice(0, 20)), 'not its base64 form');
+  t.match(JSON.parse(stored.split('\n')[0]!), { type: 'message', images: [{ mediaType: 'image/png', data: /\[REDACTED\]/ }] });
+});
