@@ -12,7 +12,8 @@
  *   resume   `zero exec --resume ID` continues the session
  *
  * Then the FIFO scenarios (bench/soak-fifo.ts), `--fifo-rounds` times each: tools on a FIFO, a FIFO as -f,
- * --script and the stream-json input, with signals.
+ * --script and the stream-json input, with signals. Then the field scenarios (bench/soak-field.ts): a small
+ * full disk under ZERO_HOME, and a flood of stdin while a permission_request waits.
  *
  * Prints a table and exits 1 if any check failed.
  *
@@ -29,6 +30,7 @@ import { prng } from './prng.js';
 import { killAll, taggedProcesses } from './proc.js';
 import { checkRun, CHECKS, type Check, type Verdicts } from './soak-checks.js';
 import { soakFifos } from './soak-fifo.js';
+import { soakField } from './soak-field.js';
 import { ENDINGS, startRun, type Plan } from './soak-run.js';
 
 function plans(runs: number, seed: number): Plan[] {
@@ -104,7 +106,9 @@ async function main() {
   console.log(`late: the run had ended (or written run_end) before its signal, so it counts as completed. ${((performance.now() - started) / 1000).toFixed(0)} s in all.`);
   const fifos = await soakFifos(root, Number(values['fifo-rounds']));
   console.log(`FIFO scenarios: ${fifos.runs} runs, ${fifos.failures.length} failed.`);
-  const failures = [...failureLines(results), ...fifos.failures];
+  const field = await soakField(root);
+  console.log(`Field scenarios (full disk, flood during a permission wait): ${field.runs} runs, ${field.failures.length} failed.${field.skipped.map((why) => ` Skipped: ${why}.`).join('')}`);
+  const failures = [...failureLines(results), ...fifos.failures, ...field.failures];
   if (failures.length === 0) {
     rmSync(root, { recursive: true, force: true });
     console.log('Every check passed.');

@@ -23,7 +23,27 @@ export const INPUT_CLOSED = 'No answer: the input ended before the client answer
 /** User turns waiting beyond this many hold the input back (stdin is read no further) until one is taken. */
 export const MAX_QUEUED_TURNS = 64;
 
-type QueuedTurn = { number: number; prompt: string; images?: ImageInput[]; interrupted: boolean };
+/**
+ * While a permission_request waits, the input is read on past MAX_QUEUED_TURNS (its answer may come after
+ * turns), keeping turns up to this many bytes; later turns are not kept (each ends at once, interrupted).
+ */
+export const MAX_HELD_BYTES = 8 * 1024 * 1024;
+
+type QueuedTurn = {
+  number: number;
+  prompt: string;
+  images?: ImageInput[];
+  interrupted: boolean;
+  /** What it holds: its prompt's and images' bytes. */
+  bytes: number;
+  /** Turns from `number` on that arrived past MAX_HELD_BYTES during a wait: not kept, only counted. */
+  dropped?: number;
+};
+
+const bytesOf = (prompt: string, images: ImageInput[] = []) => Buffer.byteLength(prompt) + images.reduce((sum, image) => sum + image.data.length, 0);
+
+const droppedWarning = (from: number, count: number) =>
+  `${count === 1 ? `Turn ${from}` : `Turns ${from} to ${from + count - 1}`} arrived while a permission_request waited, with ${MAX_HELD_BYTES / 1024 / 1024} MiB of input held already: not kept, ${count === 1 ? 'it ends' : 'they end'} as interrupted.`;
 
 export type ConversationRun = Omit<ModelRun, 'permissions'> & {
   /** --permission-prompt stdio: calls the toolbox asks for wait for the client's permission_response. */
@@ -51,6 +71,8 @@ export type Conversation = {
 export function createConversation(signal: AbortSignal, permissionTimeoutMs?: number): Conversation {
   const queue: QueuedTurn[] = [];
   let received = 0;
+  /** The bytes the queued turns hold. */
+  let held = 0;
   let ended = false;
   let failure: Error | undefined;
   /** The turn taken from the queue (it may still wait for begin), and the controller of its model turns once they run. */
@@ -82,7 +104,17 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
 
   const put = (item: ConversationItem): Promise<void> => {
     if (item.kind === 'turn') {
-      queue.push({ number: ++received, prompt: item.prompt, images: item.images, interrupted: false });
+      const bytes = bytesOf(item.prompt, item.images);
+      const last = queue.at(-1);
+      if (asking === 0 || held + bytes <= MAX_HELD_BYTES) {
+        queue.push({ number: ++received, prompt: item.prompt, images: item.images, interrupted: false, bytes });
+        held += bytes;
+      } else if (last?.dropped && last.number + last.dropped === received + 1) {
+        received += 1;
+        last.dropped += 1;
+      } else {
+        queue.push({ number: ++received, prompt: '', interrupted: true, bytes: 0, dropped: 1 });
+      }
       wake();
     } else if (item.kind === 'interrupt') {
       for (const turn of [...queue, ...(taken ? [taken] : [])]) turn.interrupted = true;
@@ -105,6 +137,7 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
       signal.throwIfAborted();
       const turn = (taken = queue.shift());
       if (turn) {
+        held -= turn.bytes;
         if (queue.length < MAX_QUEUED_TURNS) releaseWriter();
         return turn;
       }
@@ -122,6 +155,15 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
     let checkpoints = 0;
     const nextCheckpoint = () => ++checkpoints;
     for (let turn: QueuedTurn | undefined = first; turn; turn = await nextTurn(signal)) {
+      if (turn.dropped) {
+        yield* notes();
+        yield { type: 'warning', message: droppedWarning(turn.number, turn.dropped) };
+        for (let number = turn.number; number < turn.number + turn.dropped; number++) {
+          yield { type: 'turn_start', turn: number, content: '' };
+          yield { type: 'turn_end', turn: number, status: 'interrupted' };
+        }
+        continue;
+      }
       const { number, prompt, images } = turn;
       // turn_start comes with the turn's first event, as run_start does with the run's (the model the API names)
       let opened = false;

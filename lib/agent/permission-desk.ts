@@ -1,3 +1,4 @@
+import { hashedId, REDACTED_ID_PREFIX } from '../redaction/ids.js';
 import type { PermissionAnswer, PermissionDesk } from './loop.js';
 
 /** A `permission_response` input event, as the conversation hands it on. */
@@ -51,7 +52,9 @@ export function createPermissionDesk(notice: (message: string) => void, timeoutM
       });
     },
     answer(response) {
-      const request = waiting.get(response.id);
+      // an id holding a secret was shown to the client as redacted_<hash>: that is the id it answers
+      const shown = response.id.startsWith(REDACTED_ID_PREFIX) ? [...waiting.keys()].find((id) => hashedId(id) === response.id) : undefined;
+      const request = waiting.get(shown ?? response.id);
       if (!request) return notice(`permission_response "${response.id}" answers no permission_request waiting for an answer; it was ignored.`);
       const answer = answerOf(response, request.name);
       if (response.decision === 'allow_always') remembered.set(request.name, answer);

@@ -19,7 +19,7 @@ export type AgentOptions = {
   /** Yielded as `warning` events right after `run_start`. */
   warnings?: string[];
   /** The run's session: called with the prompt when the run starts; names the session and gives the earlier conversation. */
-  session?: { begin(prompt: string, images?: ImageInput[]): Promise<{ sessionId: string; history: ChatMessage[]; warnings: string[] }> };
+  session?: { begin(prompt: string, images?: ImageInput[]): Promise<{ sessionId?: string; history: ChatMessage[]; warnings: string[] }> };
   /** Aborting ends the run: the reason (a ZeroError such as CancelledError) is what the events fail with. */
   signal?: AbortSignal;
   /**

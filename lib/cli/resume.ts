@@ -2,6 +2,7 @@ import { ZeroError } from '../errors.js';
 import type { ProviderChoice } from '../providers/index.js';
 import type { ZeroConfig } from '../providers/config.js';
 import { latestSessionFor, openSession, sessionsRoot, type Launch } from '../sessions/index.js';
+import { readLaunch } from '../sessions/launch.js';
 import type { ExecSettings } from './options.js';
 
 /**
@@ -22,7 +23,8 @@ export async function providerFlags(settings: ExecSettings, env: NodeJS.ProcessE
   if (!choice || provider !== undefined || settings.noSession) return { provider, model, script };
   const root = sessionsRoot(env);
   const session = 'fork' in choice ? await openSession(root, choice.fork) : choice.resume === true ? await latestSessionFor(root, settings.cwd) : await openSession(root, choice.resume);
-  const recorded = session.metadata;
+  // what metadata.json holds redacted (a secret in the script's path or the profile's name), as it was
+  const recorded = { ...session.metadata, ...(await readLaunch(session.dir)) };
   // metadata rebuilt from a damaged file may not know the provider
   const pinned = 'fork' in choice ? choice : { resume: session.id };
   if (recorded.provider === 'unknown') return { provider, model, script, session: pinned };

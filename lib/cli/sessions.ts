@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { createLogSerializer } from '../logs/serialize.js';
 import { listSessions, openSession, readEvents, sessionsRoot, type SessionMetadata } from '../sessions/index.js';
+import { ranIn } from '../sessions/launch.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/serializer.js';
 import { choice, positiveInteger } from './options.js';
 import { resolve } from 'node:path';
@@ -40,7 +41,7 @@ async function sessionList(format: OutputFormat, raw: RawListOptions, io: CliIO)
   const cwd = raw.cwd === undefined ? undefined : resolve(raw.cwd);
   const redaction = await logRedaction(io);
   const all = await listSessions(sessionsRoot(io.env));
-  const here = all.filter((metadata) => cwd === undefined || resolve(metadata.cwd) === cwd);
+  const here = all.filter((metadata) => cwd === undefined || ranIn(metadata, cwd));
   const sessions = here.slice(0, limit).map((metadata) => redactOutbound(metadata, redaction));
   return Readable.from([formatSessionList(sessions, format, { cwd: cwd === undefined ? undefined : redactOutbound(cwd, redaction), elsewhere: all.length - here.length })]);
 }

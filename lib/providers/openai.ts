@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import { ProviderError } from '../errors.js';
 import type { ChatMessage, ToolDefinition } from '../protocol/chat.js';
+import { boundedFetch } from './event-bound.js';
 import { deadlines, parseToolArguments, providerFailure } from './faults.js';
 import { requestHeaders } from './headers.js';
 import { ThinkTagSplitter } from './think-tags.js';
@@ -87,6 +88,8 @@ class OpenAIProvider implements Provider {
   apiModel?: string;
   private readonly client: OpenAI;
   private turns = 0;
+  /** The running turn's idle clock: bytes arriving restart it. */
+  private onBytes = () => {};
 
   constructor(private readonly options: ProviderOptions) {
     this.name = options.label ?? 'openai';
@@ -106,6 +109,7 @@ class OpenAIProvider implements Provider {
       // The SDK would print unparseable chunks to the console; our ProviderError reports them.
       logLevel: 'off',
       defaultHeaders: requestHeaders({ ...options.auth, apiKey: options.apiKey }, { header: 'Authorization', scheme: 'Bearer' }),
+      fetch: boundedFetch(this.name, () => this.onBytes()),
     });
   }
 
@@ -115,6 +119,7 @@ class OpenAIProvider implements Provider {
       timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     });
+    this.onBytes = () => limits.touch();
     const calls = new Map<number, PartialCall>();
     const thinkTags = this.options.parseThinkTags ? new ThinkTagSplitter() : undefined;
     try {
@@ -158,6 +163,7 @@ class OpenAIProvider implements Provider {
       if (limits.signal.aborted) throw limits.reason();
       throw providerFailure(error, this.name);
     } finally {
+      this.onBytes = () => {};
       limits.dispose();
     }
   }

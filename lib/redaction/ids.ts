@@ -13,9 +13,11 @@ import { redactText, type RedactOptions } from './text.js';
 
 export const REDACTED_ID_PREFIX = 'redacted_';
 
+/** What an id holding a secret is shown as: a client answering a call by it means that call. */
+export const hashedId = (id: string): string => `${REDACTED_ID_PREFIX}${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
+
 export function redactId(id: string, options?: RedactOptions): string {
-  if (redactText(id, options) === id) return id;
-  return `${REDACTED_ID_PREFIX}${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
+  return redactText(id, options) === id ? id : hashedId(id);
 }
 
 /** The ids of an event; zero's own run and session ids are kept as they are (no secret fits their form). */

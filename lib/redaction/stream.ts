@@ -25,6 +25,8 @@ const CONTEXT_CHARS = 160;
 const EAGER_HOLD = 512;
 const SPACE = /\s/;
 const PEM_HEADER_END_CHAR = PEM_HEADER_START.at(-1)!;
+/** What of the text before a piece can be the start of a private-key header ending in it. */
+const PEM_TAIL = PEM_HEADER_START.length - 1;
 
 export type StreamRedactor = {
   /** A raw piece in; what can be released now, redacted ('' while everything is held back). */
@@ -98,12 +100,6 @@ function createContext() {
     get text(): string {
       return (text ??= pieces.length - keep === 1 ? pieces[keep]! : pieces.slice(keep).join(''));
     },
-    /** Its last `length` characters, or all of it when shorter (without joining the rest). */
-    last(length: number): string {
-      let tail = '';
-      for (let at = pieces.length - 1; at >= keep && tail.length < length; at--) tail = pieces[at] + tail;
-      return tail.length > length ? tail.slice(-length) : tail;
-    },
     /** As a Context: its text, and its cuts from 0. */
     view(): Context {
       const start = cuts[keep]!;
@@ -144,18 +140,22 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   const keywords = keywordScanner();
   const knowsSecrets = prepareSecrets(options.secrets).length > 0;
 
-  /** The last `length` characters since the last flush (the context's, then held). */
-  const recent = (length: number): string => (held.length >= length ? held.slice(-length) : context.last(length - held.length) + held);
+  /**
+   * The last characters since the last flush, enough for a header's start before a piece: kept on its own, as
+   * slicing them off `held` (a string built by appending) would flatten all of it at every piece.
+   */
+  let lastChars = '';
   const scan = (piece: string): void => {
     const start = released + held.length;
     const at = keywords.scan(piece);
     if (at !== NO_KEYWORD) lastKeyword = Math.max(lastKeyword, start + at);
+    const before = lastChars;
+    lastChars = piece.length >= PEM_TAIL ? piece.slice(-PEM_TAIL) : (lastChars + piece).slice(-PEM_TAIL);
     // a header that ends in this piece has its last letter in it (one native search, most pieces have none)
     if (!piece.includes(PEM_HEADER_END_CHAR)) return;
-    const before = PEM_HEADER_START.length - 1;
-    const text = recent(before) + piece;
+    const text = before + piece;
     const pem = text.lastIndexOf(PEM_HEADER_START);
-    if (pem >= 0) lastPem = start - (text.length - piece.length) + pem;
+    if (pem >= 0) lastPem = start - before.length + pem;
   };
 
   /** Nothing in view can be a secret: no keyword, no private-key header, no loaded credential. */
@@ -258,6 +258,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
       held = '';
       context = createContext();
       keywords.reset();
+      lastChars = '';
       releasedRun = 0;
       lookedAt = 0;
       return out;

@@ -1,4 +1,5 @@
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { chmod, lstat, mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -33,6 +34,40 @@ export function storeError(path: string, error: unknown): unknown {
   if (!code || error instanceof UsageError) return error;
   const problem = PROBLEMS[code] ?? code;
   return new UsageError(`Cannot use the session store at ${path}: ${problem} (${code}). Set ZERO_HOME to a writable folder, or pass --no-session.`, { cause: error });
+}
+
+/**
+ * Flags for the files of a session: a symbolic link there (planted to make zero write or read elsewhere) is
+ * refused by open() itself (ELOOP), not followed.
+ */
+export const NO_FOLLOW = {
+  read: constants.O_RDONLY | constants.O_NOFOLLOW,
+  append: constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+  readAppend: constants.O_RDWR | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW,
+};
+
+const linkRefused = (path: string) =>
+  new UsageError(`${path} is a symbolic link: zero follows no links inside its session store. Remove it, or move the real file there.`);
+
+/** An error of opening `path` with NO_FOLLOW, with a link said to be one. */
+export function openError(path: string, error: unknown): unknown {
+  return errnoOf(error) === 'ELOOP' ? linkRefused(path) : error;
+}
+
+/** Refuses a session folder that is a symbolic link (O_NOFOLLOW covers only the last part of a path). */
+export async function assertNotLink(path: string): Promise<void> {
+  const stats = await lstat(path).catch(() => undefined);
+  if (stats?.isSymbolicLink()) throw linkRefused(path);
+}
+
+/** Failures of the disk itself: the store cannot take more now, whatever the run does. */
+const DISK_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EROFS']);
+
+/** What is wrong with the disk that made `error` (also through a storeError's cause), or undefined when it is not the disk. */
+export function diskFailure(error: unknown): string | undefined {
+  const code = errnoOf(error) ?? errnoOf((error as { cause?: unknown })?.cause);
+  if (!code || !DISK_FAILURES.has(code)) return undefined;
+  return `${PROBLEMS[code] ?? 'the disk failed'} (${code})`;
 }
 
 /**

@@ -4,7 +4,7 @@ import { DEFAULT_MAX_LINE_BYTES, createLineFramer } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
 import type { Line } from '../protocol/types.js';
 import { applyStep } from '../streams.js';
-import { PRIVATE_FILE_MODE } from './folders.js';
+import { NO_FOLLOW, PRIVATE_FILE_MODE, openError } from './folders.js';
 
 /** An event as stored: any JSON object. */
 export type StoredEvent = Record<string, unknown>;
@@ -22,7 +22,9 @@ function isMissing(error: unknown): boolean {
 export async function appendLines(file: string, events: readonly object[]): Promise<void> {
   if (events.length === 0) return;
   const bytes = Buffer.from(events.map((event) => `${JSON.stringify(event)}\n`).join(''), 'utf8');
-  const handle = await open(file, 'a', PRIVATE_FILE_MODE);
+  const handle = await open(file, NO_FOLLOW.append, PRIVATE_FILE_MODE).catch((error) => {
+    throw openError(file, error);
+  });
   try {
     let offset = 0;
     // One write; a short write (a full disk, a signal) goes on where it stopped.
@@ -34,7 +36,9 @@ export async function appendLines(file: string, events: readonly object[]): Prom
 
 /** Flushes what was appended to `file` to the disk (fsync), so a power loss keeps it. */
 export async function syncJournal(file: string): Promise<void> {
-  const handle = await open(file, 'a', PRIVATE_FILE_MODE);
+  const handle = await open(file, NO_FOLLOW.append, PRIVATE_FILE_MODE).catch((error) => {
+    throw openError(file, error);
+  });
   try {
     await handle.sync();
   } finally {
@@ -83,10 +87,10 @@ export async function* readLines(file: string, options: ReadOptions): AsyncGener
   };
   let handle: FileHandle;
   try {
-    handle = await open(file, 'r');
+    handle = await open(file, NO_FOLLOW.read);
   } catch (error) {
     if (isMissing(error)) return;
-    throw error;
+    throw openError(file, error);
   }
   try {
     for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 64 * 1024 }) as AsyncIterable<Buffer>) {
@@ -110,7 +114,9 @@ export async function* readLines(file: string, options: ReadOptions): AsyncGener
  * nothing else; a missing file is created empty.
  */
 export async function repairJournal(file: string, label: string): Promise<number> {
-  const handle = await open(file, 'a+', PRIVATE_FILE_MODE);
+  const handle = await open(file, NO_FOLLOW.readAppend, PRIVATE_FILE_MODE).catch((error) => {
+    throw openError(file, error);
+  });
   try {
     let lines = 0;
     let lastNewline = -1;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { link, readFile, unlink, writeFile } from 'node:fs/promises';
+import { constants, readFileSync } from 'node:fs';
+import { link, lstat, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { UsageError } from '../errors.js';
@@ -27,6 +28,29 @@ export function isRunning(pid: number): boolean {
   }
 }
 
+/** When the process with this pid started (/proc/PID/stat field 22, in clock ticks since boot); undefined where it cannot be read. */
+export function startTimeOf(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // the fields after the command name, which may hold spaces and parentheses: from field 3 (state) on
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Who holds a lock: a pid, and when that process started (absent in a lock written by an older version). */
+type Holder = { pid: number; start?: string };
+
+/** Whether the lock's process still runs: the pid, and (when the lock says) the same start time, so a reused pid does not count. */
+function isAlive({ pid, start }: Holder): boolean {
+  if (!isRunning(pid)) return false;
+  const now = start === undefined ? undefined : startTimeOf(pid);
+  return now === undefined || now === start;
+}
+
+const OUR_LOCK = `${process.pid} ${startTimeOf(process.pid) ?? ''}`.trimEnd() + '\n';
+
 /**
  * Creates `file` holding our pid, exclusively: the content is written to a
  * temporary file first and hard-linked into place, which fails if `file` exists.
@@ -34,7 +58,7 @@ export function isRunning(pid: number): boolean {
  */
 async function createExclusive(file: string): Promise<boolean> {
   const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temp, `${process.pid}\n`, { flag: 'wx', mode: PRIVATE_FILE_MODE });
+  await writeFile(temp, OUR_LOCK, { flag: 'wx', mode: PRIVATE_FILE_MODE });
   try {
     await link(temp, file);
     return true;
@@ -46,19 +70,29 @@ async function createExclusive(file: string): Promise<boolean> {
   }
 }
 
-/** The pid in a lock file; 'missing' if there is no file, NaN if it holds no pid. */
-async function holderOf(file: string): Promise<number | 'missing'> {
+/** A lock zero did not write (a folder, other content): nobody can tell whether a run holds it. */
+const badLock = (file: string, what: string) =>
+  new UsageError(`The session lock ${file} is ${what}, not a lock zero wrote: remove it if no run is using the session.`);
+
+/** Who holds a lock file; 'missing' if there is none. One that is not a lock is a UsageError naming it. */
+async function holderOf(file: string): Promise<Holder | 'missing'> {
+  let text;
   try {
-    const text = await readFile(file, 'utf8');
-    return /^\d+\s*$/.test(text) ? Number(text.trim()) : NaN;
+    const stats = await lstat(file);
+    if (!stats.isFile()) throw badLock(file, stats.isDirectory() ? 'a folder' : 'not a regular file');
+    text = await readFile(file, { encoding: 'utf8', flag: constants.O_RDONLY | constants.O_NOFOLLOW });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw error;
   }
+  const found = /^(\d{1,10})(?: (\d{1,20}))?\n?$/.exec(text);
+  if (!found) throw badLock(file, 'garbage');
+  return { pid: Number(found[1]), ...(found[2] ? { start: found[2] } : {}) };
 }
 
 async function removeIfOurs(file: string): Promise<void> {
-  if ((await holderOf(file)) === process.pid) await unlink(file).catch(() => undefined);
+  const holder = await holderOf(file).catch(() => 'missing' as const);
+  if (holder !== 'missing' && holder.pid === process.pid) await unlink(file).catch(() => undefined);
 }
 
 /**
@@ -71,13 +105,13 @@ async function removeStale(file: string): Promise<void> {
   if (!(await createExclusive(guard))) {
     const holder = await holderOf(guard);
     // A guard is held for a moment; one whose process is gone was left by a crash.
-    if (holder !== 'missing' && !isRunning(holder)) await unlink(guard).catch(() => undefined);
+    if (holder !== 'missing' && !isAlive(holder)) await unlink(guard).catch(() => undefined);
     else await delay(RETRY_MS);
     return;
   }
   try {
     const holder = await holderOf(file);
-    if (holder !== 'missing' && !isRunning(holder)) await unlink(file).catch(() => undefined);
+    if (holder !== 'missing' && !isAlive(holder)) await unlink(file).catch(() => undefined);
   } finally {
     await unlink(guard).catch(() => undefined);
   }
@@ -85,12 +119,14 @@ async function removeStale(file: string): Promise<void> {
 
 /**
  * Takes the lock of the session in `dir`: a `lock` file created exclusively and
- * holding our pid. A lock held by a running process is a UsageError naming it;
- * one left by a process that is gone is taken over.
+ * holding our pid and its start time. A lock held by a running process is a
+ * UsageError naming it; one left by a process that is gone (or whose pid now
+ * names another process) is taken over; one that is not a lock is a UsageError
+ * naming the file to remove.
  */
 export async function acquireLock(dir: string, id: string): Promise<SessionLock> {
   const file = join(dir, LOCK_FILE);
-  let holder: number | 'missing' = 'missing';
+  let holder: Holder | 'missing' = 'missing';
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     if (await createExclusive(file)) {
       let held = true;
@@ -108,9 +144,9 @@ export async function acquireLock(dir: string, id: string): Promise<SessionLock>
     }
     holder = await holderOf(file);
     if (holder === 'missing') continue;
-    if (isRunning(holder)) break;
+    if (isAlive(holder)) break;
     await removeStale(file);
   }
-  const by = typeof holder === 'number' && isRunning(holder) ? ` (pid ${holder})` : '';
+  const by = holder !== 'missing' && isAlive(holder) ? ` (pid ${holder.pid})` : '';
   throw new UsageError(`Zero session ${id} is in use by another run${by}.`);
 }

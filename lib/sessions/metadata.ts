@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PRIVATE_FILE_MODE } from './folders.js';
+import { NO_FOLLOW, PRIVATE_FILE_MODE, openError } from './folders.js';
 import type { StoredEvent } from './journal.js';
 import { METADATA_FILE } from './paths.js';
 
@@ -13,6 +13,8 @@ export type SessionMetadata = {
   /** --tag: labels the user gave the session (Zero's `tag`, which holds one). */
   tags?: string[];
   cwd: string;
+  /** When cwd above is redacted: the SHA-256 of the real one, which --resume without an id matches. */
+  cwdHash?: string;
   provider: string;
   model: string;
   /** The config profile that chose the provider, if one did: --resume asks for it again. */
@@ -58,12 +60,16 @@ export function checkMetadata(value: unknown, id: string): SessionMetadata | und
   if ([m.parentId, m.profile, m.script].some((field) => field !== undefined && !isString(field))) return undefined;
   if (m.forkedAt !== undefined && !isCount(m.forkedAt)) return undefined;
   if (m.tags !== undefined && !(Array.isArray(m.tags) && m.tags.every(isString))) return undefined;
+  if (m.cwdHash !== undefined && !isString(m.cwdHash)) return undefined;
   return m as SessionMetadata;
 }
 
 /** Reads and checks `metadata.json`; a missing file rejects with ENOENT, a malformed one with an Error saying so. */
 export async function readMetadata(dir: string, id: string): Promise<SessionMetadata> {
-  const text = await readFile(join(dir, METADATA_FILE), 'utf8');
+  const file = join(dir, METADATA_FILE);
+  const text = await readFile(file, { encoding: 'utf8', flag: NO_FOLLOW.read }).catch((error) => {
+    throw openError(file, error);
+  });
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -82,6 +88,7 @@ function ordered(m: SessionMetadata): SessionMetadata {
     title: m.title,
     ...(m.tags === undefined ? {} : { tags: m.tags }),
     cwd: m.cwd,
+    ...(m.cwdHash === undefined ? {} : { cwdHash: m.cwdHash }),
     provider: m.provider,
     model: m.model,
     ...(m.profile === undefined ? {} : { profile: m.profile }),

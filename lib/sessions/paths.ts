@@ -5,6 +5,8 @@ import { UsageError } from '../errors.js';
 export const METADATA_FILE = 'metadata.json';
 export const EVENTS_FILE = 'events.jsonl';
 export const LOCK_FILE = 'lock';
+/** The launch fields metadata.json holds redacted, as they were (see launch.ts). */
+export const LAUNCH_FILE = 'launch.json';
 
 /**
  * Where sessions live: `$ZERO_HOME/sessions`, else `$XDG_DATA_HOME/zero/sessions`,

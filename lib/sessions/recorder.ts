@@ -1,6 +1,7 @@
 import type { ChatMessage } from '../protocol/chat.js';
 import type { ImageInput } from '../protocol/types.js';
-import { redactText } from '../redaction/index.js';
+import { redactOutbound, redactText, redactValue } from '../redaction/index.js';
+import { diskFailure } from './folders.js';
 import { conversationFromEvents, trimHistory } from './history.js';
 import { appendEvents, createSession, forkSession, readAllEvents, promptEvent, syncSession, unlockSession, type Labels, type Launch, type Session } from './store.js';
 
@@ -30,7 +31,8 @@ export type RecorderOptions = Launch & {
   labels?: Labels;
 };
 
-export type RunStart = { sessionId: string; history: ChatMessage[]; warnings: string[] };
+/** No sessionId when the session could not be written (a full disk): the run goes on unrecorded, and a warning says so. */
+export type RunStart = { sessionId?: string; history: ChatMessage[]; warnings: string[] };
 
 export type SessionRecorder = {
   /** The run starts: create, continue or fork the session, store the prompt, and hand back the history. */
@@ -39,6 +41,8 @@ export type SessionRecorder = {
   record(event: object): void;
   /** Stores what is pending, flushes it to the disk, writes the metadata and releases the session. */
   finish(): Promise<void>;
+  /** Once, after a write failed: the warning that says the session could not be written, and why. */
+  takeWarning(): string | undefined;
 };
 
 /**
@@ -51,10 +55,18 @@ export const FLUSH_DELAY_MS = 40;
 /** Events after which a run may sit still for long (a command runs, a model thinks): appended at once. */
 const BOUNDARIES = new Set(['tool_call', 'tool_result', 'run_end']);
 
+/** The warning for a session that could not be written: stdout is what the client reads, so the run goes on. */
+function unwritten(error: unknown, secrets: readonly string[] | undefined, id?: string): string {
+  const why = diskFailure(error) ?? (error as Error)?.message ?? String(error);
+  const which = id ? `The session ${id}` : 'The session';
+  return redactOutbound(`${which} could not be written: ${why}. The run goes on; it is not recorded from here.`, { secrets });
+}
+
 /**
  * Records a run in its session: the (redacted) prompt, then the run's own
  * stream-json output events, appended as whole lines in the order they come,
- * under the session's lock. A failed append is reported by finish().
+ * under the session's lock. A failed write (a full disk) stops the recording,
+ * not the run: takeWarning() says so once.
  */
 export function createRecorder(options: RecorderOptions): SessionRecorder {
   const { root, plan, cwd, provider, model, secrets, profile, script } = options;
@@ -63,6 +75,7 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
   let timer: NodeJS.Timeout | undefined;
   let writes: Promise<void> = Promise.resolve();
   let failure: unknown;
+  let warned = false;
 
   // Each batch is appended after the one before (ordered, never concurrent); after a failed one, none is, so no gap.
   const flush = () => {
@@ -78,20 +91,32 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
     async begin(prompt, images) {
       const stored = redactText(prompt, { secrets });
       const { labels } = options;
-      if (plan.kind === 'new') session = await createSession({ root, cwd, provider, model, profile, script, prompt: stored || imagesTitle(images), secrets, ...labels });
-      else if (plan.kind === 'fork') session = await forkSession(root, plan.parentId, { cwd, provider, model, profile, script, secrets, ...labels });
-      else session = plan.session;
       const warnings: string[] = [];
+      try {
+        if (plan.kind === 'new') session = await createSession({ root, cwd, provider, model, profile, script, prompt: stored || imagesTitle(images), secrets, ...labels });
+        else if (plan.kind === 'fork') session = await forkSession(root, plan.parentId, { cwd, provider, model, profile, script, secrets, ...labels });
+        else session = plan.session;
+      } catch (error) {
+        if (!diskFailure(error)) throw error;
+        // a full disk: the run goes on unrecorded (createSession left no folder behind)
+        warned = true;
+        return { history: [], warnings: [unwritten(error, secrets)] };
+      }
       const onDamaged = (message: string) => warnings.push(`${message} That line was skipped.`);
       const earlier = plan.kind === 'new' ? [] : conversationFromEvents(await readAllEvents(session, { onDamaged }));
       const budget = Math.max(0, (options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS) - prompt.length);
       const { messages, trimmed } = trimHistory(earlier, budget);
-      await appendEvents(session, [promptEvent(stored, images)]);
+      // an image's data may hold a credential in use, base64-encoded like the image
+      await appendEvents(session, [redactValue(promptEvent(stored, images), { secrets })]).catch((error) => {
+        failure = error;
+        warned = true;
+        warnings.push(unwritten(error, secrets, session!.id));
+      });
       if (trimmed) warnings.push(`The session's history was longer than --max-context-chars (${options.maxContextChars ?? DEFAULT_MAX_CONTEXT_CHARS}): its oldest turns were left out.`);
       return { sessionId: session.id, history: messages, warnings };
     },
     record(event) {
-      if (!session) return;
+      if (!session || failure) return;
       pending.push(event);
       if (BOUNDARIES.has((event as { type?: unknown }).type as string)) flush();
       else timer ??= setTimeout(flush, FLUSH_DELAY_MS);
@@ -104,10 +129,14 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
         flush();
         await writes;
         if (session && !failure) await syncSession(session).catch((error) => void (failure ??= error));
-        if (failure) throw failure;
       } finally {
-        await unlockSession(held);
+        await unlockSession(held).catch((error) => void (failure ??= error));
       }
+    },
+    takeWarning() {
+      if (!failure || warned) return undefined;
+      warned = true;
+      return unwritten(failure, secrets, session?.id);
     },
   };
 }

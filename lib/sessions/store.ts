@@ -1,14 +1,15 @@
-import { chmod, copyFile, mkdir, readdir, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { newSessionId } from '../protocol/ids.js';
 import type { ImageInput, InputEvent } from '../protocol/types.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, makePrivateDir, storeError } from './folders.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, assertNotLink, makePrivateDir, storeError } from './folders.js';
 import { appendLines, readLines, repairJournal, syncJournal, type StoredEvent } from './journal.js';
 import { acquireLock, type SessionLock } from './lock.js';
 import { redactOutbound } from '../redaction/index.js';
 import { metadataFromEvents, readMetadata, titleFromPrompt, writeMetadata, type SessionMetadata } from './metadata.js';
 import { EVENTS_FILE, assertSessionId, sessionDir } from './paths.js';
+import { cwdHash, hiddenFields, ranIn, readLaunch, writeLaunch, type PrivateLaunch } from './launch.js';
 
 /** An open session: its folder and its metadata as last written by this handle. */
 export type Session = {
@@ -72,6 +73,9 @@ export async function prepareStore(root: string): Promise<void> {
   });
 }
 
+/** A session folder this process made and could not finish (a full disk): no empty folder is left behind. */
+const removeFolder = (dir: string) => rm(dir, { recursive: true, force: true }).catch(() => undefined);
+
 /** Ids are random: a clash more than a few times in a row means the folder answers EEXIST to everything. */
 const NEW_ID_ATTEMPTS = 20;
 
@@ -83,11 +87,17 @@ async function makeFolder(root: string, now: Date, asked?: string): Promise<{ id
     const dir = sessionDir(root, id);
     try {
       await mkdir(dir, { mode: PRIVATE_DIR_MODE });
-      await chmod(dir, PRIVATE_DIR_MODE);
-      return { id, dir, lock: await acquireLock(dir, id) };
     } catch (error) {
       if (errnoOf(error) !== 'EEXIST') throw storeError(dir, error);
       if (asked) throw sessionExists(asked);
+      continue;
+    }
+    try {
+      await chmod(dir, PRIVATE_DIR_MODE);
+      return { id, dir, lock: await acquireLock(dir, id) };
+    } catch (error) {
+      await removeFolder(dir);
+      throw storeError(dir, error);
     }
   }
   throw new UsageError(`Cannot use the session store at ${root}: no new session folder could be created there.`);
@@ -115,16 +125,29 @@ export async function createSession(options: NewSession): Promise<Session> {
     updatedAt: time,
     eventCount: 0,
   }, { secrets: options.secrets });
+  let stored: SessionMetadata;
   try {
     await writeFile(join(dir, EVENTS_FILE), '', { flag: 'wx', mode: PRIVATE_FILE_MODE });
-    await writeMetadata(dir, metadata);
+    stored = await withHidden(dir, metadata, { cwd: options.cwd, ...launchFields(options) });
+    await writeMetadata(dir, stored);
   } catch (error) {
     await lock.unlock();
+    await removeFolder(dir);
     throw error;
   }
-  const session = handle(options.root, id, metadata);
+  const session = handle(options.root, id, stored);
   stateOf(session).lock = lock;
   return session;
+}
+
+/**
+ * The metadata as redacted, with the hash of a redacted cwd; the real values of the fields redaction changed
+ * go to launch.json, so that --resume can still use them.
+ */
+async function withHidden(dir: string, metadata: SessionMetadata, real: PrivateLaunch): Promise<SessionMetadata> {
+  const hidden = hiddenFields(real, metadata);
+  await writeLaunch(dir, hidden);
+  return hidden.cwd === undefined ? metadata : { ...metadata, cwdHash: cwdHash(hidden.cwd) };
 }
 
 /** Metadata for a damaged metadata.json, from events.jsonl (see metadataFromEvents); its damaged lines are skipped. */
@@ -146,6 +169,7 @@ async function loadMetadata(dir: string, id: string): Promise<SessionMetadata> {
     return await readMetadata(dir, id);
   } catch (error) {
     if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') throw notFound(id);
+    if (error instanceof UsageError) throw error;
     return rebuildMetadata(dir, id).catch(() => {
       throw new UsageError(`Zero session ${id} cannot be read: ${(error as Error).message}.`, { cause: error });
     });
@@ -155,6 +179,7 @@ async function loadMetadata(dir: string, id: string): Promise<SessionMetadata> {
 /** An existing session, not locked. A bad id is refused before the disk is touched; an unknown one is a UsageError. */
 export async function openSession(root: string, id: string): Promise<Session> {
   const dir = sessionDir(root, id);
+  await assertNotLink(dir);
   return handle(root, id, await loadMetadata(dir, id));
 }
 
@@ -186,7 +211,7 @@ export async function listSessions(root: string): Promise<SessionMetadata[]> {
 /** The most recently updated session recorded for this working directory. */
 export async function latestSessionFor(root: string, cwd: string): Promise<Session> {
   const wanted = resolve(cwd);
-  const latest = (await listSessions(root)).find((metadata) => resolve(metadata.cwd) === wanted);
+  const latest = (await listSessions(root)).find((metadata) => ranIn(metadata, wanted));
   if (!latest) throw new UsageError('No Zero sessions available to resume.');
   return handle(root, latest.id, latest);
 }
@@ -293,6 +318,7 @@ export async function readAllEvents(session: Session, options: ReadEventsOptions
  */
 export async function forkSession(root: string, parentId: string, options: ForkOptions = {}): Promise<Session> {
   const parent = await openSession(root, parentId);
+  const parentLaunch = { ...launchFields(parent.metadata), cwd: parent.metadata.cwd, ...(await readLaunch(parent.dir)) };
   const now = options.now ?? new Date();
   const { id, dir, lock } = await makeFolder(root, now, options.id);
   try {
@@ -321,12 +347,15 @@ export async function forkSession(root: string, parentId: string, options: ForkO
       updatedAt: time,
       eventCount: copied,
     }, { secrets: options.secrets });
-    await writeMetadata(dir, metadata);
-    const session = handle(root, id, metadata);
+    const real = { cwd: options.cwd ?? parentLaunch.cwd, ...launchFields(options.provider ? options : parentLaunch) };
+    const stored = await withHidden(dir, metadata, real);
+    await writeMetadata(dir, stored);
+    const session = handle(root, id, stored);
     stateOf(session).lock = lock;
     return session;
   } catch (error) {
     await lock.unlock();
+    await removeFolder(dir);
     throw error;
   }
 }

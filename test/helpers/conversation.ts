@@ -10,7 +10,14 @@ import { ZERO, cleanEnv, writeScript } from './zero.js';
 export type Event = Record<string, unknown>;
 
 /** What a client can do while it reads the events: send input events, close stdin, send a signal. */
-export type Client = { send(event: object): void; end(): void; kill(signal: NodeJS.Signals): void; pid: number };
+export type Client = {
+  send(event: object): void;
+  /** Sends many events as fast as zero reads them (waiting whenever the pipe is full). */
+  sendMany(events: Iterable<object>): Promise<void>;
+  end(): void;
+  kill(signal: NodeJS.Signals): void;
+  pid: number;
+};
 
 export type Conversed = { events: Event[]; stderr: string; code: number | null; problems: string[] };
 
@@ -26,8 +33,15 @@ export function converse(
   options: { env?: NodeJS.ProcessEnv; version?: 1 | 2 } = {},
 ): Promise<Conversed> {
   const child = spawn(process.execPath, [ZERO, 'exec', '-i', 'stream-json', '--multi-turn', ...args], { env: options.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const line = (event: object) => `${JSON.stringify({ schemaVersion: options.version ?? 1, ...event })}\n`;
   const client: Client = {
-    send: (event) => void (child.stdin.writable && child.stdin.write(`${JSON.stringify({ schemaVersion: options.version ?? 1, ...event })}\n`)),
+    send: (event) => void (child.stdin.writable && child.stdin.write(line(event))),
+    async sendMany(events) {
+      for (const event of events) {
+        if (!child.stdin.writable) return;
+        if (!child.stdin.write(line(event))) await new Promise((resolve) => child.stdin.once('drain', resolve));
+      }
+    },
     end: () => void child.stdin.end(),
     kill: (signal) => void child.kill(signal),
     pid: child.pid!,

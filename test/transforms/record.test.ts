@@ -12,6 +12,7 @@ t.test('events pass through unchanged and are recorded; run_end waits until the 
       await new Promise((resolve) => setTimeout(resolve, 20));
       log.push('finished');
     },
+    takeWarning: () => undefined,
   };
   const stage = record(recorder);
   const events = [{ type: 'text', delta: 'hi' }, { type: 'run_end', status: 'success', exitCode: 0 }];
@@ -28,13 +29,14 @@ t.test('a recorder that fails fails the stage', async (t) => {
     finish: async () => {
       throw new Error('disk full');
     },
+    takeWarning: () => undefined,
   };
   await t.rejects(through(record(recorder), [{ type: 'run_end', status: 'success', exitCode: 0 }]), { message: 'disk full' });
 });
 
 t.test('an event its version lacks (version 1 reasoning, kept for the text format) passes on but is not recorded', async (t) => {
   const recorded: string[] = [];
-  const recorder: SessionRecorder = { begin: async () => ({ sessionId: 'x', history: [], warnings: [] }), record: (event) => void recorded.push((event as { type: string }).type), finish: async () => {} };
+  const recorder: SessionRecorder = { begin: async () => ({ sessionId: 'x', history: [], warnings: [] }), record: (event) => void recorded.push((event as { type: string }).type), finish: async () => {}, takeWarning: () => undefined };
   const runId = 'run_20261201000000_abcdef';
   const events = [
     { schemaVersion: 1, type: 'reasoning', runId, delta: 'hm' },
@@ -43,4 +45,19 @@ t.test('an event its version lacks (version 1 reasoning, kept for the text forma
   ];
   t.same(await through(record(recorder), events), events);
   t.same(recorded, ['text', 'reasoning'], 'version 2 reasoning is recorded, version 1 reasoning is not');
+});
+
+t.test('a session that could not be written: its warning goes out once, stamped like the run, before the next event', async (t) => {
+  let failed = false;
+  const recorder: SessionRecorder = {
+    begin: async () => ({ sessionId: 'x', history: [], warnings: [] }),
+    record: () => void (failed = true),
+    finish: async () => {},
+    takeWarning: () => (failed ? ((failed = false), 'The session x could not be written: the disk is full (ENOSPC).') : undefined),
+  };
+  const runId = 'run_20261201000000_abcdef';
+  const text = { schemaVersion: 2, type: 'text', runId, delta: 'hi' };
+  const end = { schemaVersion: 2, type: 'run_end', runId, status: 'success', exitCode: 0 };
+  const warning = { schemaVersion: 2, type: 'warning', runId, message: 'The session x could not be written: the disk is full (ENOSPC).' };
+  t.same(await through(record(recorder), [text, end]), [warning, text, warning, end]);
 });

@@ -115,3 +115,49 @@ t.test('an answer gets through while 64 and more messages wait behind the turn t
   t.match(ofType(result.events, 'permission_decision'), [{ id: 'w1', action: 'allow' }], 'answered, not timed out behind the queue');
   t.equal(ofType(result.events, 'turn_end').length, waiting + 1);
 });
+
+t.test('a flood while a permission_request waits: what is held stays bounded, the answer still lands, the turns not kept end interrupted', async (t) => {
+  // the turns kept (8 MiB of them) are answered after the first
+  const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }, ...Array.from({ length: 100 }, () => ({ text: 'ok' }))]);
+  const message = 'x'.repeat(100_000);
+  const FLOOD = 2_000;
+  let peakKb = 0;
+  const result = await converse(run.args(...ASKED, '--permission-prompt', 'stdio', '--no-session'), (client) => client.send(say('Write notes.')), (event, client) => {
+    if (event.type === 'permission_request') {
+      // 200 MB of messages in front of the answer (bench/soak.ts sends 100,000 of 10 KB)
+      void client.sendMany(Array.from({ length: FLOOD }, (_, at) => say(`${at} ${message}`))).then(() => client.send({ type: 'permission_response', id: event.id, decision: 'allow' }));
+    }
+    if (event.type === 'tool_result') {
+      peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${client.pid}/status`, 'utf8'))?.[1]);
+      client.end();
+    }
+  }, { env: run.env });
+  t.equal(result.code, 0, result.stderr);
+  t.same(result.problems, []);
+  t.match(ofType(result.events, 'permission_decision'), [{ id: 'w1', action: 'allow' }], 'the answer behind the flood lands');
+  t.equal(readFileSync(join(run.dir, 'NOTES.md'), 'utf8'), 'w1\n');
+  // the process itself is about 100 MB; holding the flood took it past 300 MB
+  t.ok(peakKb > 0 && peakKb < 250_000, `peak RSS ${Math.round(peakKb / 1024)} MB`);
+  const ends = ofType(result.events, 'turn_end');
+  t.equal(ends.length, FLOOD + 1, 'every turn ends');
+  const kept = ends.filter((end) => end.status === 'success').length;
+  t.ok(kept > 70 && kept < 100, `${kept} turns kept and answered`);
+  t.ok(ends.slice(kept).every((end) => end.status === 'interrupted'), 'the others interrupted');
+  t.match(ofType(result.events, 'warning'), [{ message: /^Turns \d+ to 2001 arrived while a permission_request waited, with 8 MiB of input held already: not kept/ }]);
+});
+
+t.test('a call id that looks like a secret: the client answers with the redacted_<hash> id it was shown, and the answer is taken', async (t) => {
+  const secretId = ['sk-proj-', 'Q7xL1spNxnyVmihA2O76UMFxFkMR5Kjp1vRt'].join('');
+  const run = scripted(t, [{ toolCalls: [writeNotes(secretId)] }, { text: 'Written.' }]);
+  const result = await converse(run.args(...ASKED, '--permission-prompt', 'stdio', '--permission-timeout', '30'), (client) => client.send(say('Write notes.')), (event, client) => {
+    if (event.type === 'permission_request') client.send({ type: 'permission_response', id: event.id, decision: 'allow' });
+    if (event.type === 'turn_end') client.end();
+  }, { env: run.env });
+  t.equal(result.code, 0);
+  t.same(result.problems, []);
+  const [request] = ofType(result.events, 'permission_request');
+  t.match(request, { id: /^redacted_[0-9a-f]{16}$/ }, 'the id is shown redacted');
+  t.match(ofType(result.events, 'permission_decision'), [{ id: request!.id, action: 'allow' }], 'and answered by it, at once');
+  t.equal(ofType(result.events, 'warning').length, 0);
+  t.ok(existsSync(join(run.dir, 'NOTES.md')), 'the write ran');
+});

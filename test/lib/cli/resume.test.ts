@@ -8,7 +8,8 @@ import { ProviderError } from '../../../lib/errors.js';
 import { jsonLines } from '../../helpers/zero.js';
 import type { ExecSettings } from '../../../lib/cli/options.js';
 import type { ZeroConfig } from '../../../lib/providers/config.js';
-import { createSession, unlockSession } from '../../../lib/sessions/store.js';
+import { createSession, forkSession, unlockSession } from '../../../lib/sessions/store.js';
+import { readFileSync, statSync } from 'node:fs';
 
 /** A store with one session run with these, and the settings of a run in its working directory. */
 async function setup(t: Test, recorded: { provider: string; model: string; profile?: string; script?: string }) {
@@ -65,4 +66,24 @@ t.test('a provider that came from the session and cannot run: the error says so 
   const asked = new ProviderError('The openai provider needs an API key: set OPENAI_API_KEY.');
   t.equal(sessionProviderError(asked, { provider: 'openai' }, { provider: 'openai', session: { resume: id } }), asked, 'asked for with --provider: as it was');
   t.equal(sessionProviderError(asked, {}, { provider: 'openai' }), asked, 'no session: as it was');
+});
+
+t.test('a secret in the cwd, the script path or the profile name: metadata.json holds it redacted, and --resume and --fork still use the real ones', async (t) => {
+  const token = ['ghp', '_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('');
+  const home = t.testdir({ [token]: {} });
+  const cwd = join(home, token);
+  const root = join(home, 'sessions');
+  const real = { profile: `work-${token}`, script: join(cwd, 's.jsonl') };
+  const session = await createSession({ root, cwd, prompt: 'hi', provider: 'scripted', model: 'scripted', ...real });
+  await unlockSession(session);
+  t.notOk(readFileSync(join(session.dir, 'metadata.json'), 'utf8').includes(token.slice(4, 16)), 'metadata.json is redacted');
+  t.equal(statSync(join(session.dir, 'launch.json')).mode & 0o777, 0o600, 'the real values are kept private');
+  const env = { ZERO_HOME: home };
+  const settings = (flags: Partial<ExecSettings>) => ({ cwd, noSession: false, ...flags }) as ExecSettings;
+  const expected = { provider: real.profile, model: 'scripted', script: real.script };
+  t.same(await providerFlags(settings({ session: { resume: true } }), env), { ...expected, session: { resume: session.id } }, '--resume without an id finds it from its cwd');
+  t.same(await providerFlags(settings({ session: { resume: session.id } }), env), { ...expected, session: { resume: session.id } });
+  const fork = await forkSession(root, session.id, {});
+  await unlockSession(fork);
+  t.same(await providerFlags(settings({ session: { fork: fork.id } }), env), { ...expected, session: { fork: fork.id } }, 'a fork of it keeps them');
 });

@@ -407,3 +407,23 @@ t.test('parseThinkTags: <think>…</think> in the answer streams as reasoning, n
   const plain = await serve(t, [{ sse: [role, ...answer.map(text), frame({}, 'stop'), DONE] }]);
   t.equal((await run(provider(plain.url))).chunks.filter((chunk) => chunk.type === 'text').map((chunk) => (chunk as { delta: string }).delta).join(''), answer.join(''), 'off: the tags are text');
 });
+
+t.test('one huge event: a clear provider_error naming the size, soon, not a stall after the idle limit', async (t) => {
+  const huge = `data: {"choices":[{"index":0,"delta":{"content":"${'x'.repeat(20 * 1024 * 1024)}"}}]}\n\n`;
+  const api = await fakeApi([{ sse: [role, huge, DONE] }]);
+  t.teardown(() => api.close());
+  const { chunks, error } = await run(provider(api.url, { idleTimeoutMs: 60_000 }));
+  t.type(error, ProviderError);
+  t.match((error as Error).message, /sent one stream event of more than 16777216 bytes \(16 MiB\)/);
+  t.notOk(chunks.some((chunk) => chunk.type === 'text' && chunk.delta.length > 1000), 'nothing of it is handed on');
+});
+
+t.test('the idle clock counts bytes arriving: one event arriving slowly in pieces is not a stall', async (t) => {
+  const content = 'y'.repeat(4000);
+  const pieces = [`data: {"choices":[{"index":0,"delta":{"content":"`, ...Array.from({ length: 8 }, () => content.slice(0, 500)), `"}}]}\n\n`];
+  const api = await fakeApi([{ sse: [role, ...pieces, DONE], delayMs: 150 }]);
+  t.teardown(() => api.close());
+  const { chunks, error } = await run(provider(api.url, { idleTimeoutMs: 600 }));
+  t.equal(error, undefined, 'over 1.5 s for the event, never 600 ms without a byte');
+  t.equal(chunks.filter((chunk) => chunk.type === 'text').map((chunk) => (chunk as { delta: string }).delta).join(''), content);
+});

@@ -4,7 +4,9 @@ import { once } from 'node:events';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../../lib/errors.js';
-import { acquireLock, isRunning } from '../../../lib/sessions/lock.js';
+import { acquireLock, isRunning, startTimeOf } from '../../../lib/sessions/lock.js';
+
+const ours = `${process.pid} ${startTimeOf(process.pid)}\n`;
 
 const id = 'zero_20240102030405_abc123';
 
@@ -24,12 +26,12 @@ t.test('isRunning', async (t) => {
   t.equal(isRunning(1.5), false);
 });
 
-t.test('the lock is a file holding our pid; unlock removes it, once', async (t) => {
+t.test('the lock is a file holding our pid and its start time; unlock removes it, once', async (t) => {
   const dir = t.testdir({});
   const lock = await acquireLock(dir, id);
   t.equal(lock.pid, process.pid);
   t.equal(lock.held, true);
-  t.equal(await readFile(join(dir, 'lock'), 'utf8'), `${process.pid}\n`);
+  t.equal(await readFile(join(dir, 'lock'), 'utf8'), ours);
   t.same(await readdir(dir), ['lock'], 'no temporary file left');
   await lock.unlock();
   t.equal(lock.held, false);
@@ -58,16 +60,32 @@ t.test('a lock held by another live process is respected', async (t) => {
 t.test('a stale lock (its process is gone) is taken over', async (t) => {
   const dir = t.testdir({ lock: `${await deadPid()}\n` });
   const lock = await acquireLock(dir, id);
-  t.equal(await readFile(join(dir, 'lock'), 'utf8'), `${process.pid}\n`);
+  t.equal(await readFile(join(dir, 'lock'), 'utf8'), ours);
   t.same(await readdir(dir), ['lock']);
   await lock.unlock();
 });
 
-t.test('a lock without a pid in it is stale too', async (t) => {
-  const dir = t.testdir({ lock: 'garbage' });
+t.test('a lock of a live pid that names another process now (a reused pid: another start time) is taken over', async (t) => {
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+  t.teardown(() => child.kill());
+  await once(child, 'spawn');
+  const start = startTimeOf(child.pid!);
+  t.match(start, /^\d+$/);
+  const dir = t.testdir({ lock: `${child.pid} ${Number(start) + 1}\n` });
   const lock = await acquireLock(dir, id);
-  t.equal(await readFile(join(dir, 'lock'), 'utf8'), `${process.pid}\n`);
+  t.equal(await readFile(join(dir, 'lock'), 'utf8'), ours);
   await lock.unlock();
+  await writeFile(join(dir, 'lock'), `${child.pid} ${start}\n`);
+  await t.rejects(acquireLock(dir, id), new UsageError(`Zero session ${id} is in use by another run (pid ${child.pid}).`), 'its own start time: in use');
+});
+
+t.test('a lock that is garbage or a folder is an error naming the path to remove, and is left alone', async (t) => {
+  const dir = t.testdir({ lock: 'garbage' });
+  const file = join(dir, 'lock');
+  await t.rejects(acquireLock(dir, id), new UsageError(`The session lock ${file} is garbage, not a lock zero wrote: remove it if no run is using the session.`));
+  t.equal(await readFile(file, 'utf8'), 'garbage');
+  const folder = t.testdir({ lock: {} });
+  await t.rejects(acquireLock(folder, id), { message: `The session lock ${join(folder, 'lock')} is a folder, not a lock zero wrote: remove it if no run is using the session.` });
 });
 
 t.test('a takeover guard left by a crashed process does not block', async (t) => {

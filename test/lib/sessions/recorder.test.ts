@@ -19,11 +19,11 @@ t.test('a new session: the redacted prompt, then the recorded events, then unloc
   recorder.record(stamped('run_end', { status: 'success', exitCode: 0 }));
   await recorder.finish();
   const [meta] = await listSessions(root);
-  t.match(meta, { id: start.sessionId, title: 'Use [REDACTED] please', eventCount: 102 });
-  const events = readFileSync(join(root, start.sessionId, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  t.match(meta, { id: start.sessionId!, title: 'Use [REDACTED] please', eventCount: 102 });
+  const events = readFileSync(join(root, start.sessionId!, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
   t.same(events[0], { schemaVersion: 1, type: 'prompt', content: 'Use [REDACTED] please' });
   t.equal(events.length, 102);
-  await t.resolves(lockSession(await openSession(root, start.sessionId)), 'the lock was released');
+  await t.resolves(lockSession(await openSession(root, start.sessionId!)), 'the lock was released');
 });
 
 t.test('a prompt with images is recorded as a version 2 message, and a resumed session sends them again', async (t) => {
@@ -33,11 +33,11 @@ t.test('a prompt with images is recorded as a version 2 message, and a resumed s
   const { sessionId } = await first.begin('', images);
   first.record(stamped('final', { text: 'A pixel.' }));
   await first.finish();
-  const [stored] = await readAllEvents(await openSession(root, sessionId));
+  const [stored] = await readAllEvents(await openSession(root, sessionId!));
   t.same(stored, { schemaVersion: 2, type: 'message', role: 'user', content: '', images });
   t.match((await listSessions(root))[0], { title: '(1 image)' }, 'a prompt of images alone is titled by them');
 
-  const session = await openSession(root, sessionId);
+  const session = await openSession(root, sessionId!);
   await lockSession(session);
   const resumed = createRecorder({ root, plan: { kind: 'resume', session }, ...base });
   t.same((await resumed.begin('And now?')).history, [
@@ -55,7 +55,7 @@ t.test('resume: the earlier conversation comes back; fork: a new session with a 
   first.record(stamped('final', { text: 'first answer' }));
   await first.finish();
 
-  const session = await openSession(root, sessionId);
+  const session = await openSession(root, sessionId!);
   await lockSession(session);
   const resumed = createRecorder({ root, plan: { kind: 'resume', session }, ...base });
   const again = await resumed.begin('second question');
@@ -66,12 +66,12 @@ t.test('resume: the earlier conversation comes back; fork: a new session with a 
   ]);
   await resumed.finish();
 
-  const forked = createRecorder({ root, plan: { kind: 'fork', parentId: sessionId }, ...base });
+  const forked = createRecorder({ root, plan: { kind: 'fork', parentId: sessionId! }, ...base });
   const fork = await forked.begin('third question');
   t.not(fork.sessionId, sessionId);
   t.equal(fork.history.length, 3, 'both earlier prompts and the answer');
   await forked.finish();
-  t.equal((await readAllEvents(await openSession(root, sessionId))).length, 4, 'the parent only has its own two runs');
+  t.equal((await readAllEvents(await openSession(root, sessionId!))).length, 4, 'the parent only has its own two runs');
 });
 
 t.test('a history over the budget is trimmed from the oldest end, with a warning', async (t) => {
@@ -80,7 +80,7 @@ t.test('a history over the budget is trimmed from the oldest end, with a warning
   const { sessionId } = await first.begin('old '.repeat(100));
   first.record(stamped('final', { text: 'old answer' }));
   await first.finish();
-  const session = await openSession(root, sessionId);
+  const session = await openSession(root, sessionId!);
   await lockSession(session);
   const resumed = createRecorder({ root, plan: { kind: 'resume', session }, ...base, maxContextChars: 100 });
   const start = await resumed.begin('new');
@@ -104,27 +104,43 @@ t.test('events reach events.jsonl as the run goes, not only at its end', async (
   const root = t.testdir({});
   const recorder = createRecorder({ root, plan: { kind: 'new' }, ...base });
   const { sessionId } = await recorder.begin('Run it');
-  const file = join(root, sessionId, 'events.jsonl');
+  const file = join(root, sessionId!, 'events.jsonl');
   recorder.record(stamped('text', { delta: 'Running.' }));
   t.same((await linesWhen(file, (lines) => lines.length === 2)).map((line) => line.type), ['prompt', 'text'], 'a delta, after a short delay');
   recorder.record(stamped('text', { delta: 'Now:' }));
   recorder.record(stamped('tool_call', { id: 'c1', name: 'bash', args: { command: 'sleep 60' } }));
   t.same((await linesWhen(file, (lines) => lines.length === 4)).map((line) => line.type), ['prompt', 'text', 'text', 'tool_call'], 'a tool call, in order');
-  t.equal((await openSession(root, sessionId)).metadata.eventCount, 1, 'metadata.json waits for the end');
+  t.equal((await openSession(root, sessionId!)).metadata.eventCount, 1, 'metadata.json waits for the end');
   recorder.record(stamped('tool_result', { id: 'c1', status: 'success', output: '' }));
   recorder.record(stamped('run_end', { status: 'success', exitCode: 0 }));
   await recorder.finish();
-  t.equal((await openSession(root, sessionId)).metadata.eventCount, 6, 'written at the end');
+  t.equal((await openSession(root, sessionId!)).metadata.eventCount, 6, 'written at the end');
 });
 
-t.test('an append that fails is reported by finish, and the session is still released', async (t) => {
+t.test('an append that fails stops the recording, not the run: one warning says why, and the session is still released', async (t) => {
   const root = t.testdir({});
   const recorder = createRecorder({ root, plan: { kind: 'new' }, ...base });
   const { sessionId } = await recorder.begin('Run it');
-  rmSync(join(root, sessionId, 'events.jsonl'));
-  mkdirSync(join(root, sessionId, 'events.jsonl'));
+  rmSync(join(root, sessionId!, 'events.jsonl'));
+  mkdirSync(join(root, sessionId!, 'events.jsonl'));
   recorder.record(stamped('tool_call', { id: 'c1', name: 'bash', args: {} }));
   recorder.record(stamped('run_end', { status: 'success', exitCode: 0 }));
-  await t.rejects(recorder.finish(), { code: 'EISDIR' });
-  t.notOk(existsSync(join(root, sessionId, 'lock')), 'unlocked');
+  await recorder.finish();
+  t.match(recorder.takeWarning(), new RegExp(`^The session ${sessionId} could not be written: EISDIR`));
+  t.equal(recorder.takeWarning(), undefined, 'said once');
+  t.notOk(existsSync(join(root, sessionId!, 'lock')), 'unlocked');
+});
+
+t.test("an image's data holding the base64 of a credential in use is redacted before it is stored", async (t) => {
+  const root = t.testdir({});
+  const key = 'zk4821Qm7TfRp2LxWc9VabcDEF123';
+  // six bytes before the key: its own base64 is in the image's, as it is
+  const data = Buffer.from(`PNGHDR${key}IEND`).toString('base64');
+  t.ok(data.includes(Buffer.from(key).toString('base64').slice(0, 20)));
+  const recorder = createRecorder({ root, plan: { kind: 'new' }, ...base, secrets: [key] });
+  const { sessionId } = await recorder.begin('Look at this.', [{ mediaType: 'image/png', data }]);
+  await recorder.finish();
+  const stored = readFileSync(join(root, sessionId!, 'events.jsonl'), 'utf8');
+  t.notOk(stored.includes(Buffer.from(key).toString('base64').slice(0, 20)), 'not its base64 form');
+  t.match(JSON.parse(stored.split('\n')[0]!), { type: 'message', images: [{ mediaType: 'image/png', data: /\[REDACTED\]/ }] });
 });

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { access, appendFile, chmod, mkdir, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { access, appendFile, chmod, mkdir, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../../../lib/errors.js';
 import { SESSION_ID_PATTERN } from '../../../lib/protocol/ids.js';
@@ -22,6 +22,10 @@ import {
   unlockSession,
   type Session,
 } from '../../../lib/sessions/store.js';
+import { startTimeOf } from '../../../lib/sessions/lock.js';
+
+/** What a lock this process holds reads. */
+const ourLock = `${process.pid} ${startTimeOf(process.pid)}\n`;
 
 const runEvents = [
   { schemaVersion: 1, type: 'run_start', runId: 'run_20240102030405_aaaaaa', sessionId: 'x', cwd: '/work', provider: 'scripted', model: 'scripted' },
@@ -69,7 +73,7 @@ t.test('create: a folder named by a new id, metadata, an empty journal, and the 
   };
   t.same(JSON.parse(await readFile(join(session.dir, 'metadata.json'), 'utf8')), expected);
   t.same(session.metadata, expected);
-  t.equal(await readFile(join(session.dir, 'lock'), 'utf8'), `${process.pid}\n`);
+  t.equal(await readFile(join(session.dir, 'lock'), 'utf8'), ourLock);
   await unlockSession(session);
   t.notOk(await exists(join(session.dir, 'lock')));
 });
@@ -231,8 +235,8 @@ t.test('fork: cwd, provider and model default to the parent\'s; a running parent
   await appendEvents(parent, [promptEvent('p')]);
   const fork = await forkSession(root, parent.id);
   t.match(fork.metadata, { cwd: '/work', provider: 'scripted', model: 'scripted-model', forkedAt: 1, eventCount: 1 });
-  t.equal(await readFile(join(parent.dir, 'lock'), 'utf8'), `${process.pid}\n`, 'the parent is still locked by its run');
-  t.equal(await readFile(join(fork.dir, 'lock'), 'utf8'), `${process.pid}\n`, 'the fork is returned locked');
+  t.equal(await readFile(join(parent.dir, 'lock'), 'utf8'), ourLock, 'the parent is still locked by its run');
+  t.equal(await readFile(join(fork.dir, 'lock'), 'utf8'), ourLock, 'the fork is returned locked');
 });
 
 t.test('fork: a torn last line of a parent being written is not carried on', async (t) => {
@@ -330,7 +334,7 @@ t.test('concurrent resume: a stale lock left by a dead run is taken over', async
   await writeFile(join(session.dir, 'lock'), `${await deadPid()}\n`);
   const resumed = await openSession(root, session.id);
   await lockSession(resumed);
-  t.equal(await readFile(join(session.dir, 'lock'), 'utf8'), `${process.pid}\n`);
+  t.equal(await readFile(join(session.dir, 'lock'), 'utf8'), ourLock);
   await appendEvents(resumed, [promptEvent('again')]);
   await unlockSession(resumed);
 });
@@ -477,4 +481,32 @@ t.test('lockSession: a session whose metadata.json is a folder is a usage error 
     name: 'UsageError',
     message: `Cannot use the session store at ${session.dir}: a folder stands where a file should be (EISDIR). Set ZERO_HOME to a writable folder, or pass --no-session.`,
   });
+});
+
+t.test('symbolic links inside the store are refused, not followed: a session folder, events.jsonl, metadata.json', async (t) => {
+  const root = t.testdir({ elsewhere: { 'events.jsonl': 'not ours\n', 'metadata.json': '{}' } });
+  const elsewhere = join(root, 'elsewhere');
+  const linked = (name: string) => ({ message: `${name} is a symbolic link: zero follows no links inside its session store. Remove it, or move the real file there.` });
+
+  const folder = await create(root);
+  await unlockSession(folder);
+  await rm(folder.dir, { recursive: true });
+  await symlink(elsewhere, folder.dir);
+  await t.rejects(openSession(root, folder.id), linked(folder.dir), 'a session folder');
+
+  const events = await create(root);
+  await rm(eventsPath(events));
+  await symlink(join(elsewhere, 'events.jsonl'), eventsPath(events));
+  await t.rejects(appendEvents(events, [{ type: 'text' }], { metadata: false }), linked(eventsPath(events)), 'events.jsonl, appended to by its run');
+  await unlockSession(events);
+  await t.rejects(lockSession(events), linked(eventsPath(events)), 'events.jsonl, on resume');
+  await t.rejects(readAllEvents(events), linked(eventsPath(events)), 'events.jsonl, read');
+
+  const metadata = await create(root);
+  await unlockSession(metadata);
+  await rm(join(metadata.dir, 'metadata.json'));
+  await symlink(join(elsewhere, 'metadata.json'), join(metadata.dir, 'metadata.json'));
+  await t.rejects(openSession(root, metadata.id), linked(join(metadata.dir, 'metadata.json')), 'metadata.json');
+
+  t.equal(await readFile(join(elsewhere, 'events.jsonl'), 'utf8'), 'not ours\n', 'the file linked to is untouched');
 });
