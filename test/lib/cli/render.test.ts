@@ -145,7 +145,7 @@ t.test('render and stats count the same turns of recorded runs (lib/logs/turns.t
     const script = writeScript(dir, turns, `${runs.findIndex((run) => run[0] === name)}.jsonl`);
     log += (await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...flags, 'Go'])).stdout;
   }
-  const counted = jsonLines((await zero(['stats', '-o', 'json', '-'], { stdin: log })).stdout).map((run) => run.model_turns);
+  const counted = jsonLines((await zero(['stats', '-o', 'json', '-'], { stdin: log })).stdout).filter((line) => line.type === 'run_stats').map((run) => run.model_turns);
   const shown = Array.from((await zero(['render', '-'], { stdin: log })).stdout.matchAll(/- Turns: (\d+) model turns?,/g), (match) => Number(match[1]));
   t.same(counted, [2, 2, 2, 1], 'stats');
   t.same(shown, counted, 'render');

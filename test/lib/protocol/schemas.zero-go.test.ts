@@ -42,7 +42,7 @@ for (const name of fixtures) {
 
     const stats = await zeroHere(['stats', '-o', 'json', file]);
     t.equal(stats.code, 0, stats.stderr);
-    const perRun = jsonLines(stats.stdout);
+    const perRun = jsonLines(stats.stdout).filter((line) => line.type === 'run_stats');
     t.same(perRun.map((run) => run.run_id), runIds);
     t.equal(perRun.reduce((sum, run) => sum + Number(run.tool_calls), 0), events.filter((event) => event.type === 'tool_call').length, 'every tool_call counted');
     t.notMatch((await zeroHere(['stats', file])).stdout, /skipped/);
@@ -63,7 +63,7 @@ t.test('what a person reads of the Go shapes: raw arguments as they came, the ea
   const replayed = await zeroHere(['replay', '-o', 'text', join(FIXTURES, 'tool-call-args.jsonl')]);
   t.match(replayed.stderr, /^\[tool\] read_file\n/, 'a raw string names no subject');
 
-  const errors = jsonLines((await zeroHere(['stats', '-o', 'json', join(FIXTURES, 'early-errors.jsonl')])).stdout);
+  const errors = jsonLines((await zeroHere(['stats', '-o', 'json', join(FIXTURES, 'early-errors.jsonl')])).stdout).filter((line) => line.type === 'run_stats');
   t.same(errors.map((run) => run.error_code), ['mcp_error', 'sandbox_error', 'specialist_error']);
   t.same(errors.map((run) => run.exit_code), [3, 3, 3]);
 
