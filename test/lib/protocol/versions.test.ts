@@ -84,7 +84,7 @@ t.test('version 2: a budget, the deadline and an answer out of schema end as inc
       { type: 'error', code, message: 'Stopped.', recoverable: true },
       { type: 'run_end', status: 'error', exitCode: 4 },
     ];
-    t.same(inVersion(2, ending), [ending[0], { type: 'run_end', status: 'incomplete', exitCode: 4 }], code);
+    t.same(inVersion(2, ending), [{ ...ending[0]!, recoverable: false }, { type: 'run_end', status: 'incomplete', exitCode: 4 }], code);
     t.same(inVersion(1, ending), ending, code);
   }
 });
