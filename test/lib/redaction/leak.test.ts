@@ -189,7 +189,12 @@ t.test('no piece of a planted secret reaches stdout, stderr or ZERO_HOME', async
   for (let at = 0; at < commands.length; at += 6) {
     await Promise.all(commands.slice(at, at + 6).map(async (args) => keep(`zero ${args.join(' ').replace(work, '…')}`, await zero(args, { env, cwd: work }))));
   }
-  for (const file of filesUnder(home)) outputs.set(file.replace(home, 'ZERO_HOME'), readFileSync(file, 'utf8'));
+  for (const file of filesUnder(home)) {
+    // launch.json keeps what resume needs as it is (the working directory here holds a secret in its name, which is
+    // on this disk already): issue 25 asks for it stored privately, 0600, and never printed (the outputs above).
+    if (file.endsWith('/launch.json')) t.equal(statSync(file).mode & 0o777, 0o600, `${file.replace(home, 'ZERO_HOME')} is private`);
+    else outputs.set(file.replace(home, 'ZERO_HOME'), readFileSync(file, 'utf8'));
+  }
   t.ok(filesUnder(home).some((file) => file.endsWith('metadata.json')), 'metadata.json was searched');
 
   t.same(leaks(outputs, planted), [], `${planted.length} secrets, ${outputs.size} outputs: no piece of any secret`);
