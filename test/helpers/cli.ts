@@ -8,7 +8,18 @@ import { cleanEnv, type Result } from './zero.js';
  * the exit code caught: for what the CLI prints, without the cost of a process. (Exit codes a process shows, signals
  * and pipes are bin/zero's to test: test/helpers/zero.ts.)
  */
-export async function zeroHere(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Result> {
+export async function zeroHere(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Result> {
+  const home = process.cwd();
+  // the process's cwd is zero's working directory, as for bin/zero; tap runs a file's tests one at a time
+  if (options.cwd !== undefined) process.chdir(options.cwd);
+  try {
+    return await run(args, options);
+  } finally {
+    process.chdir(home);
+  }
+}
+
+async function run(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv }): Promise<Result> {
   const stdout = new PassThrough();
   let out = '';
   let err = '';

@@ -105,7 +105,7 @@ const usageErrors: [string, string[], RegExp, NodeJS.ProcessEnv?][] = [
 for (const [what, args, message, env] of usageErrors) {
   t.test(`usage error: ${what}`, async (t) => {
     const dir = t.testdir({});
-    const result = await zero(['exec', ...args], { cwd: dir, env: env ?? cleanEnv({ ZERO_PROVIDER: 'scripted', ZERO_SCRIPT: writeScript(dir, [{ text: 'unused' }]) }) });
+    const result = await zeroHere(['exec', ...args], { cwd: dir, env: env ?? cleanEnv({ ZERO_PROVIDER: 'scripted', ZERO_SCRIPT: writeScript(dir, [{ text: 'unused' }]) }) });
     t.equal(result.code, 2, result.stdout + result.stderr);
     if (args.join(' ').includes('stream-json')) {
       const events = jsonLines(result.stdout);
