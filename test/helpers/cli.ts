@@ -10,12 +10,15 @@ import { cleanEnv, type Result } from './zero.js';
  */
 export async function zeroHere(args: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<Result> {
   const home = process.cwd();
+  // zero exec sends console.* to its --debug log (captureConsole), for the rest of a process that then exits
+  const consoleMethods = { ...console };
   // the process's cwd is zero's working directory, as for bin/zero; tap runs a file's tests one at a time
   if (options.cwd !== undefined) process.chdir(options.cwd);
   try {
     return await run(args, options);
   } finally {
     process.chdir(home);
+    Object.assign(console, consoleMethods);
   }
 }
 
