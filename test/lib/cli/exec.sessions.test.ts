@@ -4,10 +4,12 @@ import { once } from 'node:events';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { zeroHere } from '../../helpers/cli.js';
 import { isRunning } from '../../helpers/processes.js';
 import { ZERO, cleanEnv, eventTypes, jsonLines, nth, tempDir, writeScript, zero } from '../../helpers/zero.js';
 
 // Sessions end to end: every run recorded; --resume sends the whole conversation back; --fork copies it.
+// Runs are in-process (zeroHere); bin/zero is spawned where only a process shows it: kill -9, a umask.
 
 function sessionsIn(home: string): string[] {
   try {
@@ -19,7 +21,7 @@ function sessionsIn(home: string): string[] {
 
 async function exec(t: Test, home: string, cwd: string, turns: unknown[], args: string[]) {
   const script = writeScript(tempDir(t), turns);
-  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', cwd, ...args], { env: cleanEnv({ ZERO_HOME: home }) });
+  const result = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', cwd, ...args], { env: cleanEnv({ ZERO_HOME: home }) });
   return { ...result, events: jsonLines(result.stdout) };
 }
 
@@ -97,15 +99,15 @@ t.test('zero sessions list and show', async (t) => {
   await exec(t, home, cwd, [{ chunks: ['Hello', ' there.'] }], ['Greet me']);
   const [id] = sessionsIn(home);
   const env = cleanEnv({ ZERO_HOME: home });
-  const list = await zero(['sessions', 'list'], { env });
+  const list = await zeroHere(['sessions', 'list'], { env });
   t.equal(list.code, 0);
   t.match(list.stdout, new RegExp(`^${id}  \\S+ +\\d+ events  ${cwd.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}  Greet me\\n$`));
-  t.match(jsonLines((await zero(['sessions', 'list', '-o', 'json'], { env })).stdout), [{ type: 'session', id, cwd, title: 'Greet me' }]);
-  const showJson = await zero(['sessions', 'show', id!, '-o', 'stream-json'], { env });
+  t.match(jsonLines((await zeroHere(['sessions', 'list', '-o', 'json'], { env })).stdout), [{ type: 'session', id, cwd, title: 'Greet me' }]);
+  const showJson = await zeroHere(['sessions', 'show', id!, '-o', 'stream-json'], { env });
   t.equal(showJson.stdout, readFileSync(join(home, 'sessions', id!, 'events.jsonl'), 'utf8'), 'stream-json shows the stored lines as they are');
-  const showText = await zero(['sessions', 'show', id!], { env });
+  const showText = await zeroHere(['sessions', 'show', id!], { env });
   t.equal(showText.stdout, '> Greet me\n\nHello there.\n');
-  const missing = await zero(['sessions', 'show', 'zero_20200101000000_zzzzzz', '-o', 'stream-json'], { env });
+  const missing = await zeroHere(['sessions', 'show', 'zero_20200101000000_zzzzzz', '-o', 'stream-json'], { env });
   t.equal(missing.code, 2);
   t.same([missing.stdout, missing.stderr], ['', '[zero] Zero session not found: zero_20200101000000_zzzzzz\n'], 'said on stderr: no run is made up');
   t.ok(statSync(join(home, 'sessions', id!)).isDirectory());
@@ -172,7 +174,7 @@ t.test('a damaged line in the middle of events.jsonl is skipped with a warning n
   t.same(eventTypes(resumed.events).slice(0, 2), ['run_start', 'warning']);
   t.match(nth(resumed.events, 'warning'), { message: `Invalid session ${id} at line 2: expected a JSON object. That line was skipped.` });
 
-  const shown = await zero(['sessions', 'show', id!], { env: cleanEnv({ ZERO_HOME: home }) });
+  const shown = await zeroHere(['sessions', 'show', id!], { env: cleanEnv({ ZERO_HOME: home }) });
   t.equal(shown.code, 0);
   t.match(shown.stdout, /> Question one\n\nThe answer is 42\.\n\n> Question two\n\nYes\.\n/);
   t.match(shown.stderr, `[zero] WARNING: Invalid session ${id} at line 2: expected a JSON object. That line was skipped.`);
@@ -185,10 +187,10 @@ t.test('a corrupt metadata.json: the session is still listed, shown and resumed 
   const [id] = sessionsIn(home);
   writeFileSync(join(home, 'sessions', id!, 'metadata.json'), '{"id":"zero_');
   const env = cleanEnv({ ZERO_HOME: home });
-  const list = await zero(['sessions', 'list'], { env });
+  const list = await zeroHere(['sessions', 'list'], { env });
   t.equal(list.code, 0);
   t.match(list.stdout, new RegExp(`^${id}  \\S+ +\\d+ events  \\S+  Question one\\n$`));
-  const shown = await zero(['sessions', 'show', id!], { env });
+  const shown = await zeroHere(['sessions', 'show', id!], { env });
   t.equal(shown.stdout, '> Question one\n\nThe answer is 42.\n');
   const resumed = await exec(t, home, cwd, [{ expect: { contains: ['Question one', 'The answer is 42.'] }, text: 'ok' }], ['--resume', 'Question two']);
   t.equal(resumed.code, 0, resumed.stdout);
@@ -215,12 +217,7 @@ t.test('a session store that cannot be used is a usage error naming it, before t
   const dir = tempDir(t, { 'a-file': 'not a folder' });
   const cwd = tempDir(t);
   const script = writeScript(dir, [{ text: 'unused' }]);
-  const run = (home: string) =>
-    zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', cwd, 'hi'], {
-      env: cleanEnv({ ZERO_HOME: home }),
-      // Only a bound for the old behaviour (a spin at 100% CPU): a clean answer comes at once.
-      onSpawn: (child) => void setTimeout(() => child.kill('SIGKILL'), 30_000).unref(),
-    });
+  const run = (home: string) => zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', cwd, 'hi'], { env: cleanEnv({ ZERO_HOME: home }) });
   const cases: [string, string][] = [
     [join(dir, 'a-file'), 'part of that path is a file, not a folder (ENOTDIR)'],
     ['/proc/zero', 'a folder cannot be created there (ENOENT)'],
@@ -243,7 +240,7 @@ t.test('--no-session and ZERO_NO_SESSION=1: nothing on disk, no sessionId; with 
   t.same(eventTypes(flag.events), ['run_start', 'text', 'final', 'run_end']);
   t.notOk('sessionId' in flag.events[0]!);
   const script = writeScript(tempDir(t), [{ text: 'Hi.' }]);
-  const variable = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', cwd, 'Hello'], { env: cleanEnv({ ZERO_HOME: home, ZERO_NO_SESSION: '1' }) });
+  const variable = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', cwd, 'Hello'], { env: cleanEnv({ ZERO_HOME: home, ZERO_NO_SESSION: '1' }) });
   t.equal(variable.code, 0);
   t.notOk('sessionId' in jsonLines(variable.stdout)[0]!);
   t.notOk(existsSync(home), 'nothing was written');
@@ -251,7 +248,7 @@ t.test('--no-session and ZERO_NO_SESSION=1: nothing on disk, no sessionId; with 
   const refused = await exec(t, home, cwd, [{ text: 'unused' }], ['--no-session', '--resume', 'Hello']);
   t.equal(refused.code, 2);
   t.match(refused.events, [{ type: 'error', code: 'usage_error', message: '--no-session cannot be used with --resume or --fork: they continue a recorded session.' }, { type: 'run_end', exitCode: 2 }]);
-  const help = await zero(['exec', '--help']);
+  const help = await zeroHere(['exec', '--help']);
   t.match(help.stdout, /--no-session +record nothing/);
 });
 t.test('metadata.json, sessions list and sessions show are redacted, even for a session file edited by hand', async (t) => {
@@ -261,7 +258,7 @@ t.test('metadata.json, sessions list and sessions show are redacted, even for a 
   const loaded = 'zk7731Qm7TfRp2LxWc9VbN3sYdHg6JkAe5Uo';
   const env = cleanEnv({ ZERO_HOME: home, ZERO_API_KEY: loaded });
   const script = writeScript(tempDir(t), [{ text: 'ok' }]);
-  const run = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '--model', `m-${loaded}`, '-C', cwd, 'hi'], { env });
+  const run = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '--model', `m-${loaded}`, '-C', cwd, 'hi'], { env });
   t.equal(run.code, 0, run.stderr);
   const [id] = sessionsIn(home);
   const metadata = readFileSync(join(home, 'sessions', id!, 'metadata.json'), 'utf8');
@@ -273,10 +270,10 @@ t.test('metadata.json, sessions list and sessions show are redacted, even for a 
   appendFileSync(join(home, 'sessions', id!, 'events.jsonl'), `${JSON.stringify({ schemaVersion: 1, type: 'prompt', content: `use ${secret}` })}\n`);
   writeFileSync(join(home, 'sessions', id!, 'metadata.json'), metadata.replace('ws-[REDACTED]', `ws-${secret}`));
   for (const format of ['text', 'json', 'stream-json']) {
-    const list = await zero(['sessions', 'list', '-o', format], { env });
+    const list = await zeroHere(['sessions', 'list', '-o', format], { env });
     t.match(list.stdout, id!, `sessions list -o ${format}`);
     t.notMatch(list.stdout, secret, `sessions list -o ${format}: no raw cwd`);
-    const show = await zero(['sessions', 'show', id!, '-o', format], { env });
+    const show = await zeroHere(['sessions', 'show', id!, '-o', format], { env });
     t.match(show.stdout, 'use [REDACTED]', `sessions show -o ${format}`);
     t.notMatch(show.stdout, secret, `sessions show -o ${format}`);
   }
@@ -287,17 +284,17 @@ t.test("--resume continues with the session's own provider, model and script unl
   const cwd = tempDir(t, { 'README.md': '# zero-stream\n' });
   const env = cleanEnv({ ZERO_HOME: home });
   const script = writeScript(tempDir(t), [{ expect: { contains: ['repo'] }, text: 'An answer.' }]);
-  const first = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-m', 'demo', '-C', cwd, 'What is this repo?'], { env });
+  const first = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-m', 'demo', '-C', cwd, 'What is this repo?'], { env });
   t.equal(first.code, 0);
   // the README's own example: no provider flag, no ZERO_PROVIDER, no key
-  const resumed = await zero(['exec', '-o', 'stream-json', '-C', cwd, '--resume', 'And how is it tested?'], { env });
+  const resumed = await zeroHere(['exec', '-o', 'stream-json', '-C', cwd, '--resume', 'And how is it tested?'], { env });
   t.equal(resumed.code, 0, resumed.stdout);
   t.match(jsonLines(resumed.stdout)[0], { type: 'run_start', provider: 'scripted', model: 'demo' });
-  const otherModel = await zero(['exec', '-o', 'stream-json', '-C', cwd, '-m', 'other', '--resume', 'Again?'], { env });
+  const otherModel = await zeroHere(['exec', '-o', 'stream-json', '-C', cwd, '-m', 'other', '--resume', 'Again?'], { env });
   t.match(jsonLines(otherModel.stdout)[0], { provider: 'scripted', model: 'other' }, '--model replaces only the model');
-  const otherProvider = await zero(['exec', '-o', 'stream-json', '-C', cwd, '--provider', 'openai', '--resume', 'Again?'], { env });
+  const otherProvider = await zeroHere(['exec', '-o', 'stream-json', '-C', cwd, '--provider', 'openai', '--resume', 'Again?'], { env });
   t.equal(otherProvider.code, 3, '--provider starts from nothing of the session: here, no key');
   t.match(jsonLines(otherProvider.stdout)[0], { code: 'provider_error', message: /needs an API key/ });
-  const forked = await zero(['exec', '-o', 'stream-json', '-C', cwd, '--fork', String(jsonLines(first.stdout)[0]!.sessionId), 'Forked?'], { env });
+  const forked = await zeroHere(['exec', '-o', 'stream-json', '-C', cwd, '--fork', String(jsonLines(first.stdout)[0]!.sessionId), 'Forked?'], { env });
   t.match(jsonLines(forked.stdout)[0], { provider: 'scripted', model: 'demo' }, '--fork too');
 });
