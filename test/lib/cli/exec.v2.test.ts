@@ -3,6 +3,7 @@ import { execFile, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogChecker } from '../../../lib/logs/validate.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { fakeApi, type FakeApi, type Reply } from '../../helpers/sse-server.js';
 import { anthropicStream, openaiStream } from '../../helpers/wire.js';
 import { ZERO, cleanEnv, jsonLines, nth, streamedText, tempDir, writeScript, zero, type Result } from '../../helpers/zero.js';
@@ -10,6 +11,7 @@ import { ZERO, cleanEnv, jsonLines, nth, streamedText, tempDir, writeScript, zer
 // A client written for Zero's current stream-json (schema version 2) driving zero exec end to end:
 // its version 2 input sets the output version, images go in, reasoning comes out, a refused write is a
 // permission_request, the turn limit and signals end as version 2 says; every line is a valid version 2 event.
+// Runs are in-process (zeroHere); bin/zero is spawned for the signals and the terminal.
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 const image = { mediaType: 'image/png', data: PNG };
@@ -29,17 +31,26 @@ export function assertValidRun(t: Test, stdout: string, version: 1 | 2): Record<
   return events;
 }
 
-type Scripted = { dir: string; script: string; env: NodeJS.ProcessEnv; exec(args: string[], stdin?: string, onSpawn?: (child: ChildProcess) => void): Promise<Result> };
+type Scripted = {
+  dir: string;
+  script: string;
+  env: NodeJS.ProcessEnv;
+  exec(args: string[], stdin?: string): Promise<Result>;
+  /** The run in a process of its own, for a test that signals it. */
+  spawn(args: string[], stdin: string, onSpawn: (child: ChildProcess) => void): Promise<Result>;
+};
 
 function scripted(t: Test, turns: unknown[], files: Record<string, string> = {}): Scripted {
   const dir = t.testdir(files);
   const script = writeScript(dir, turns, '.script.jsonl');
   const env = cleanEnv({ ZERO_HOME: join(dir, '.home') });
+  const argv = (args: string[]) => ['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args];
   return {
     dir,
     script,
     env,
-    exec: (args, stdin, onSpawn) => zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args], { env, stdin, onSpawn }),
+    exec: (args, stdin) => zeroHere(argv(args), { env, stdin }),
+    spawn: (args, stdin, onSpawn) => zero(argv(args), { env, stdin, onSpawn }),
   };
 }
 
@@ -123,7 +134,7 @@ for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) {
   t.test(`scripted: ${signal} mid-stream ends as interrupted, exit 130, with what was streamed before it`, async (t) => {
     const run = scripted(t, [{ reasoning: ['Reading ', 'the ', 'tests ', 'first'], chunks: ['never'], delayMs: 400 }]);
     const kill = (child: ChildProcess) => child.stdout!.on('data', (chunk: Buffer) => void (chunk.includes('"reasoning"') && child.kill(signal)));
-    const result = await run.exec(['-i', 'stream-json'], v2Input(prompt('Go.')), kill);
+    const result = await run.spawn(['-i', 'stream-json'], v2Input(prompt('Go.')), kill);
     t.equal(result.code, 130);
     const events = assertValidRun(t, result.stdout, 2);
     t.same(kinds(events), ['run_start', 'reasoning', 'error', 'run_end']);
@@ -142,8 +153,8 @@ t.test('the version: --schema-version > ZERO_SCHEMA_VERSION > the input events\'
   const asked = await run.exec(['-i', 'stream-json', '--schema-version', '1'], v2Input(prompt('hi')));
   t.same(kinds(assertValidRun(t, asked.stdout, 1)), ['run_start', 'text', 'final', 'run_end'], 'version 2 input, version 1 asked: version 1, reasoning dropped');
   t.same(new Set(versionOf(await run.exec(['-i', 'stream-json'], v1Input))), new Set([1]), 'version 1 input: version 1');
-  t.same(new Set(versionOf(await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', run.script, '-C', run.dir, 'hi'], { env: { ...run.env, ZERO_SCHEMA_VERSION: '2' } }))), new Set([2]), 'ZERO_SCHEMA_VERSION=2 with text input');
-  const flagWins = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '--schema-version', '2', '--provider', 'scripted', '--script', run.script, '-C', run.dir], { env: { ...run.env, ZERO_SCHEMA_VERSION: '1' }, stdin: v1Input });
+  t.same(new Set(versionOf(await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', run.script, '-C', run.dir, 'hi'], { env: { ...run.env, ZERO_SCHEMA_VERSION: '2' } }))), new Set([2]), 'ZERO_SCHEMA_VERSION=2 with text input');
+  const flagWins = await zeroHere(['exec', '-i', 'stream-json', '-o', 'stream-json', '--schema-version', '2', '--provider', 'scripted', '--script', run.script, '-C', run.dir], { env: { ...run.env, ZERO_SCHEMA_VERSION: '1' }, stdin: v1Input });
   assertValidRun(t, flagWins.stdout, 2);
   t.same(kinds(jsonLines(flagWins.stdout)), ['run_start', 'reasoning', 'text', 'final', 'run_end'], 'the flag wins over the variable and the input');
 });
@@ -153,18 +164,18 @@ t.test('version usage errors: a bad version, and failures before the start in th
   const bad = await run.exec(['--schema-version', '3', 'hi']);
   t.equal(bad.code, 2);
   t.match(assertValidRun(t, bad.stdout, 1), [{ type: 'error', code: 'usage_error', message: 'Invalid value for --schema-version: "3". Expected one of: 1, 2.' }, { type: 'run_end', exitCode: 2 }]);
-  const badEnv = await zero(['exec', '-o', 'stream-json', 'hi'], { env: { ...run.env, ZERO_SCHEMA_VERSION: 'two' } });
+  const badEnv = await zeroHere(['exec', '-o', 'stream-json', 'hi'], { env: { ...run.env, ZERO_SCHEMA_VERSION: 'two' } });
   t.match(jsonLines(badEnv.stdout)[0], { code: 'usage_error', message: 'Invalid value for ZERO_SCHEMA_VERSION: "two". Expected one of: 1, 2.' });
 
   const badFlag = await run.exec(['--schema-version', '2', '--max-turns', 'lots', 'hi']);
   t.equal(badFlag.code, 2);
   t.match(assertValidRun(t, badFlag.stdout, 2), [{ type: 'error', code: 'usage_error', message: /--max-turns/, recoverable: false }, { type: 'run_end', status: 'error', exitCode: 2 }]);
-  const badEnvValue = await zero(['exec', '-o', 'stream-json', 'hi'], { env: { ...run.env, ZERO_SCHEMA_VERSION: '2', ZERO_MAX_TURNS: 'lots' } });
+  const badEnvValue = await zeroHere(['exec', '-o', 'stream-json', 'hi'], { env: { ...run.env, ZERO_SCHEMA_VERSION: '2', ZERO_MAX_TURNS: 'lots' } });
   t.equal(badEnvValue.code, 2);
   t.match(assertValidRun(t, badEnvValue.stdout, 2), [{ type: 'error', code: 'usage_error', message: /ZERO_MAX_TURNS/, recoverable: false }, { type: 'run_end', exitCode: 2 }], 'an env variable\'s usage error, in the version the env asks for');
   const unknownFlag = await run.exec(['--schema-version=2', '--bogus', 'hi']);
   t.match(assertValidRun(t, unknownFlag.stdout, 2), [{ type: 'error', message: /Unknown option '--bogus'/ }, { type: 'run_end', exitCode: 2 }]);
-  const noProvider = await zero(['exec', '-o', 'stream-json', '-i', 'stream-json'], { env: run.env, stdin: v2Input(prompt('hi')) });
+  const noProvider = await zeroHere(['exec', '-o', 'stream-json', '-i', 'stream-json'], { env: run.env, stdin: v2Input(prompt('hi')) });
   t.equal(noProvider.code, 3);
   t.match(jsonLines(noProvider.stdout)[0], { schemaVersion: 1, code: 'provider_error' }, 'a failure before the input is read knows no input version');
 });
@@ -225,7 +236,8 @@ async function overWire(t: Test, wire: Wire, replies: Reply[], args: string[], s
   t.teardown(() => api.close());
   const dir = t.testdir({ 'README.md': '# project\n' });
   const env = cleanEnv({ ...wire.env(api), ZERO_HOME: join(dir, '.home') });
-  const result = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '-C', dir, ...wire.args, ...args], { env, stdin, onSpawn });
+  const argv = ['exec', '-i', 'stream-json', '-o', 'stream-json', '-C', dir, ...wire.args, ...args];
+  const result = await (onSpawn ? zero(argv, { env, stdin, onSpawn }) : zeroHere(argv, { env, stdin }));
   t.equal(result.stderr, '', 'stderr stays quiet in stream-json');
   return { ...result, api, dir };
 }
@@ -294,10 +306,10 @@ t.test('text format: reasoning on a terminal\'s stderr, dimmed, in any schema ve
   t.match(terminal, /^\x1b\[2mWeighing /, 'dimmed');
   t.equal(terminal.replace(/\x1b\[2m([^\x1b]*)\x1b\[22m/g, '$1'), 'Weighing the options.\r\n', 'every piece dimmed, and the reasoning on a line of its own');
   t.match(withoutHint((await onTerminal(args, run.dir, { ...env, NO_COLOR: '1' })).terminal), /^Weighing the options\.\r?\n$/, 'NO_COLOR: plain');
-  const piped = await zero(args, { env });
+  const piped = await zeroHere(args, { env });
   t.same([piped.stdout, piped.stderr], ['Option B.\n', ''], 'piped stderr: no reasoning');
-  const [session] = jsonLines((await zero(['sessions', 'list', '-o', 'json'], { env })).stdout);
-  const stored = jsonLines((await zero(['sessions', 'show', String(session?.id), '-o', 'stream-json'], { env })).stdout);
+  const [session] = jsonLines((await zeroHere(['sessions', 'list', '-o', 'json'], { env })).stdout);
+  const stored = jsonLines((await zeroHere(['sessions', 'show', String(session?.id), '-o', 'stream-json'], { env })).stdout);
   t.notOk(stored.some((event) => event.type === 'reasoning'), 'the version 1 session holds no reasoning');
 });
 
@@ -317,7 +329,7 @@ t.test('a profile whose model takes no images: a prompt with images is a usage e
   t.teardown(() => api.close());
   const dir = t.testdir({ '.zero': { 'config.json': JSON.stringify({ activeProvider: 'local', providers: [{ name: 'local', provider_kind: 'openai-compatible', baseURL: `${api.url}/v1`, model: 'llama3.2', supportsImages: false }] }) } });
   const env = cleanEnv({ ZERO_HOME: join(dir, '.home') });
-  const result = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '-C', dir], { env, stdin: v2Input(message('What is this?', [image])) });
+  const result = await zeroHere(['exec', '-i', 'stream-json', '-o', 'stream-json', '-C', dir], { env, stdin: v2Input(message('What is this?', [image])) });
   t.equal(result.code, 2);
   t.match(assertValidRun(t, result.stdout, 2), [
     { type: 'error', code: 'usage_error', message: 'The prompt has images, but provider openai-compatible (model llama3.2) does not take images. Send it without images, or choose a provider whose model takes them.' },
@@ -325,6 +337,6 @@ t.test('a profile whose model takes no images: a prompt with images is a usage e
   ]);
   t.equal(api.received.length, 0, 'nothing was sent to the model');
   t.notOk(existsSync(join(dir, '.home', 'sessions')) && readdirSync(join(dir, '.home', 'sessions')).length > 0, 'no session was recorded');
-  const withoutImages = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '-C', dir], { env, stdin: v2Input(message('Just text.')) });
+  const withoutImages = await zeroHere(['exec', '-i', 'stream-json', '-o', 'stream-json', '-C', dir], { env, stdin: v2Input(message('Just text.')) });
   t.equal(withoutImages.code, 0, 'the same profile runs a prompt without images');
 });
