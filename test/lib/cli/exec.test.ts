@@ -2,15 +2,17 @@ import t, { type Test } from 'tap';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkAgainstSchema } from '../../../lib/protocol/validate.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { cleanEnv, eventTypes, jsonLines, nth, streamedText, writeScript, zero } from '../../helpers/zero.js';
 
-// End to end: bin/zero is spawned with the scripted provider; stdout, stderr and the exit code are what a user sees.
+// End to end with the scripted provider: stdout, stderr and the exit code are what a user sees. The runs are
+// in-process (zeroHere, through main as bin/zero runs it); the first one and stdin's cases spawn bin/zero itself.
 
 
-async function exec(t: Test, turns: unknown[], args: string[] = [], files: Record<string, string> = {}) {
+async function exec(t: Test, turns: unknown[], args: string[] = [], files: Record<string, string> = {}, run = zeroHere) {
   const dir = t.testdir(files);
   const script = writeScript(dir, turns);
-  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args]);
+  const result = await run(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args]);
   const events = jsonLines(result.stdout);
   for (const event of events) t.ok(checkAgainstSchema('output', event).ok, `${event.type} matches the output schema`);
   if (events.length) {
@@ -23,8 +25,8 @@ async function exec(t: Test, turns: unknown[], args: string[] = [], files: Recor
   return { ...result, events, dir };
 }
 
-t.test('a plain answer', async (t) => {
-  const { events, code, dir } = await exec(t, [{ chunks: ['Hello', ', world.'], usage: { promptTokens: 5, completionTokens: 3 } }], ['Say hello']);
+t.test('a plain answer, from bin/zero', async (t) => {
+  const { events, code, dir } = await exec(t, [{ chunks: ['Hello', ', world.'], usage: { promptTokens: 5, completionTokens: 3 } }], ['Say hello'], {}, zero);
   t.equal(code, 0);
   t.same(eventTypes(events), ['run_start', 'text', 'usage', 'final', 'run_end']);
   t.match(events[0], { schemaVersion: 1, cwd: dir, provider: 'scripted', model: 'scripted' });
@@ -108,24 +110,24 @@ t.test('stream-json input from stdin and from --file', async (t) => {
   writeFileSync(join(dir, 'turns.jsonl'), jsonl);
   const script = writeScript(dir, [{ expect: { contains: ['First part.\n\nSecond part.'] }, text: 'Got both.' }]);
   const common = ['exec', '-i', 'STREAM-JSON', '-o', 'Stream-Json', '--provider', 'scripted', '--script', script];
-  const piped = await zero(common, { stdin: jsonl });
+  const piped = await zeroHere(common, { stdin: jsonl });
   t.equal(piped.code, 0, piped.stdout);
   t.same(eventTypes(jsonLines(piped.stdout)), ['run_start', 'text', 'final', 'run_end']);
-  const fromFile = await zero([...common, '-C', dir, '--file', 'turns.jsonl'], { stdin: 'ignored: --file wins' });
+  const fromFile = await zeroHere([...common, '-C', dir, '--file', 'turns.jsonl'], { stdin: 'ignored: --file wins' });
   t.equal(fromFile.code, 0, fromFile.stdout);
 });
 
 t.test('text prompt: the words, then the file, joined by a blank line; stdin is not read', async (t) => {
   const dir = t.testdir({ 'prompt.md': 'From the file.\n' });
   const script = writeScript(dir, [{ expect: { contains: ['Review this\n\nFrom the file.'] }, text: 'ok' }]);
-  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, '-f', 'prompt.md', 'Review', 'this']);
+  const result = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, '-f', 'prompt.md', 'Review', 'this']);
   t.equal(result.code, 0, result.stdout);
 });
 
 t.test('ZERO_PROVIDER and ZERO_SCRIPT configure the scripted provider', async (t) => {
   const dir = t.testdir({});
   const script = writeScript(dir, [{ text: 'from env' }]);
-  const result = await zero(['exec', 'hi'], { env: cleanEnv({ ZERO_PROVIDER: 'scripted', ZERO_SCRIPT: script }) });
+  const result = await zeroHere(['exec', 'hi'], { env: cleanEnv({ ZERO_PROVIDER: 'scripted', ZERO_SCRIPT: script }) });
   t.equal(result.code, 0);
   t.equal(result.stdout, 'from env\n');
 });
@@ -136,7 +138,7 @@ t.test('the three output formats of one run', async (t) => {
     { chunks: ['Reading.'], toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'a.txt' } }], usage: { promptTokens: 1, completionTokens: 2 } },
     { text: 'It says alpha.' },
   ]);
-  const run = (format: string) => zero(['exec', '-o', format, '--provider', 'scripted', '--script', script, '-C', dir, 'go']);
+  const run = (format: string) => zeroHere(['exec', '-o', format, '--provider', 'scripted', '--script', script, '-C', dir, 'go']);
 
   const text = await run('text');
   t.equal(text.code, 0);
@@ -160,7 +162,7 @@ t.test('the three output formats of one run', async (t) => {
 t.test('text format: errors go to stderr and the exit code still tells', async (t) => {
   const dir = t.testdir({});
   const script = writeScript(dir, [{ chunks: ['partial'], error: { message: 'boom' } }]);
-  const result = await zero(['exec', '--provider', 'scripted', '--script', script, 'go']);
+  const result = await zeroHere(['exec', '--provider', 'scripted', '--script', script, 'go']);
   t.equal(result.code, 3);
   t.equal(result.stdout, 'partial\n');
   t.match(result.stderr, /^\[zero\] Scripted provider failed at turn 1: boom\n$/);
@@ -172,7 +174,7 @@ t.test('secrets never reach stdout', async (t) => {
   const dir = t.testdir({ '.env': `OPENAI_API_KEY=${loaded}\n` });
   const script = writeScript(dir, [{ chunks: [`The key is ${key}.`], toolCalls: [{ name: 'read_file', args: { path: '.env' } }] }, { text: 'done' }]);
   for (const format of ['stream-json', 'json', 'text']) {
-    const result = await zero(['exec', '-o', format, '--provider', 'scripted', '--script', script, '-C', dir, 'go'], { env: cleanEnv({ OPENAI_API_KEY: loaded }) });
+    const result = await zeroHere(['exec', '-o', format, '--provider', 'scripted', '--script', script, '-C', dir, 'go'], { env: cleanEnv({ OPENAI_API_KEY: loaded }) });
     t.equal(result.code, 0, format);
     t.notMatch(result.stdout + result.stderr, key, `${format}: the pattern-matched key is redacted`);
     t.notMatch(result.stdout + result.stderr, loaded, `${format}: the loaded credential is redacted`);
@@ -186,7 +188,7 @@ t.test('a key split across deltas after 1,100 characters of compact JSON (issue 
   const script = writeScript(home, [{ chunks: [`{"c":"${'x'.repeat(1100)}","key":"${key.slice(0, 12)}`, `${key.slice(12)}"}`] }]);
   const fragments = Array.from({ length: key.length - 7 }, (_, at) => key.slice(at, at + 8));
   for (const format of ['text', 'stream-json']) {
-    const result = await zero(['exec', '-o', format, '--provider', 'scripted', '--script', script, 'hi'], { env: cleanEnv({ ZERO_HOME: home }) });
+    const result = await zeroHere(['exec', '-o', format, '--provider', 'scripted', '--script', script, 'hi'], { env: cleanEnv({ ZERO_HOME: home }) });
     t.equal(result.code, 0, result.stderr);
     t.same(fragments.filter((fragment) => result.stdout.includes(fragment) || result.stderr.includes(fragment)), [], `${format}: no fragment of the key printed`);
     const text = format === 'text' ? result.stdout : streamedText(jsonLines(result.stdout));
@@ -200,7 +202,7 @@ t.test('a key split across deltas after 1,100 characters of compact JSON (issue 
 t.test('the prompt from stdin: piped with no prompt words, or -f -', async (t) => {
   const dir = t.testdir({});
   const script = writeScript(dir, [{ expect: { contains: ['fix the test'] }, text: 'Fixed.' }]);
-  const exec = (args: string[], stdin: string) => zero(['exec', '--provider', 'scripted', '--script', script, '-C', dir, ...args], { stdin });
+  const exec = (args: string[], stdin: string) => zeroHere(['exec', '--provider', 'scripted', '--script', script, '-C', dir, ...args], { stdin });
   const piped = await exec([], 'fix the test\n');
   t.same([piped.code, piped.stdout], [0, 'Fixed.\n'], 'echo "fix the test" | zero exec');
   const dash = await exec(['-f', '-'], 'fix the test');
