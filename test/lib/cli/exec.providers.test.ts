@@ -1,20 +1,22 @@
 import t, { type Test } from 'tap';
 import { checkAgainstSchema } from '../../../lib/protocol/validate.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { fakeApi, data, event, type Reply } from '../../helpers/sse-server.js';
 import { anthropicStream, openaiStream } from '../../helpers/wire.js';
 import { cleanEnv, eventTypes, jsonLines, nth, streamedText, writeScript, zero } from '../../helpers/zero.js';
 
-// zero exec against real HTTP servers on 127.0.0.1 that speak each provider's wire format.
+// zero exec against real HTTP servers on 127.0.0.1 that speak each provider's wire format. The runs are in-process
+// (zeroHere); bin/zero is spawned for what an SDK prints on the console, which only a process of its own shows.
 
 const OPENAI_KEY = ['sk-proj-', 'T3stKeyT3stKeyT3stKey0123456789'].join('');
 const ANTHROPIC_KEY = ['sk-ant-api03-', 'T3stKeyT3stKeyT3stKey0123456789'].join('');
 
-async function run(t: Test, replies: Reply[], env: NodeJS.ProcessEnv, args: string[] = [], files: Record<string, unknown> = { 'notes.txt': 'ship on Friday\n' }) {
+async function run(t: Test, replies: Reply[], env: NodeJS.ProcessEnv, args: string[] = [], files: Record<string, unknown> = { 'notes.txt': 'ship on Friday\n' }, exec = zeroHere) {
   const api = await fakeApi(replies);
   t.teardown(() => api.close());
   const dir = t.testdir(files as never);
   const withUrl = Object.fromEntries(Object.entries(env).map(([name, value]) => [name, value?.replace('$API', api.url)]));
-  const result = await zero(['exec', '-o', 'stream-json', '-C', dir, ...args.map((arg) => arg.replace('$API', api.url)), 'What does notes.txt say?'], { env: cleanEnv(withUrl) });
+  const result = await exec(['exec', '-o', 'stream-json', '-C', dir, ...args.map((arg) => arg.replace('$API', api.url)), 'What does notes.txt say?'], { env: cleanEnv(withUrl) });
   const events = jsonLines(result.stdout);
   for (const e of events) t.ok(checkAgainstSchema('output', e).ok, `${e.type} matches the schema`);
   t.equal(events.at(-1)?.exitCode, result.code, 'exit code = run_end.exitCode');
@@ -158,7 +160,7 @@ t.test('a project config file picks the profile; a key read from it is redacted 
   const api = await fakeApi([{ sse: openaiStream({ model: 'qwen2.5-7b', text: [`Your key is ${fileKey}.`] }) }]);
   t.teardown(() => api.close());
   const dir = t.testdir(JSON.parse(JSON.stringify(files).replace('$API', api.url)));
-  const result = await zero(['exec', '-o', 'stream-json', '-C', dir, 'hi'], { env: cleanEnv({ OPENAI_API_KEY: OPENAI_KEY }) });
+  const result = await zeroHere(['exec', '-o', 'stream-json', '-C', dir, 'hi'], { env: cleanEnv({ OPENAI_API_KEY: OPENAI_KEY }) });
   t.equal(result.code, 0);
   const events = jsonLines(result.stdout);
   t.match(events[0], { provider: 'openai-compatible', model: 'qwen2.5', apiModel: 'qwen2.5-7b' });
@@ -169,14 +171,14 @@ t.test('a project config file picks the profile; a key read from it is redacted 
 
 t.test('a config file that is not valid JSON is a provider_error naming it', async (t) => {
   const dir = t.testdir({ '.zero': { 'config.json': '{ "activeProvider": ' } });
-  const result = await zero(['exec', '-o', 'stream-json', '-C', dir, 'hi'], { env: cleanEnv() });
+  const result = await zeroHere(['exec', '-o', 'stream-json', '-C', dir, 'hi'], { env: cleanEnv() });
   t.equal(result.code, 3);
   t.match(jsonLines(result.stdout), [{ type: 'error', code: 'provider_error', message: /^Invalid config file .*\.zero\/config\.json: not valid JSON/ }, { type: 'run_end', exitCode: 3 }]);
 });
 
 t.test('what an SDK prints on the console stays off stdout and a quiet stderr (shown with --debug)', async (t) => {
   // This SDK version warns on the console about deprecated models such as claude-sonnet-4-5.
-  const quiet = await run(t, [{ sse: anthropicStream({ text: ['ok'] }) }], { ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: '$API' }, ['-m', 'claude-sonnet-4-5']);
+  const quiet = await run(t, [{ sse: anthropicStream({ text: ['ok'] }) }], { ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: '$API' }, ['-m', 'claude-sonnet-4-5'], undefined, zero);
   t.equal(quiet.code, 0);
   const api = await fakeApi([{ sse: anthropicStream({ text: ['ok'] }) }]);
   t.teardown(() => api.close());
@@ -190,13 +192,13 @@ t.test("a config written by Zero itself (provider_kind, apiKeyEnv) does not bloc
   const dir = t.testdir({ xdg: { zero: { 'config.json': JSON.stringify({ activeProvider: 'gw', providers: [gw] }) } }, work: {} });
   const script = writeScript(dir, [{ text: 'Hello from the script.' }]);
   const env = cleanEnv({ XDG_CONFIG_HOME: `${dir}/xdg` });
-  const ok = await zero(['exec', '-o', 'stream-json', '-C', `${dir}/work`, '--provider', 'scripted', '--script', script, 'hi'], { env });
+  const ok = await zeroHere(['exec', '-o', 'stream-json', '-C', `${dir}/work`, '--provider', 'scripted', '--script', script, 'hi'], { env });
   t.equal(ok.code, 0, ok.stderr);
   t.equal(ok.stderr, '');
   t.match(jsonLines(ok.stdout).at(-1), { type: 'run_end', exitCode: 0 });
   t.equal(streamedText(jsonLines(ok.stdout)), 'Hello from the script.');
 
-  const selected = await zero(['exec', '-C', `${dir}/work`, 'hi'], { env });
+  const selected = await zeroHere(['exec', '-C', `${dir}/work`, 'hi'], { env });
   t.equal(selected.code, 3);
   t.match(selected.stdout + selected.stderr, `Config file ${dir}/xdg/zero/config.json: profile "gw" cannot be used: apiKeyEnv names GATEWAY_API_KEY, which is not set.`);
 });
