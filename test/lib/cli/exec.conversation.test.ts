@@ -1,12 +1,14 @@
 import t from 'tap';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { zeroHere } from '../../helpers/cli.js';
 import { converse, kinds, oneAfterAnother, say, scripted, turnText } from '../../helpers/conversation.js';
-import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
+import { jsonLines, writeScript } from '../../helpers/zero.js';
 import { isRunning, waitForPid } from '../../helpers/processes.js';
 
 // zero exec --multi-turn driven the way a client drives it: stdin and stdout open together, each event read as it
 // arrives and answered (the next message, an interrupt, a permission_response); every output is a valid log.
+// A conversation is bin/zero spawned, its stdin a pipe written over time; a run with all its input at once is in-process.
 
 t.test('two turns in one run: the second request holds the first exchange; turn_start and turn_end frame each', async (t) => {
   const run = scripted(t, [{ chunks: ['Paris ', 'is the capital.'] }, { expect: { contains: ['capital of France?', 'Paris is the capital.', 'And of Italy?'] }, text: 'Rome.' }]);
@@ -161,7 +163,7 @@ t.test('usage errors: the flags that need each other', async (t) => {
     [['-i', 'stream-json', '--multi-turn', '--permission-prompt', 'tty'], /Invalid value for --permission-prompt: "tty"/],
   ];
   for (const [flags, message] of cases) {
-    const result = await zero(['exec', ...run.args(...flags)], { env: run.env, stdin: `${JSON.stringify({ schemaVersion: 1, ...say('hi') })}\n` });
+    const result = await zeroHere(['exec', ...run.args(...flags)], { env: run.env, stdin: `${JSON.stringify({ schemaVersion: 1, ...say('hi') })}\n` });
     t.equal(result.code, 2, flags.join(' '));
     t.match(jsonLines(result.stdout)[0], { type: 'error', code: 'usage_error', message });
   }
@@ -170,7 +172,7 @@ t.test('usage errors: the flags that need each other', async (t) => {
 t.test('without --multi-turn, an interrupt line is refused as before, naming the flag it needs', async (t) => {
   const run = scripted(t, [{ text: 'never' }]);
   const stdin = [say('hi'), { type: 'interrupt' }].map((event) => JSON.stringify({ schemaVersion: 1, ...event })).join('\n') + '\n';
-  const result = await zero(['exec', '-i', 'stream-json', ...run.args()], { env: run.env, stdin });
+  const result = await zeroHere(['exec', '-i', 'stream-json', ...run.args()], { env: run.env, stdin });
   t.equal(result.code, 2);
   t.match(jsonLines(result.stdout)[0], { code: 'usage_error', message: 'Invalid stream-json input at line 2: type: "interrupt" events are accepted only with --multi-turn' });
 });
@@ -182,7 +184,7 @@ t.test('the session records every turn: --resume sends the whole conversation, t
   const first = await converse(run.args(), start, onEvent, { env: run.env });
   t.equal(first.code, 0);
   const sessionId = first.events[0]!.sessionId as string;
-  const resumed = await zero(['exec', ...run.args('--script', later, '--resume', sessionId, 'Both?')], { env: run.env });
+  const resumed = await zeroHere(['exec', ...run.args('--script', later, '--resume', sessionId, 'Both?')], { env: run.env });
   t.equal(resumed.code, 0, resumed.stdout);
   t.match(jsonLines(resumed.stdout).find((event) => event.type === 'final'), { text: 'Blue and seven.' });
   // and resumed as a conversation again: its turns count from 1, the history holds all three exchanges
