@@ -3,27 +3,29 @@ import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { zeroHere } from '../../helpers/cli.js';
 import { oneLongLine, SLOW_PATTERN } from '../../helpers/long_line.js';
 import { waitForCpuWork } from '../../helpers/processes.js';
 import { fakeApi } from '../../helpers/sse-server.js';
 import { openaiStream } from '../../helpers/wire.js';
 import { cleanEnv, eventTypes, jsonLines, nth, tempDir, writeScript, zero } from '../../helpers/zero.js';
 
-// Write tools and permissions, end to end: what the model is offered, what runs, what the disk shows.
+// Write tools and permissions, end to end: what the model is offered, what runs, what the disk shows. The runs are
+// in-process (zeroHere); the signals' cases spawn bin/zero.
 
 const editNotes = { id: 'c1', name: 'edit_file', args: { path: 'notes.txt', old_string: 'draft', new_string: 'final' } };
 
 async function exec(t: Test, turns: unknown[], args: string[], files: Record<string, string> = { 'notes.txt': 'a draft note\n' }) {
   const dir = t.testdir(files);
   const script = writeScript(dir, turns, '.script.jsonl');
-  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args, 'go']);
+  const result = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args, 'go']);
   return { ...result, events: jsonLines(result.stdout), dir };
 }
 
 t.test('default mode (--auto low): reads and writes are offered; bash too where the sandbox works (here: none)', async (t) => {
   const api = await fakeApi([{ sse: openaiStream({ text: ['ok'] }) }]);
   t.teardown(() => api.close());
-  const result = await zero(['exec', '-o', 'stream-json', 'hi'], { env: cleanEnv({ OPENAI_BASE_URL: `${api.url}/v1`, ZERO_BWRAP: '/nonexistent/bwrap' }) });
+  const result = await zeroHere(['exec', '-o', 'stream-json', 'hi'], { env: cleanEnv({ OPENAI_BASE_URL: `${api.url}/v1`, ZERO_BWRAP: '/nonexistent/bwrap' }) });
   t.equal(result.code, 0);
   const offered = (api.received[0]?.body.tools as { function: { name: string } }[]).map((tool) => tool.function.name);
   t.same(offered, ['read_file', 'list_directory', 'glob', 'grep', 'write_file', 'edit_file', 'apply_patch']);
@@ -41,7 +43,7 @@ t.test('default mode without a sandbox: bash called anyway, in schema version 1 
   const bashCall = { id: 'b1', name: 'bash', args: { command: 'echo overwritten > notes.txt' } };
   const dir = t.testdir({ 'notes.txt': 'a draft note\n' });
   const script = writeScript(dir, [{ toolCalls: [bashCall] }, { text: 'I may not run it.' }], '.script.jsonl');
-  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], { env: cleanEnv({ ZERO_BWRAP: '/nonexistent/bwrap' }) });
+  const result = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], { env: cleanEnv({ ZERO_BWRAP: '/nonexistent/bwrap' }) });
   const events = jsonLines(result.stdout);
   t.equal(result.code, 0);
   t.same(eventTypes(events), ['run_start', 'warning', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
@@ -93,12 +95,12 @@ t.test('read_file of a file with one 600 MB line: its start, the cut said, and t
   execFileSync('truncate', ['-s', '600M', huge]); // sparse: the rest of the line is NUL bytes, past the binary sniff
   const script = writeScript(dir, [{ toolCalls: [{ id: 'r1', name: 'read_file', args: { path: 'huge.txt' } }] }, { text: 'Read it.' }], '.script.jsonl');
   const home = join(dir, '.home');
-  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], { env: cleanEnv({ ZERO_HOME: home }) });
+  const result = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, 'go'], { env: cleanEnv({ ZERO_HOME: home }) });
   const events = jsonLines(result.stdout);
   t.equal(result.code, 0, result.stderr);
   t.match(nth(events, 'tool_result'), { id: 'r1', status: 'ok', truncated: true, output: /^     1\ta{8192}\0+\n\(Line 1 is cut: / });
   t.match(events.at(-1), { type: 'run_end', status: 'success', exitCode: 0 });
-  const sessions = jsonLines((await zero(['sessions', 'list', '-o', 'json'], { env: cleanEnv({ ZERO_HOME: home }) })).stdout);
+  const sessions = jsonLines((await zeroHere(['sessions', 'list', '-o', 'json'], { env: cleanEnv({ ZERO_HOME: home }) })).stdout);
   t.match(sessions, [{ events: events.length + 1 }], 'the session was closed with the run: its prompt and every event');
 });
 
@@ -197,7 +199,7 @@ t.test('tool arguments nested 5000 deep: an error tool_result, the call without 
   const dir = t.testdir({});
   const deepCall = `{"toolCalls":[{"id":"d1","name":"read_file","args":{"path":${'['.repeat(5000)}${']'.repeat(5000)}}}]}`;
   writeFileSync(join(dir, '.script.jsonl'), `${deepCall}\n${JSON.stringify({ expect: { contains: ['nested more than 256 levels deep'] }, text: 'I will retry.' })}\n`);
-  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', join(dir, '.script.jsonl'), '-C', dir, 'go']);
+  const result = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', join(dir, '.script.jsonl'), '-C', dir, 'go']);
   t.equal(result.code, 0);
   const events = jsonLines(result.stdout);
   t.same(eventTypes(events), ['run_start', 'tool_call', 'tool_result', 'text', 'final', 'run_end']);
