@@ -2,13 +2,13 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ZERO, cleanEnv, tempDir } from './helpers/zero.js';
 import { PROGRESS_LINE, onTerminal, screenLines } from './helpers/terminal.js';
 import { isRunning } from './helpers/processes.js';
+import { REPO } from './helpers/repo.js';
 
 // The README points at these examples; they must keep running.
-const repo = fileURLToPath(new URL('..', import.meta.url));
+const repo = REPO;
 
 t.test('examples/readme-demo.jsonl: the offline demo reads the README and answers', async (t) => {
   const result = spawnSync(process.execPath, [ZERO, 'exec', '--provider', 'scripted', '--script', 'examples/readme-demo.jsonl', 'What is this repo?'], { cwd: repo, env: cleanEnv(), encoding: 'utf8' });

@@ -1,13 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import t from 'tap';
+import { REPO } from './helpers/repo.js';
 
 // The package as npm would publish it (run after the build: npm test builds first).
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const root = REPO;
 const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })) as [{ files: { path: string }[] }];
 const files = packed[0].files.map((file) => file.path);
 

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { cleanEnv } from './helpers/zero.js';
+import { REPO } from './helpers/repo.js';
 
 // The README's shell examples, run as a newcomer would paste them, from a checkout's root.
-const repo = fileURLToPath(new URL('..', import.meta.url));
+const repo = REPO;
 const readme = readFileSync(join(repo, 'README.md'), 'utf8');
 const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1]!);
 

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
 import type { Test } from 'tap';
 import { createLogChecker } from '../../lib/logs/validate.js';
 import { ZERO, cleanEnv, writeScript } from './zero.js';
+import { repoPath } from './repo.js';
 
 export type Event = Record<string, unknown>;
 
@@ -106,7 +106,7 @@ export const oneAfterAnother = (messages: string[]) => ({
  * message queued behind it, which the interrupt cancelled, and a last question). Its session folder, id, events.
  */
 export function recordedConversation() {
-  const root = fileURLToPath(new URL('../fixtures/conversation/', import.meta.url));
+  const root = repoPath('test/fixtures/conversation/');
   const id = readdirSync(root).find((name) => name.startsWith('zero_'))!;
   const dir = join(root, id);
   const file = join(dir, 'events.jsonl');

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoPath } from './repo.js';
 
-export const ZERO = fileURLToPath(new URL('../../bin/zero', import.meta.url));
+export const ZERO = repoPath('bin/zero');
 
 export type Result = { stdout: string; stderr: string; code: number | null; signal: NodeJS.Signals | null };
 

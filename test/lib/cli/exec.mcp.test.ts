@@ -3,16 +3,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { survivors, waitForFile } from '../../helpers/processes.js';
 import { cleanEnv, eventTypes, jsonLines, nth, writeScript, zero } from '../../helpers/zero.js';
+import { repoPath } from '../../helpers/repo.js';
 
 // MCP servers in a run, end to end: real servers from npm and a fixture of our own; after every run, no server
 // process is left.
 
-const FIXTURE = fileURLToPath(new URL('../../fixtures/mcp/server.mjs', import.meta.url));
-const FILESYSTEM = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
-const EVERYTHING = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js', import.meta.url));
+const FIXTURE = repoPath('test/fixtures/mcp/server.mjs');
+const FILESYSTEM = repoPath('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+const EVERYTHING = repoPath('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
 type Run = { dir: string; pidFile: string; script: string };
 

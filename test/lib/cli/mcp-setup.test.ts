@@ -2,16 +2,17 @@ import t from 'tap';
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { startMcp } from '../../../lib/cli/mcp-setup.js';
 import { allTools } from '../../../lib/tools/registry.js';
 import { survivors } from '../../helpers/processes.js';
 import { ZERO, cleanEnv, writeScript } from '../../helpers/zero.js';
+import { repoPath } from '../../helpers/repo.js';
 
 // The run's MCP servers: started only when some are configured, and only then is the MCP client loaded.
 
-const FIXTURE = fileURLToPath(new URL('../../fixtures/mcp/server.mjs', import.meta.url));
-const HOOK = pathToFileURL(fileURLToPath(new URL('../../helpers/load-hook.mjs', import.meta.url))).href;
+const FIXTURE = repoPath('test/fixtures/mcp/server.mjs');
+const HOOK = pathToFileURL(repoPath('test/helpers/load-hook.mjs')).href;
 const REGISTER = `data:text/javascript,import{register}from'node:module';register(${JSON.stringify(HOOK)})`;
 
 function loadedBy(args: string[]): Promise<{ modules: string[]; code: number | null }> {

@@ -1,11 +1,12 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { ZERO, cleanEnv } from '../../helpers/zero.js';
+import { repoPath } from '../../helpers/repo.js';
 
 // What a command loads: the command line's shape is light, and each command's code is imported only when it runs.
 
-const HOOK = pathToFileURL(fileURLToPath(new URL('../../helpers/load-hook.mjs', import.meta.url))).href;
+const HOOK = pathToFileURL(repoPath('test/helpers/load-hook.mjs')).href;
 const REGISTER = `data:text/javascript,import{register}from'node:module';register(${JSON.stringify(HOOK)})`;
 
 function loadedBy(args: string[], stdin = ''): Promise<{ modules: string[]; stdout: string; code: number | null }> {

@@ -15,7 +15,7 @@ import { cleanEnv, jsonLines, writeScript, zero as zeroProcess, ZERO } from '../
 const zero = zeroHere;
 import { sessionsRoot } from '../../../lib/sessions/paths.js';
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { repoPath } from '../../helpers/repo.js';
 
 // End to end: a run recorded by bin/zero with the scripted provider, rendered by bin/zero render.
 
@@ -166,7 +166,7 @@ function longRun(turns: number): string {
   return log;
 }
 
-const HEAP_PEAK = pathToFileURL(fileURLToPath(new URL('../../helpers/heap-peak.mjs', import.meta.url))).href;
+const HEAP_PEAK = pathToFileURL(repoPath('test/helpers/heap-peak.mjs')).href;
 
 /** The most heap `zero render` held (after a full collection) while rendering the file. */
 function heapPeak(file: string, format: string): Promise<number> {

@@ -1,8 +1,8 @@
 import t from 'tap';
 import { spawn } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CANCEL_SIGNALS, catchEarlySignals, setupSignal, takeEarlySignals } from '../../../lib/cli/signals.js';
 import { CancelledError } from '../../../lib/errors.js';
+import { ownModule, TS_LOADER } from '../../helpers/repo.js';
 
 const counts = () => CANCEL_SIGNALS.map((signal) => process.listenerCount(signal));
 
@@ -58,13 +58,11 @@ t.test('a signal after takeEarlySignals is not recorded by the module', async (t
 });
 
 // The exit paths call process.exit, so they are tested in a child process.
-const moduleUrl = pathToFileURL(fileURLToPath(new URL('../../../lib/cli/signals.ts', import.meta.url))).href;
-// the TypeScript loader tap runs this file with (tsx, or tap's own ts-node plugin)
-const tsLoader = process.execArgv.filter((arg) => /\btsx\b|@tapjs\/typescript/.test(arg));
+const moduleUrl = ownModule('lib/cli/signals');
 
 function runChild(script: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...tsLoader, '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...TS_LOADER, '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => { stdout += chunk; });
@@ -74,7 +72,7 @@ function runChild(script: string): Promise<{ code: number | null; stdout: string
   });
 }
 
-t.test('a second early signal exits at once with the first signal\'s code', { skip: tsLoader.length === 0 && 'no TypeScript loader in execArgv' }, async (t) => {
+t.test('a second early signal exits at once with the first signal\'s code', async (t) => {
   const result = await runChild(`
     const { catchEarlySignals } = await import(${JSON.stringify(moduleUrl)});
     catchEarlySignals();
@@ -87,7 +85,7 @@ t.test('a second early signal exits at once with the first signal\'s code', { sk
   t.equal(result.stdout, 'first kept\n');
 });
 
-t.test('a signal left untaken ends the process after 3 s with its code', { skip: tsLoader.length === 0 && 'no TypeScript loader in execArgv' }, async (t) => {
+t.test('a signal left untaken ends the process after 3 s with its code', async (t) => {
   const started = Date.now();
   const result = await runChild(`
     const { catchEarlySignals } = await import(${JSON.stringify(moduleUrl)});
@@ -101,7 +99,7 @@ t.test('a signal left untaken ends the process after 3 s with its code', { skip:
   t.ok(Date.now() - started >= 2900, 'not before the 3 s are up');
 });
 
-t.test('a taken signal does not end the child (the untaken timer is cleared)', { skip: tsLoader.length === 0 && 'no TypeScript loader in execArgv' }, async (t) => {
+t.test('a taken signal does not end the child (the untaken timer is cleared)', async (t) => {
   const result = await runChild(`
     const { catchEarlySignals, takeEarlySignals } = await import(${JSON.stringify(moduleUrl)});
     catchEarlySignals();

@@ -1,15 +1,15 @@
 import t from 'tap';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { connectServer, startServers, type McpConnection } from '../../../lib/mcp/client.js';
 import type { McpServerSpec } from '../../../lib/mcp/config.js';
 import { survivors, waitForFile } from '../../helpers/processes.js';
+import { repoPath } from '../../helpers/repo.js';
 
 // Servers started with the SDK, against real server processes: npm's server-filesystem and a fixture of our own.
 
-const FIXTURE = fileURLToPath(new URL('../../fixtures/mcp/server.mjs', import.meta.url));
-const FILESYSTEM = fileURLToPath(new URL('../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', import.meta.url));
+const FIXTURE = repoPath('test/fixtures/mcp/server.mjs');
+const FILESYSTEM = repoPath('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const options = { env: { PATH: process.env.PATH ?? '' }, cwd: process.cwd(), timeoutMs: 10_000, log: () => {} };
 
 function stdio(name: string, args: string[], extra: Partial<McpServerSpec> = {}): McpServerSpec {

@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import t from 'tap';
+import { repoPath } from '../../helpers/repo.js';
 
 // The provider-facing conversation types live in the protocol layer: providers, tools and sessions meet there
 // instead of importing one another.
 
-const lib = resolve(dirname(fileURLToPath(import.meta.url)), '../../../lib');
+const lib = repoPath('lib');
 
 /** The `from '…'` targets of every import and export in a lib/ folder's files. */
 function importsOf(folder: string): { file: string; from: string }[] {

@@ -3,12 +3,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { zeroHere } from '../../helpers/cli.js';
 import { jsonLines } from '../../helpers/zero.js';
+import { repoPath } from '../../helpers/repo.js';
 
 // Every shape Zero Go's exec writer emits in version 2 (internal/cli/exec_writer.go, internal/streamjson): one
 // fixture per shape, each run through the log tools, which must accept it whole. protocol-doc-example.jsonl is the
 // example of Zero's docs/STREAM_JSON_PROTOCOL.md (its tool_results without `name`), made one consistent run.
 
-const FIXTURES = join(import.meta.dirname, '..', '..', 'fixtures', 'zero-go');
+const FIXTURES = repoPath('test', 'fixtures', 'zero-go');
 const fixtures = readdirSync(FIXTURES).filter((name) => name.endsWith('.jsonl'));
 
 type Logged = { type: string; runId: string; exitCode?: number };

@@ -13,10 +13,10 @@
 import t from 'tap';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { redactText } from '../../../lib/redaction/text.js';
+import { REPO } from '../../helpers/repo.js';
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const ROOT = REPO;
 const TEXT_FILE = /\.(?:[cm]?js|[cm]?ts|md)$/;
 const SKIPPED_DIRS = new Set(['node_modules', 'test', 'tests', '__tests__', 'fixture', 'fixtures', 'commonjs', 'dist-test']);
 

@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { tsWorker } from '../../helpers/ts-worker.js';
 import t from 'tap';
 import type { MatchReply, MatchRequest } from '../../../lib/tools/grep_worker.js';
+import {  } from '../../helpers/repo.js';
 
 // The worker as grep_matcher.ts starts it: a thread that answers one file's request at a time.
-const worker = tsWorker(new URL('../../../lib/tools/grep_worker.ts', import.meta.url));
+const worker = tsWorker('lib/tools/grep_worker');
 t.teardown(() => worker.terminate());
 
 const dir = mkdtempSync(join(tmpdir(), 'zero-grep-worker-'));
