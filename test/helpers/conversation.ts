@@ -2,70 +2,89 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { PassThrough, type Readable, type Writable } from 'node:stream';
 import type { Test } from 'tap';
 import { createLogChecker } from '../../lib/logs/validate.js';
 import { ZERO, cleanEnv, writeScript } from './zero.js';
 import { repoPath } from './repo.js';
+import { startHere } from './cli.js';
 
 export type Event = Record<string, unknown>;
 
-/** What a client can do while it reads the events: send input events, close stdin, send a signal. */
+/** What a client can do while it reads the events: send input events, close stdin, send a signal (to a process). */
 export type Client = {
   send(event: object): void;
   /** Sends many events as fast as zero reads them (waiting whenever the pipe is full). */
   sendMany(events: Iterable<object>): Promise<void>;
   end(): void;
   kill(signal: NodeJS.Signals): void;
+  /** The process's pid (`process: true` only). */
   pid: number;
 };
 
 export type Conversed = { events: Event[]; stderr: string; code: number | null; problems: string[] };
 
+/** zero exec's ends as a client holds them: its stdin, its stdout, its stderr so far, its exit. */
+type Zero = { stdin: Writable; stdout: Readable; stderr(): string; exited: Promise<number | null>; kill(signal: NodeJS.Signals): void; pid: number };
+
+function spawned(args: string[], env: NodeJS.ProcessEnv): Zero {
+  const child = spawn(process.execPath, [ZERO, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const lastLine = new Promise<void>((resolve) => child.stdout.once('end', resolve));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => void lastLine.then(() => resolve(code))));
+  return { stdin: child.stdin, stdout: child.stdout, stderr: () => stderr, exited, kill: (signal) => void child.kill(signal), pid: child.pid! };
+}
+
+function inProcess(args: string[], env: NodeJS.ProcessEnv): Zero {
+  const stdin = new PassThrough();
+  const running = startHere(args, { stdin, env });
+  // what zero wrote before it exited is read in the same turn of the event loop as its lines
+  const exited = running.exited.then((code) => new Promise<number>((resolve) => setImmediate(() => resolve(code))));
+  const kill = () => {
+    throw new Error('converse: a signal needs a process (converse(..., { process: true }))');
+  };
+  return { stdin, stdout: running.stdout, stderr: running.stderr, exited, kill, pid: process.pid };
+}
+
 /**
  * Drives `zero exec --multi-turn` as a client does: stdin and stdout both open, each event read as a line
  * arrives and answered by `onEvent`; `start` sends what comes first. Input events get `schemaVersion` (1 unless
- * given). `problems` are what zero validate finds in the output (schema and order rules).
+ * given). `problems` are what zero validate finds in the output (schema and order rules). zero runs in this
+ * process (test/helpers/cli.ts) unless `process` asks for bin/zero: for signals and the process's memory.
  */
-export function converse(
+export async function converse(
   args: string[],
   start: (client: Client) => void,
   onEvent: (event: Event, client: Client) => void = () => {},
-  options: { env?: NodeJS.ProcessEnv; version?: 1 | 2 } = {},
+  options: { env?: NodeJS.ProcessEnv; version?: 1 | 2; process?: boolean } = {},
 ): Promise<Conversed> {
-  const child = spawn(process.execPath, [ZERO, 'exec', '-i', 'stream-json', '--multi-turn', ...args], { env: options.env ?? cleanEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+  const zero = (options.process ? spawned : inProcess)(['exec', '-i', 'stream-json', '--multi-turn', ...args], options.env ?? cleanEnv());
   const line = (event: object) => `${JSON.stringify({ schemaVersion: options.version ?? 1, ...event })}\n`;
   const client: Client = {
-    send: (event) => void (child.stdin.writable && child.stdin.write(line(event))),
+    send: (event) => void (zero.stdin.writable && zero.stdin.write(line(event))),
     async sendMany(events) {
       for (const event of events) {
-        if (!child.stdin.writable) return;
-        if (!child.stdin.write(line(event))) await new Promise((resolve) => child.stdin.once('drain', resolve));
+        if (!zero.stdin.writable) return;
+        if (!zero.stdin.write(line(event))) await new Promise((resolve) => zero.stdin.once('drain', resolve));
       }
     },
-    end: () => void child.stdin.end(),
-    kill: (signal) => void child.kill(signal),
-    pid: child.pid!,
+    end: () => void zero.stdin.end(),
+    kill: zero.kill,
+    pid: zero.pid,
   };
-  child.stdin.on('error', () => {});
+  zero.stdin.on('error', () => {});
   const events: Event[] = [];
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const lines = createInterface({ input: child.stdout });
-  lines.on('line', (line) => {
+  createInterface({ input: zero.stdout }).on('line', (line) => {
     const event = JSON.parse(line) as Event;
     events.push(event);
     onEvent(event, client);
   });
   start(client);
-  const closed = new Promise<void>((resolve) => lines.once('close', resolve));
-  return new Promise((resolve) =>
-    child.on('close', async (code) => {
-      await closed;
-      const checker = createLogChecker('output');
-      const found = [...events.flatMap((value, index) => checker.item({ value, lineNo: index + 1 })), ...checker.end()];
-      resolve({ events, stderr, code, problems: found.map((problem) => JSON.stringify(problem)) });
-    }),
-  );
+  const code = await zero.exited;
+  const checker = createLogChecker('output');
+  const found = [...events.flatMap((value, index) => checker.item({ value, lineNo: index + 1 })), ...checker.end()];
+  return { events, stderr: zero.stderr(), code, problems: found.map((problem) => JSON.stringify(problem)) };
 }
 
 export const say = (content: string) => ({ type: 'message', role: 'user', content });

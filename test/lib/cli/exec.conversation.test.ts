@@ -131,7 +131,7 @@ t.test('SIGINT between turns, stdin still open: cancelled, exactly one run_end, 
   const run = scripted(t, [{ text: 'Ready.' }]);
   const result = await converse(run.args(), (client) => client.send(say('hi')), (event, client) => {
     if (event.type === 'turn_end') client.kill('SIGINT');
-  }, { env: run.env });
+  }, { env: run.env, process: true });
   t.equal(result.code, 130);
   t.same(result.problems, []);
   t.same(kinds(result.events).slice(-3), ['turn_end', 'error', 'run_end']);
@@ -241,7 +241,7 @@ t.test('SIGHUP while a command runs, stdin open: the command is killed and answe
   const run = scripted(t, [{ toolCalls: [bash] }]);
   const result = await converse(run.args(...UNCONFINED, '--auto', 'high'), (client) => client.send(say('Wait.')), (event, client) => {
     if (event.type === 'tool_call') void waitForPid(join(run.dir, 'child.pid')).then(() => client.kill('SIGHUP'));
-  }, { env: run.env });
+  }, { env: run.env, process: true });
   t.equal(result.code, 129);
   t.same(result.problems, [], 'every tool_call answered, one run_end');
   t.same(kinds(result.events).slice(-3), ['tool_result', 'error', 'run_end']);

@@ -91,7 +91,7 @@ t.test('SIGTERM while a permission request waits: the call is cancelled, then er
   const run = scripted(t, [{ toolCalls: [writeNotes('w1')] }]);
   const result = await converse(run.args(...ASKED, '--permission-prompt', 'stdio', '--schema-version', '2'), (client) => client.send(say('Write.')), (event, client) => {
     if (event.type === 'permission_request') client.kill('SIGTERM');
-  }, { env: run.env });
+  }, { env: run.env, process: true });
   t.equal(result.code, 130);
   t.same(result.problems, []);
   t.same(kinds(result.events).slice(-5), ['permission_request', 'permission_decision', 'tool_result', 'error', 'run_end']);
@@ -131,7 +131,7 @@ t.test('a flood while a permission_request waits: what is held stays bounded, th
       peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${client.pid}/status`, 'utf8'))?.[1]);
       client.end();
     }
-  }, { env: run.env });
+  }, { env: run.env, process: true });
   t.equal(result.code, 0, result.stderr);
   t.same(result.problems, []);
   t.match(ofType(result.events, 'permission_decision'), [{ id: 'w1', action: 'allow' }], 'the answer behind the flood lands');
