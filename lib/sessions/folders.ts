@@ -10,7 +10,7 @@ export const PRIVATE_FILE_MODE = 0o600;
 /** Deeper than any real path: the walk up to an existing folder is bounded. */
 const MAX_DEPTH = 256;
 
-const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException)?.code;
+export const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException)?.code;
 
 const PROBLEMS: Record<string, string> = {
   ENOTDIR: 'part of that path is a file, not a folder',

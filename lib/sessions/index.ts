@@ -10,7 +10,6 @@ export {
   syncSession,
   openSession,
   latestSessionFor,
-  listSessions,
   forkSession,
   lockSession,
   unlockSession,
@@ -26,5 +25,6 @@ export {
   type Launch,
   type Labels,
 } from './store.js';
+export { listSessions } from './catalog.js';
 export { removeSession, pruneSessions, type PruneReport } from './remove.js';
 export { conversationFromEvents, trimHistory, messageChars, historyChars } from './history.js';

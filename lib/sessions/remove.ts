@@ -1,7 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import { acquireLock } from './lock.js';
-import { listSessions, openSession } from './store.js';
+import { listSessions } from './catalog.js';
+import { openSession } from './store.js';
 
 /** Deletes a session's folder. Unknown ids and sessions a live run holds (its lock) are refused with a UsageError. */
 export async function removeSession(root: string, id: string): Promise<void> {

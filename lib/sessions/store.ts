@@ -1,14 +1,15 @@
-import { chmod, copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import { newSessionId } from '../protocol/ids.js';
 import type { ImageInput, InputEvent } from '../protocol/types.js';
-import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, assertNotLink, makePrivateDir, storeError } from './folders.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE, assertNotLink, errnoOf, makePrivateDir, storeError } from './folders.js';
+import { listSessions, loadMetadata, notFound } from './catalog.js';
 import { appendLines, readLines, repairJournal, syncJournal, type StoredEvent } from './journal.js';
 import { acquireLock, type SessionLock } from './lock.js';
 import { redactOutbound } from '../redaction/index.js';
-import { metadataFromEvents, readMetadata, titleFromPrompt, writeMetadata, type SessionMetadata } from './metadata.js';
-import { EVENTS_FILE, assertSessionId, sessionDir } from './paths.js';
+import { titleFromPrompt, writeMetadata, type SessionMetadata } from './metadata.js';
+import { EVENTS_FILE, sessionDir } from './paths.js';
 import { cwdHash, hiddenFields, ranIn, readLaunch, writeLaunch, type PrivateLaunch } from './launch.js';
 
 /** An open session: its folder and its metadata as last written by this handle. */
@@ -45,9 +46,7 @@ function handle(root: string, id: string, metadata: SessionMetadata): Session {
   return { root, id, dir: join(root, id), metadata };
 }
 
-const errnoOf = (error: unknown) => (error as NodeJS.ErrnoException)?.code;
 
-export const notFound = (id: string) => new UsageError(`Zero session not found: ${id}`);
 
 /**
  * The recorded prompt of a run: an input event, written before that run's output events
@@ -150,62 +149,11 @@ async function withHidden(dir: string, metadata: SessionMetadata, real: PrivateL
   return hidden.cwd === undefined ? metadata : { ...metadata, cwdHash: cwdHash(hidden.cwd) };
 }
 
-/** Metadata for a damaged metadata.json, from events.jsonl (see metadataFromEvents); its damaged lines are skipped. */
-async function rebuildMetadata(dir: string, id: string): Promise<SessionMetadata> {
-  const file = join(dir, EVENTS_FILE);
-  const { mtime } = await stat(file);
-  const events: StoredEvent[] = [];
-  for await (const event of readLines(file, { label: `session ${id}` })) events.push(event);
-  return metadataFromEvents(id, events, mtime);
-}
-
-/**
- * readMetadata, with its failures as UsageErrors: no metadata is an unknown
- * session (one still being made). A damaged metadata.json is rebuilt from
- * events.jsonl, so the session stays listed and resumable.
- */
-async function loadMetadata(dir: string, id: string): Promise<SessionMetadata> {
-  try {
-    return await readMetadata(dir, id);
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') throw notFound(id);
-    if (error instanceof UsageError) throw error;
-    return rebuildMetadata(dir, id).catch(() => {
-      throw new UsageError(`Zero session ${id} cannot be read: ${(error as Error).message}.`, { cause: error });
-    });
-  }
-}
-
 /** An existing session, not locked. A bad id is refused before the disk is touched; an unknown one is a UsageError. */
 export async function openSession(root: string, id: string): Promise<Session> {
   const dir = sessionDir(root, id);
   await assertNotLink(dir);
   return handle(root, id, await loadMetadata(dir, id));
-}
-
-/** Every session under root, most recently updated first (damaged metadata rebuilt); folders without metadata are skipped. */
-export async function listSessions(root: string): Promise<SessionMetadata[]> {
-  let entries;
-  try {
-    entries = await readdir(root, { withFileTypes: true });
-  } catch (error) {
-    if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return [];
-    throw error;
-  }
-  const found = await Promise.all(
-    entries.map(async (entry) => {
-      try {
-        assertSessionId(entry.name);
-        return entry.isDirectory() ? await loadMetadata(join(root, entry.name), entry.name) : undefined;
-      } catch {
-        return undefined;
-      }
-    }),
-  );
-  const time = (iso: string) => Date.parse(iso) || 0;
-  return found
-    .filter((metadata): metadata is SessionMetadata => metadata !== undefined)
-    .sort((a, b) => time(b.updatedAt) - time(a.updatedAt) || time(b.createdAt) - time(a.createdAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
 }
 
 /** The most recently updated session recorded for this working directory. */

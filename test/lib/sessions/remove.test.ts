@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import t from 'tap';
 import { UsageError } from '../../../lib/errors.js';
 import { pruneSessions, removeSession } from '../../../lib/sessions/remove.js';
-import { createSession, listSessions, openSession, unlockSession, type Session } from '../../../lib/sessions/store.js';
+import { listSessions } from '../../../lib/sessions/catalog.js';
+import { createSession, openSession, unlockSession, type Session } from '../../../lib/sessions/store.js';
 
 async function made(root: string, now: Date, release = true): Promise<Session> {
   const session = await createSession({ root, cwd: root, provider: 'scripted', model: 'scripted', prompt: 'hi', now });

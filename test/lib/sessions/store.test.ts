@@ -11,7 +11,6 @@ import {
   eventsPath,
   forkSession,
   latestSessionFor,
-  listSessions,
   lockSession,
   openSession,
   prepareStore,
@@ -22,6 +21,7 @@ import {
   unlockSession,
   type Session,
 } from '../../../lib/sessions/store.js';
+import { listSessions } from '../../../lib/sessions/catalog.js';
 import { startTimeOf } from '../../../lib/sessions/lock.js';
 
 /** What a lock this process holds reads. */
@@ -337,35 +337,6 @@ t.test('concurrent resume: a stale lock left by a dead run is taken over', async
   t.equal(await readFile(join(session.dir, 'lock'), 'utf8'), ourLock);
   await appendEvents(resumed, [promptEvent('again')]);
   await unlockSession(resumed);
-});
-
-t.test('list: newest first, unreadable folders skipped; a missing root lists nothing', async (t) => {
-  const root = t.testdir({
-    zero_20240101000000_broken: { 'metadata.json': 'not json' },
-    zero_20240101000000_nometa: {},
-    zero_20240101000000_wrongid: { 'metadata.json': JSON.stringify({ id: 'zero_20240101000000_other1' }) },
-    'not-a-session': { 'metadata.json': '{}' },
-    zero_20240101000000_isfile: 'a file, not a folder',
-  });
-  const old = await create(root, { prompt: 'old', now: at('2024-01-01T00:00:00Z') });
-  await create(root, { prompt: 'mid', now: at('2024-01-02T00:00:00Z') });
-  await create(root, { prompt: 'young', now: at('2024-01-03T00:00:00Z') });
-  await appendEvents(old, [promptEvent('old again')], { now: at('2024-01-04T00:00:00Z') });
-  t.same((await listSessions(root)).map((m) => m.title), ['old', 'young', 'mid']);
-  t.same((await listSessions(root))[0], old.metadata);
-  const missing = join(root, 'missing');
-  t.same(await listSessions(missing), []);
-  t.notOk(await exists(missing));
-  t.same(await listSessions(join(root, 'zero_20240101000000_isfile')), []);
-});
-
-t.test('list: equal times fall back to the newest creation, then the id', async (t) => {
-  const root = t.testdir({});
-  const a = await create(root, { prompt: 'a', now: at('2024-01-01T00:00:00Z') });
-  const b = await create(root, { prompt: 'b', now: at('2024-01-02T00:00:00Z') });
-  await appendEvents(a, [{}], { now: at('2024-01-05T00:00:00Z') });
-  await appendEvents(b, [{}], { now: at('2024-01-05T00:00:00Z') });
-  t.same((await listSessions(root)).map((m) => m.title), ['b', 'a']);
 });
 
 t.test('latest: the newest session whose cwd is this one', async (t) => {
