@@ -2,12 +2,14 @@ import t from 'tap';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { zeroHere } from './helpers/cli.js';
 import { ZERO, cleanEnv, tempDir } from './helpers/zero.js';
 import { PROGRESS_LINE, onTerminal, screenLines } from './helpers/terminal.js';
 import { isRunning } from './helpers/processes.js';
 import { REPO } from './helpers/repo.js';
 
-// The README points at these examples; they must keep running.
+// The README points at these examples; they must keep running. The examples run as the README runs them (bin/zero,
+// node, bash); zero runs in this process only where it prepares what an example reads.
 const repo = REPO;
 
 t.test('examples/readme-demo.jsonl: the offline demo reads the README and answers', async (t) => {
@@ -32,12 +34,12 @@ t.test('the README demo in a terminal: every line on the screen is the answer or
 
 t.test("the README's session tour: the demo, sessions list, then --resume with no provider flags", async (t) => {
   const env = cleanEnv({ ZERO_HOME: tempDir(t) });
-  const run = (args: string[]) => spawnSync(process.execPath, [ZERO, ...args], { cwd: repo, env, encoding: 'utf8' });
-  t.equal(run(['exec', '--provider', 'scripted', '--script', 'examples/readme-demo.jsonl', 'What is this repo?']).status, 0);
-  const list = run(['sessions', 'list']);
+  const run = (args: string[]) => zeroHere(args, { cwd: repo, env });
+  t.equal((await run(['exec', '--provider', 'scripted', '--script', 'examples/readme-demo.jsonl', 'What is this repo?'])).code, 0);
+  const list = await run(['sessions', 'list']);
   t.match(list.stdout, /^zero_\w+ .* What is this repo\?\n$/);
-  const resumed = run(['exec', '--resume', 'And how is it tested?']);
-  t.equal(resumed.status, 0, resumed.stderr);
+  const resumed = await run(['exec', '--resume', 'And how is it tested?']);
+  t.equal(resumed.code, 0, resumed.stderr);
   t.match(resumed.stdout, /This repository is/);
 });
 
@@ -48,7 +50,7 @@ t.test('examples/embed-exec.mjs runs the exec chain in-process', async (t) => {
 });
 
 t.test('examples/check-output.mjs validates zero output from a pipe', async (t) => {
-  const run = spawnSync(process.execPath, [ZERO, 'exec', '-o', 'stream-json', '--provider', 'scripted', '--script', 'examples/readme-demo.jsonl', 'Hi'], { cwd: repo, env: cleanEnv(), encoding: 'utf8' });
+  const run = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', 'examples/readme-demo.jsonl', 'Hi'], { cwd: repo });
   const check = spawnSync(process.execPath, ['examples/check-output.mjs'], { cwd: repo, input: run.stdout, encoding: 'utf8' });
   t.equal(check.status, 0, check.stderr);
   t.match(check.stdout, /^valid: 1 run_start, \d+ text, 2 usage, 1 tool_call, 1 tool_result, 1 final, 1 run_end; run exit code 0\n$/);

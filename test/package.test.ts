@@ -8,8 +8,11 @@ import { REPO } from './helpers/repo.js';
 // The package as npm would publish it (run after the build: npm test builds first).
 
 const root = REPO;
-const packed = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' })) as [{ files: { path: string }[] }];
-const files = packed[0].files.map((file) => file.path);
+// packed once for every test (npm pack costs seconds of CPU): the tarball, outside the repository, and what npm put in it
+const packDir = mkdtempSync(join(tmpdir(), 'zero-pack-'));
+t.teardown(() => rmSync(packDir, { recursive: true, force: true }));
+const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' })) as [{ filename: string; files: { path: string }[] }];
+const files = packed.files.map((file) => file.path);
 
 t.test('the package carries a LICENSE for the license package.json declares', async (t) => {
   t.ok(files.includes('LICENSE'));
@@ -64,8 +67,7 @@ t.test('installed from the packed tarball without the SDKs: a program embeds the
   t.teardown(() => rmSync(dir, { recursive: true, force: true }));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'embedder', private: true, type: 'module' }));
   writeFileSync(join(dir, 'embed.mjs'), EMBEDDER);
-  const [{ filename }] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: root, encoding: 'utf8' })) as [{ filename: string }];
-  execFileSync('npm', ['install', '--omit=dev', '--omit=optional', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', join(dir, filename)], { cwd: dir, encoding: 'utf8' });
+  execFileSync('npm', ['install', '--omit=dev', '--omit=optional', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', join(packDir, packed.filename)], { cwd: dir, encoding: 'utf8' });
   t.notOk(existsSync(join(dir, 'node_modules/openai')) || existsSync(join(dir, 'node_modules/@anthropic-ai/sdk')), 'no provider SDK installed');
 
   const key = ['sk-proj-', 'Emb3dd3rT3stK3y0123456789abcdef'].join('');

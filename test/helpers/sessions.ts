@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanEnv, jsonLines, tempDir, writeScript, zero } from './zero.js';
+import { zeroHere } from './cli.js';
+import { cleanEnv, jsonLines, tempDir, writeScript } from './zero.js';
 
 export type RecordedSession = {
   /** ZERO_HOME of the session, and an environment that uses it. */
@@ -14,14 +15,14 @@ export type RecordedSession = {
   runIds: string[];
 };
 
-/** A real session of two runs, recorded by `zero exec --provider scripted`: a run with a tool call, then a `--resume`d one. */
+/** A real session of two runs, recorded by `zero exec --provider scripted` (in this process): a run with a tool call, then a `--resume`d one. */
 export async function recordSession(t: { teardown(fn: () => void): void }, extra: string[] = []): Promise<RecordedSession> {
   const home = tempDir(t);
   const env = cleanEnv({ ZERO_HOME: home });
   const cwd = tempDir(t, { 'notes.txt': 'the launch moves to Friday\n' });
   const run = async (turns: unknown[], args: string[]) => {
     const script = writeScript(tempDir(t), turns);
-    const { stdout } = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', cwd, ...extra, ...args], { env });
+    const { stdout } = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', cwd, ...extra, ...args], { env });
     return String(jsonLines(stdout)[0]!.runId);
   };
   const first = await run([{ chunks: ['Let me look.'], toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'notes.txt' } }] }, { text: 'The launch moves to Friday.' }], ['When is the launch?']);

@@ -4,11 +4,13 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { survivors, waitForFile } from '../../helpers/processes.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { cleanEnv, eventTypes, jsonLines, nth, writeScript, zero } from '../../helpers/zero.js';
 import { repoPath } from '../../helpers/repo.js';
 
 // MCP servers in a run, end to end: real servers from npm and a fixture of our own; after every run, no server
-// process is left.
+// process is left. zero runs in this process, or as bin/zero where a process shows what is checked: signals, a
+// reader that goes away, what a real process's environment hands its servers.
 
 const FIXTURE = repoPath('test/fixtures/mcp/server.mjs');
 const FILESYSTEM = repoPath('node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -26,9 +28,11 @@ function prepare(t: Test, turns: unknown[], servers: (run: Run) => Record<string
 
 const fixture = (run: Run) => ({ fx: { command: process.execPath, args: [FIXTURE, 'tools'], env: { MCP_PID_FILE: run.pidFile } } });
 
-async function exec(run: Run & { config: string }, args: string[] = [], options: { env?: NodeJS.ProcessEnv; onSpawn?: (child: ChildProcess) => void } = {}) {
+/** zero exec over the run's directory: in this process, or spawned (bin/zero) when `spawned` or `onSpawn` is given. */
+async function exec(run: Run & { config: string }, args: string[] = [], options: { env?: NodeJS.ProcessEnv; spawned?: boolean; onSpawn?: (child: ChildProcess) => void } = {}) {
   const argv = ['exec', '-o', 'stream-json', '--schema-version', '2', '--provider', 'scripted', '--script', run.script, '-C', run.dir, '--mcp-config', run.config, ...args, 'go'];
-  const result = await zero(argv, { env: cleanEnv({ ZERO_HOME: join(run.dir, '.home'), ZERO_BWRAP: '/nonexistent/bwrap', ...options.env }), onSpawn: options.onSpawn });
+  const env = cleanEnv({ ZERO_HOME: join(run.dir, '.home'), ZERO_BWRAP: '/nonexistent/bwrap', ...options.env });
+  const result = options.spawned || options.onSpawn ? await zero(argv, { env, onSpawn: options.onSpawn }) : await zeroHere(argv, { env });
   return { ...result, events: jsonLines(result.stdout) };
 }
 
@@ -92,7 +96,7 @@ t.test('what a server prints is redacted like any output; it gets the clean envi
   const token = 'svc-0f9e8d7c6b5a49382716';
   const turns = [call('mcp_fx_secret', {}, 'm1'), call('mcp_fx_env', { name: 'SERVICE_TOKEN' }, 'm2'), call('mcp_fx_env', { name: 'DEPLOY_TOKEN' }, 'm3'), call('mcp_fx_env', { name: 'LANG' }, 'm4'), { text: 'done' }];
   const run = prepare(t, turns, (r) => ({ fx: { command: process.execPath, args: [FIXTURE, 'tools'], env: { MCP_PID_FILE: r.pidFile, SERVICE_TOKEN: token } } }));
-  const result = await exec(run, [], { env: { DEPLOY_TOKEN: 'dpl-1234567890abcdef', LANG: 'C.UTF-8' } });
+  const result = await exec(run, [], { env: { DEPLOY_TOKEN: 'dpl-1234567890abcdef', LANG: 'C.UTF-8' }, spawned: true });
   t.equal(result.code, 0);
   t.notMatch(result.stdout, key.slice(8));
   t.notMatch(result.stdout, token);
@@ -191,7 +195,7 @@ t.test('server-everything over streamable HTTP: its tools per server, text, an i
     { text: 'done' },
   ];
   const run = prepare(t, turns, () => ({ everything: { type: 'http', url } }));
-  const listing = await zero(['exec', '--list-tools', '-o', 'json', '-C', run.dir, '--mcp-config', run.config], { env: cleanEnv({ ZERO_BWRAP: '/nonexistent/bwrap' }) });
+  const listing = await zeroHere(['exec', '--list-tools', '-o', 'json', '-C', run.dir, '--mcp-config', run.config], { env: cleanEnv({ ZERO_BWRAP: '/nonexistent/bwrap' }) });
   t.equal(listing.code, 0, listing.stderr);
   const echo = jsonLines(listing.stdout).find((line) => line.name === 'mcp_everything_echo');
   t.same(echo, { type: 'tool', name: 'mcp_everything_echo', side_effect: 'read', permission: 'allow', advertised: true, reason: 'only reads: always allowed', server: 'everything' });
@@ -212,7 +216,7 @@ t.test("sessions record MCP calls like any other; --resume starts the config fil
   const env = cleanEnv({ ZERO_HOME: join(dir, 'home'), XDG_CONFIG_HOME: join(dir, 'xdg'), ZERO_BWRAP: '/nonexistent/bwrap' });
   const runWith = async (turns: unknown[], args: string[]) => {
     const script = writeScript(dir, turns, `script-${args.length}.jsonl`);
-    const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args], { env });
+    const result = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, ...args], { env });
     return { ...result, events: jsonLines(result.stdout) };
   };
   const first = await runWith([call('mcp_fx_echo', { text: 'first answer' }), { text: 'Echoed.' }], ['Echo something']);

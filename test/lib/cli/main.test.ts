@@ -2,33 +2,29 @@ import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageVersion } from '../../../lib/package.js';
-import { PassThrough } from 'node:stream';
-import { main, promptShortcut } from '../../../lib/cli/main.js';
-import { readText } from '../../helpers/streams.js';
+import { promptShortcut } from '../../../lib/cli/main.js';
 import { zeroHere } from '../../helpers/cli.js';
 import { cleanEnv, jsonLines, writeScript, zero } from '../../helpers/zero.js';
 
-t.test('zero --version', async (t) => {
-  for (const flag of ['--version', '-V']) {
-    const result = await zero([flag]);
-    t.equal(result.code, 0);
-    t.equal(result.stdout.trim(), packageVersion());
-  }
+// Most cases run in-process (zeroHere); a few spawn bin/zero, so the installed command itself stays tested.
+t.test('bin/zero --version prints the version and exits 0; zero with no command exits 2 with its help', async (t) => {
+  const version = await zero(['--version']);
+  t.same([version.code, version.stdout], [0, `${packageVersion()}\n`]);
+  const bare = await zero([]);
+  t.same([bare.code, bare.stdout], [2, '']);
+  t.match(bare.stderr, /^Usage: zero .*\[command\]/);
 });
 
-t.test('zero -v and zero version are --version too, as in Zero and most CLIs', async (t) => {
-  for (const flag of ['-v', 'version']) {
-    const stdout = new PassThrough();
-    const exits: number[] = [];
-    await main([flag], { stdin: new PassThrough(), stdout, stderr: { write: () => true }, env: {}, exit: (code) => void exits.push(code) });
-    stdout.end();
-    t.same([await readText(stdout), exits], [`${packageVersion()}\n`, [0]], flag);
+t.test('zero --version, -V, -v and zero version print the version, as in Zero and most CLIs', async (t) => {
+  for (const flag of ['--version', '-V', '-v', 'version']) {
+    const result = await zeroHere([flag]);
+    t.same([result.code, result.stdout], [0, `${packageVersion()}\n`], flag);
   }
 });
 
 t.test('zero and zero sessions with no subcommand: their help on stderr, exit 2', async (t) => {
   for (const args of [[], ['sessions']]) {
-    const result = await zero(args);
+    const result = await zeroHere(args);
     t.equal(result.code, 2, args.join(' '));
     t.equal(result.stdout, '');
     t.match(result.stderr, new RegExp(`^Usage: zero ${args.join(' ')}.*\\[command\\]`));
@@ -44,7 +40,7 @@ t.test("a command-line error points to the help of the command that failed", asy
     [['exec', '-o', 'text', '--model'], "Option '-m, --model <name>' argument missing. See zero exec --help."],
   ];
   for (const [args, message] of cases) {
-    const result = await zero(args);
+    const result = await zeroHere(args);
     t.same([result.code, result.stderr], [2, `[zero] ${message}\n`], args.join(' '));
   }
 });
@@ -52,27 +48,27 @@ t.test("a command-line error points to the help of the command that failed", asy
 t.test('-o/--output-format is the format flag of every command, --format its alias', async (t) => {
   const dir = t.testdir({});
   const script = writeScript(dir, [{ text: 'Hi.' }]);
-  const run = await zero(['exec', '--format', 'stream-json', '--provider', 'scripted', '--script', script, 'hi']);
+  const run = await zeroHere(['exec', '--format', 'stream-json', '--provider', 'scripted', '--script', script, 'hi']);
   t.equal(run.code, 0);
   writeFileSync(join(dir, 'run.jsonl'), run.stdout);
   for (const command of ['validate', 'stats', 'replay']) {
-    const [short, alias] = [await zero([command, '-o', 'json', join(dir, 'run.jsonl')]), await zero([command, '--format', 'json', join(dir, 'run.jsonl')])];
+    const [short, alias] = [await zeroHere([command, '-o', 'json', join(dir, 'run.jsonl')]), await zeroHere([command, '--format', 'json', join(dir, 'run.jsonl')])];
     t.equal(short.code, 0, command);
     t.equal(alias.stdout, short.stdout, `${command} --format json is -o json`);
   }
-  const html = await zero(['render', '-o', 'html', join(dir, 'run.jsonl')]);
+  const html = await zeroHere(['render', '-o', 'html', join(dir, 'run.jsonl')]);
   t.match(html.stdout, /^<!doctype html>/i, 'zero render -o html');
-  for (const args of [['sessions', 'list'], ['exec']]) t.match((await zero([...args, '--help'])).stdout, '-o, --output-format <format>');
+  for (const args of [['sessions', 'list'], ['exec']]) t.match((await zeroHere([...args, '--help'])).stdout, '-o, --output-format <format>');
 });
 
 t.test('zero --help lists the commands', async (t) => {
-  const result = await zero(['--help']);
+  const result = await zeroHere(['--help']);
   t.equal(result.code, 0);
   t.match(result.stdout, /exec \[options\] \[prompt\.\.\.\]/);
 });
 
 t.test('zero exec --help lists every flag, with an example', async (t) => {
-  const result = await zero(['exec', '--help']);
+  const result = await zeroHere(['exec', '--help']);
   t.equal(result.code, 0);
   for (const flag of ['--input-format', '--output-format', '--file', '--model', '--provider', '--script', '--cwd', '--max-turns', '--max-line-bytes', '--max-retries', '--timeout', '--idle-timeout', '--debug', '-i,', '-o,', '-f,', '-m,', '-C,']) {
     t.match(result.stdout, flag);
@@ -121,7 +117,7 @@ for (const [what, args, message, env] of usageErrors) {
 }
 
 t.test('usage error in json format: error then done', async (t) => {
-  const result = await zero(['exec', '-o', 'json', '--max-turns', 'many', 'hi']);
+  const result = await zeroHere(['exec', '-o', 'json', '--max-turns', 'many', 'hi']);
   t.equal(result.code, 2);
   t.same(jsonLines(result.stdout), [
     { type: 'error', code: 'usage_error', message: 'Invalid value for --max-turns: "many". Expected a positive integer.' },
@@ -145,7 +141,7 @@ for (const [what, stdin, message] of inputErrors) {
   t.test(`stream-json input error: ${what}`, async (t) => {
     const dir = t.testdir({});
     const script = writeScript(dir, [{ expect: { contains: ['never reached'] }, text: 'unused' }]);
-    const result = await zero(['exec', '-i', 'stream-json', '-o', 'stream-json', '--provider', 'scripted', '--script', script], { stdin });
+    const result = await zeroHere(['exec', '-i', 'stream-json', '-o', 'stream-json', '--provider', 'scripted', '--script', script], { stdin });
     t.equal(result.code, 2);
     const events = jsonLines(result.stdout);
     t.same(events.map((event) => event.type), ['error', 'run_end']);
@@ -153,7 +149,7 @@ for (const [what, stdin, message] of inputErrors) {
   });
 }
 
-t.test('an input line over --max-line-bytes names the line', async (t) => {
+t.test('an input line over --max-line-bytes names the line (bin/zero reading a real pipe)', async (t) => {
   const dir = t.testdir({});
   const script = writeScript(dir, [{ text: 'unused' }]);
   const line = JSON.stringify({ schemaVersion: 1, type: 'prompt', content: 'x'.repeat(200) });
@@ -166,14 +162,14 @@ t.test('a script with an unknown field is a usage error naming the line', async 
   const dir = t.testdir({});
   const script = join(dir, 'bad.jsonl');
   writeFileSync(script, '{"text":"fine"}\n{"text":"x","chunk":["typo"]}\n');
-  const result = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, 'hi']);
+  const result = await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, 'hi']);
   t.equal(result.code, 2);
   t.match(jsonLines(result.stdout)[0], { code: 'usage_error', message: `Invalid script ${script} at line 2: chunk: Unrecognized key: "chunk"` });
 });
 
 t.test('no provider configured: provider_error, exit 3, saying how to configure one', async (t) => {
   for (const format of ['stream-json', 'text']) {
-    const result = await zero(['exec', '-o', format, 'hi']);
+    const result = await zeroHere(['exec', '-o', format, 'hi']);
     t.equal(result.code, 3);
     const message = format === 'text' ? result.stderr : String(jsonLines(result.stdout)[0]?.message);
     t.match(message, /No model provider is configured\. Set OPENAI_API_KEY or ANTHROPIC_API_KEY.*--provider scripted --script PATH/);
@@ -182,7 +178,7 @@ t.test('no provider configured: provider_error, exit 3, saying how to configure 
 });
 
 t.test('--debug prints the failure with its stack on stderr, redacted', async (t) => {
-  const result = await zero(['exec', '-o', 'stream-json', '--debug', '--max-turns', 'x', 'hi']);
+  const result = await zeroHere(['exec', '-o', 'stream-json', '--debug', '--max-turns', 'x', 'hi']);
   t.equal(result.code, 2);
   t.match(result.stderr, /^\[zero debug\] UsageError: Invalid value for --max-turns/);
   t.match(result.stderr, /at execSettings/);

@@ -3,10 +3,12 @@ import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { survivors } from '../../helpers/processes.js';
+import { zeroHere } from '../../helpers/cli.js';
 import { cleanEnv, jsonLines, nth, writeScript, zero, ZERO } from '../../helpers/zero.js';
 
 // deliver (lib/cli/process.ts) when stdout or stderr cannot be written: a full disk is a failure, never a success;
-// a lost stderr changes nothing.
+// a lost stderr changes nothing. What is checked runs as bin/zero (a real stdout, a real stderr); what prepares or
+// reads back its results runs in this process.
 
 /** The same file opened for writing, to give a spawned zero as its stdout: every write to /dev/full fails with ENOSPC. */
 function devFull(t: Test): number {
@@ -45,9 +47,9 @@ t.test('log commands with stdout on a full disk', async (t) => {
   const env = home(dir);
   const log = join(dir, 'run.jsonl');
   const script = writeScript(dir, [{ text: 'Hello from the log.' }]);
-  writeFileSync(log, (await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, 'go'], { env })).stdout);
+  writeFileSync(log, (await zeroHere(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, 'go'], { env })).stdout);
   for (const [name, args] of logCommands) await t.test(`${name}: a message on stderr, exit 1`, async (t) => {
-    t.equal((await zero(args(log), { env })).code, 0, 'it succeeds where it can write');
+    t.equal((await zeroHere(args(log), { env })).code, 0, 'it succeeds where it can write');
     const result = await zero(args(log), { env, stdout: devFull(t) });
     t.equal(result.code, 1);
     t.match(result.stderr, ENOSPC_MESSAGE);
@@ -65,8 +67,8 @@ t.test('exec with stdout on a full disk while a bash tool runs: the tool is kill
   // The first write fails as the tool starts: it is killed, or cancelled before it started.
   const pids = ['group.pid', 'child.pid'].map((name) => join(dir, name)).filter(existsSync).map((path) => Number(readFileSync(path, 'utf8')));
   t.same(await survivors(pids, pids.slice(0, 1)), [], 'nothing the tool started survives');
-  const [session] = jsonLines((await zero(['sessions', 'list', '-o', 'json'], { env })).stdout);
-  const stored = jsonLines((await zero(['sessions', 'show', String(session?.id), '-o', 'stream-json'], { env })).stdout);
+  const [session] = jsonLines((await zeroHere(['sessions', 'list', '-o', 'json'], { env })).stdout);
+  const stored = jsonLines((await zeroHere(['sessions', 'show', String(session?.id), '-o', 'stream-json'], { env })).stdout);
   t.match(nth(stored, 'tool_result'), { status: 'error', output: /cancelled/ });
   t.match(stored.slice(-2), [
     { type: 'error', code: 'output_error', message: 'Cannot write to stdout: ENOSPC (No space left on device)' },
