@@ -4,7 +4,7 @@ import { answerSchema, strictProblem, DEFAULT_OUTPUT_RETRIES, type AnswerSchema 
 import { readBounded } from '../files/bounded.js';
 import { openStream } from '../files/open.js';
 import type { ProviderChoice } from '../providers/index.js';
-import { nonNegativeInteger } from './options.js';
+import { nonNegativeInteger } from './option-values.js';
 
 /** --output-schema FILE and --output-retries N as commander hands them over. */
 export type AnswerFlags = { outputSchema?: string; outputRetries?: string };

@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { Command } from 'commander';
 import type { CliIO } from './io.js';
 import { runCommand } from './command.js';
-import { choice } from './options.js';
+import { choice } from './option-values.js';
 
 // `zero completion bash|zsh|fish`: a completion script made from the program's own commands and flags, so it
 // never falls behind them. Subcommands and flags are completed; everything else is left to the shell (files).

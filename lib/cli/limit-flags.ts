@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js';
 import type { RunLimits } from '../agent/limits.js';
 import type { Price } from '../providers/prices.js';
-import { nonNegativeInteger, seconds } from './options.js';
+import { nonNegativeInteger, seconds } from './option-values.js';
 
 /** --max-budget-usd, --max-tool-calls, --run-timeout as commander hands them over. */
 export type LimitFlags = { maxBudgetUsd?: string; maxToolCalls?: string; runTimeout?: string };

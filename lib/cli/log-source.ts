@@ -5,7 +5,7 @@ import { UsageError, describeErrno } from '../errors.js';
 import { FRAMINGS, type Framing } from '../logs/framing.js';
 import type { LogFileStart } from '../logs/places.js';
 import { EVENTS_FILE } from '../sessions/paths.js';
-import { choice } from './options.js';
+import { choice } from './option-values.js';
 
 /**
  * A file is read in pieces of this size, not the default 64 KiB: each piece goes through the whole log chain

@@ -1,7 +1,8 @@
 import { selectServers, serverSecrets } from '../mcp/config.js';
 import type { ZeroConfig } from '../providers/config.js';
 import type { AnyTool } from '../tools/registry.js';
-import { seconds, type ExecSettings } from './options.js';
+import { type ExecSettings } from './options.js';
+import { seconds } from './option-values.js';
 
 /** The MCP flags as commander hands them over. */
 export type RawMcpOptions = { mcpConfig?: string[]; mcpTimeout?: string };

@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
+import { choice, nonNegativeInteger, positiveInteger, seconds } from './option-values.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/serializer.js';
 import { AUTO_LEVELS, parseToolNames, type PermissionSettings } from '../tools/permissions.js';
 import { SCHEMA_VERSIONS, type SchemaVersion } from '../protocol/types.js';
@@ -110,53 +111,6 @@ export type ExecSettings = {
   /** --max-budget-usd, --max-tool-calls, --run-timeout (lib/cli/limit-flags.ts). */
   limits: LimitSettings;
 };
-
-/** A value from a fixed list, case-insensitive; anything else is a usage error naming the flag and the choices. */
-export function choice<T extends string>(flag: string, value: string, allowed: readonly T[]): T {
-  const lower = value.toLowerCase() as T;
-  if (allowed.includes(lower)) return lower;
-  throw new UsageError(`Invalid value for ${flag}: "${value}". Expected one of: ${allowed.join(', ')}.`);
-}
-
-export function positiveInteger(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a positive integer.`);
-  }
-  return Number(value);
-}
-
-export function nonNegativeInteger(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value))) {
-    throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a whole number (0 or more).`);
-  }
-  return Number(value);
-}
-
-/** Node's timers hold a signed 32-bit count of milliseconds: a longer delay silently becomes 1 ms. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
-/** The longest duration in whole seconds that a timer can wait (about 24.8 days). */
-export const MAX_TIMER_SECONDS = Math.floor(MAX_TIMER_MS / 1000);
-
-/** Seconds as given on the command line, in milliseconds; more than a timer can wait is a usage error. */
-export function seconds(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!/^\s*\d*\.?\d+\s*$/.test(value) || !(number > 0) || number > MAX_TIMER_SECONDS) {
-    throw new UsageError(`Invalid value for ${flag}: "${value}". Expected a positive number of seconds, at most ${MAX_TIMER_SECONDS}.`);
-  }
-  // Fractions are honoured to the millisecond; less than half of one would round to 0, which turns a timer off.
-  if (Math.round(number * 1000) < 1) throw new UsageError(`Invalid value for ${flag}: "${value}". Expected at least 0.001 seconds (one millisecond).`);
-  return Math.round(number * 1000);
-}
-
-/** Milliseconds as given on the command line (0 or more); more than a timer can wait is a usage error. */
-export function milliseconds(flag: string, value: string | undefined): number | undefined {
-  const ms = nonNegativeInteger(flag, value);
-  if (ms !== undefined && ms > MAX_TIMER_MS) throw new UsageError(`Invalid value for ${flag}: "${value}". Expected at most ${MAX_TIMER_MS} milliseconds.`);
-  return ms;
-}
 
 function directory(value: string, what = 'Working directory', base = '.'): string {
   const dir = resolve(base, value);

@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { packageRoot, packageVersion } from '../package.js';
 import type { CliIO } from './io.js';
-import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from './options.js';
+import { MAX_TIMER_MS, MAX_TIMER_SECONDS } from './option-values.js';
 import { homedir } from 'node:os';
 import { sessionsRoot } from '../sessions/paths.js';
 

@@ -4,7 +4,7 @@ import { renderChain } from '../pipeline.js';
 import { RENDER_FORMATS } from '../render/format.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import { checkFraming, openLogs, readsStdin } from './log-source.js';
-import { choice } from './options.js';
+import { choice } from './option-values.js';
 import type { CliIO } from './io.js';
 
 export type RawRenderOptions = { outputFormat?: string; framing?: string };

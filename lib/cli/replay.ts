@@ -4,7 +4,8 @@ import { OUTPUT_FORMATS } from '../output/serializer.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import type { CliIO } from './io.js';
 import { checkFraming, openLogs } from './log-source.js';
-import { choice, milliseconds, outputFormatFromArgv } from './options.js';
+import { outputFormatFromArgv } from './options.js';
+import { choice, milliseconds } from './option-values.js';
 
 type RawReplayOptions = { outputFormat: string; framing: string; delay: string; newRunId?: boolean; run?: string };
 

@@ -3,7 +3,7 @@ import { createLogSerializer } from '../logs/serialize.js';
 import { listSessions, openSession, readEvents, sessionsRoot, type SessionMetadata } from '../sessions/index.js';
 import { ranIn } from '../sessions/launch.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../output/serializer.js';
-import { choice, positiveInteger } from './options.js';
+import { choice, positiveInteger } from './option-values.js';
 import { resolve } from 'node:path';
 import type { CliIO } from './io.js';
 import { logRedaction, runCommand } from './command.js';

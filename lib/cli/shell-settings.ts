@@ -4,7 +4,8 @@ import { configPaths } from '../providers/config.js';
 import { INSTALL_HINT, sandboxSupport } from '../tools/bubblewrap.js';
 import { childEnvironment } from '../tools/child_env.js';
 import { SANDBOX_MODES, type SandboxMode, type ShellPolicy } from '../tools/shell_sandbox.js';
-import { choice, type ExecSettings } from './options.js';
+import { type ExecSettings } from './options.js';
+import { choice } from './option-values.js';
 import { readShellConfig } from './shell-config.js';
 
 /** The shell flags as commander hands them over. */

@@ -3,7 +3,7 @@ import { OUTPUT_FORMATS } from '../output/serializer.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import type { CliIO } from './io.js';
 import { checkFraming, openLogs } from './log-source.js';
-import { choice } from './options.js';
+import { choice } from './option-values.js';
 
 /** `zero stats [FILE...]`: per-run totals of a log (several files read as one); a failure is said on stderr. */
 export async function runStats(files: string[], raw: { outputFormat: string; framing: string }, io: CliIO): Promise<void> {

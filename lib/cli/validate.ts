@@ -3,7 +3,7 @@ import { OUTPUT_FORMATS } from '../output/serializer.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import type { CliIO } from './io.js';
 import { checkFraming, openLogs } from './log-source.js';
-import { choice, nonNegativeInteger } from './options.js';
+import { choice, nonNegativeInteger } from './option-values.js';
 
 type RawValidateOptions = { outputFormat: string; framing: string; input?: boolean; maxProblems: string };
 

@@ -1,6 +1,8 @@
 import t from 'tap';
 import { zeroHere } from '../../helpers/cli.js';
-import { cleanEnv, jsonLines, tempDir, writeScript } from '../../helpers/zero.js';
+import { jsonLines, tempDir, writeScript } from '../../helpers/zero.js';
+import { choice, milliseconds, nonNegativeInteger, positiveInteger, seconds, MAX_TIMER_SECONDS } from '../../../lib/cli/option-values.js';
+import { OUTPUT_FORMATS } from '../../../transforms/serialize.js';
 
 // `zero exec --model --output-format json hello` ran with the model "--output-format": an empty $MODEL in a script.
 
@@ -32,4 +34,20 @@ t.test('values that only look like options pass: the inline form, -, numbers, an
   t.same(await run(['--prompt=-p is a flag']), { code: 0, stdout: 'ok\n', stderr: '', signal: null }, 'an inline prompt that starts with -');
   const negative = await run(['--max-retries', '-1', 'hi']);
   t.match(negative, { code: 2, stderr: /Invalid value for --max-retries: "-1"\. Expected a whole number/ }, 'a negative number reaches its own check');
+});
+
+t.test('a value parsed: from a list, a whole number, seconds and milliseconds a timer can wait; anything else a usage error naming the flag', async (t) => {
+  t.equal(choice('--output-format', 'JSON', OUTPUT_FORMATS), 'json');
+  t.throws(() => choice('--output-format', 'yaml', OUTPUT_FORMATS), { code: 'usage_error', message: 'Invalid value for --output-format: "yaml". Expected one of: text, json, stream-json.' });
+  t.equal(nonNegativeInteger('--delay', '0'), 0);
+  t.throws(() => nonNegativeInteger('--delay', '-1'), { code: 'usage_error' });
+  t.throws(() => nonNegativeInteger('--max-problems', '1.5'), { code: 'usage_error' });
+  t.equal(positiveInteger('--max-turns', '3'), 3);
+  t.throws(() => positiveInteger('--max-turns', '0'), { code: 'usage_error', message: /--max-turns: "0"\. Expected a positive integer/ });
+  t.equal(seconds('--timeout', '0.25'), 250);
+  t.throws(() => seconds('--timeout', String(MAX_TIMER_SECONDS + 1)), { code: 'usage_error' });
+  t.throws(() => seconds('--timeout', '0.0001'), { code: 'usage_error', message: /one millisecond/ });
+  t.equal(milliseconds('--delay', '0'), 0);
+  t.throws(() => milliseconds('--delay', String(2 ** 31)), { code: 'usage_error' });
+  t.equal(positiveInteger('--max-turns', undefined), undefined);
 });

@@ -1,7 +1,6 @@
 import t from 'tap';
 import { join } from 'node:path';
-import { choice, execSettings, nonNegativeInteger, outputFormatFromArgv, schemaVersionFromArgv } from '../../../lib/cli/options.js';
-import { OUTPUT_FORMATS } from '../../../transforms/serialize.js';
+import { execSettings, outputFormatFromArgv, schemaVersionFromArgv } from '../../../lib/cli/options.js';
 
 t.test('defaults', async (t) => {
   const settings = execSettings(['hello', 'world'], {});
@@ -58,14 +57,6 @@ t.test('outputFormatFromArgv finds the format even in a broken command line', as
   t.equal(outputFormatFromArgv(['exec', '-ostream-json']), 'stream-json');
   t.equal(outputFormatFromArgv(['exec', '-o', 'xml']), 'text');
   t.equal(outputFormatFromArgv(['exec']), 'text');
-});
-
-t.test('the shared checks the log commands use too', async (t) => {
-  t.equal(choice('--output-format', 'JSON', OUTPUT_FORMATS), 'json');
-  t.throws(() => choice('--output-format', 'yaml', OUTPUT_FORMATS), { code: 'usage_error', message: 'Invalid value for --output-format: "yaml". Expected one of: text, json, stream-json.' });
-  t.equal(nonNegativeInteger('--delay', '0'), 0);
-  t.throws(() => nonNegativeInteger('--delay', '-1'), { code: 'usage_error' });
-  t.throws(() => nonNegativeInteger('--max-problems', '1.5'), { code: 'usage_error' });
 });
 
 t.test('--no-session and ZERO_NO_SESSION=1 turn recording off; with --resume or --fork they are usage errors', async (t) => {
