@@ -1,5 +1,4 @@
 import type { Transform } from 'node:stream';
-import type { LogItem } from '../lib/logs/framing.js';
 import { createRunPicker, type RunPick } from '../lib/logs/replay.js';
 import { stepStream } from '../lib/streams.js';
 

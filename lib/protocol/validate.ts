@@ -2,7 +2,6 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { loadSchema, type SchemaKind } from './schemas.js';
 import { UsageError } from '../errors.js';
 import type { Parsed } from './types.js';
-import { isJsonObject } from './json-object.js';
 
 export type Verdict<T> = { ok: true; value: T } | { ok: false; field: string; problem: string };
 

@@ -3,6 +3,9 @@ import type { CliIO } from '../../lib/cli/io.js';
 import { main } from '../../lib/cli/main.js';
 import { cleanEnv, type Result } from './zero.js';
 
+// each run keeps its signal handlers a second after it ends (lib/cli/process.ts): many runs in a row are not a leak
+process.setMaxListeners(100);
+
 /** A zero running in this process: its stdout as it is written, its stderr so far, its exit code once it ends. */
 export type Running = { stdout: Readable; stderr(): string; exited: Promise<number> };
 

@@ -3,7 +3,6 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import t from 'tap';
 import fc from 'fast-check';
-import split2 from 'split2';
 import { split } from '../../transforms/split.js';
 import { chained, lineInChunks } from '../helpers/long_line.js';
 import { searchedWhile } from '../helpers/searched.js';

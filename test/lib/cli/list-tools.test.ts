@@ -1,7 +1,7 @@
 import t from 'tap';
 import { formatToolListing, toolListingRun } from '../../../lib/cli/list-tools.js';
 import { checkAgainstSchema } from '../../../lib/protocol/validate.js';
-import { cleanEnv, jsonLines, zero as zeroProcess } from '../../helpers/zero.js';
+import { cleanEnv, jsonLines } from '../../helpers/zero.js';
 import { zeroHere } from '../../helpers/cli.js';
 
 // Each check runs zero in this process (what it prints and its exit code are the same); bin/zero itself is run

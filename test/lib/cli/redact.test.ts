@@ -7,7 +7,7 @@ import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 import { V2_RUN } from '../../helpers/protocol-examples.js';
 import { recordSession } from '../../helpers/sessions.js';
 import { zeroHere } from '../../helpers/cli.js';
-import { ZERO, cleanEnv, jsonLines, writeScript, zero as zeroProcess } from '../../helpers/zero.js';
+import { ZERO, cleanEnv, jsonLines, writeScript } from '../../helpers/zero.js';
 
 // Each check runs zero in this process (what it prints and its exit code are the same); bin/zero itself is run
 // where only a process shows the behaviour.

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { existsSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { cleanEnv, jsonLines, tempDir, writeScript, zero as zeroProcess } from '../../helpers/zero.js';
+import { cleanEnv, jsonLines, tempDir, writeScript } from '../../helpers/zero.js';
 import { zeroHere } from '../../helpers/cli.js';
 
 // Each check runs zero in this process (what it prints and its exit code are the same); bin/zero itself is run

@@ -6,7 +6,7 @@ import { recordedConversation } from '../../helpers/conversation.js';
 import { zeroHere } from '../../helpers/cli.js';
 import { FOREIGN_RUN_ID, writeForeignLog } from '../../helpers/foreign-log.js';
 import { recordSession } from '../../helpers/sessions.js';
-import { jsonLines, writeScript, zero as zeroProcess } from '../../helpers/zero.js';
+import { jsonLines, writeScript } from '../../helpers/zero.js';
 
 // Each check runs zero in this process (what it prints and its exit code are the same); bin/zero itself is run
 // where only a process shows the behaviour.

@@ -1,6 +1,4 @@
 import t, { type Test } from 'tap';
-import { execFileSync } from 'node:child_process';
-import { rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { configSection, loadConfig } from '../../../lib/providers/config.js';
 import { chooseProvider, credentialsInUse } from '../../../lib/providers/index.js';

@@ -1,4 +1,4 @@
-import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
