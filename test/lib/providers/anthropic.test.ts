@@ -349,9 +349,9 @@ t.test('an error event inside the stream: provider_error naming it', async (t) =
 });
 
 t.test('a stalled stream ends at the idle timeout, not in a hang', async (t) => {
-  // Ten times what a whole turn took just now: the first chunk is sure to beat it, however busy the machine.
+  // Ten times what a whole turn took just now, and at least 1.5 s: a busy machine can pause a process for tenths of a second.
   const baseline = await setup(t, [{ sse: textReply('before') }]);
-  const idle = limitFrom(await timed(() => drain(baseline.provider.turn(hello, run()))), { floorMs: 200 });
+  const idle = limitFrom(await timed(() => drain(baseline.provider.turn(hello, run()))), { floorMs: 1500 });
   const { provider } = await setup(t, [{ sse: textReply('before'), stall: 4 }], { idleTimeoutMs: idle });
   const { chunks, error } = await drain(provider.turn(hello, run()));
   t.same(chunks, [{ type: 'text', delta: 'before' }]);
