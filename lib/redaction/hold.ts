@@ -22,7 +22,23 @@ export type HoldBound = {
   readonly lead: number;
   /** Whether the match around the keyword at `at` could still grow past the end of `text`. */
   open(text: string, at: number): boolean;
+  /** For a match that goes on while a run of characters does (redacted whole however long): where its hold stops. */
+  readonly cap?: RunCap;
 };
+
+/**
+ * A match that stays open while a run of `run` characters goes on is held for at most `longest` characters
+ * from its start: past that it is one secret-shaped blob, whatever follows (the stream redactor then writes
+ * the marker and swallows the run as it comes, holding nothing: see stream.ts).
+ */
+export type RunCap = {
+  readonly longest: number;
+  /** Sticky: the run of characters that continue the blob, from `lastIndex`. */
+  readonly run: RegExp;
+};
+
+const KIB = 1024;
+const capOf = (longest: number, char: string): RunCap => ({ longest, run: new RegExp(`${char}*`, 'y') });
 
 /** A trailing word up to this long is held whole (prose keeps its words together); a longer run is cut inside. */
 export const SHORT_RUN = 256;
@@ -37,15 +53,17 @@ function reachesEnd(pattern: RegExp, text: string, at: number): boolean {
   return pattern.test(text);
 }
 
-const reaching = (pattern: RegExp, lead = 0): HoldBound => ({ lead, open: (text, at) => reachesEnd(pattern, text, at - lead) });
+const reaching = (pattern: RegExp, lead = 0, cap?: RunCap): HoldBound => ({ lead, open: (text, at) => reachesEnd(pattern, text, at - lead), cap });
 
 /**
  * Self-identifying tokens: a prefix, then a run of token characters redacted
  * whole however long. Open while that run reaches the end (every token
- * alphabet, prefixes and JWT dots included, is inside this class).
+ * alphabet, prefixes and JWT dots included, is inside this class), up to
+ * `longest` characters (the rule's own bound: 1 KiB, a JWT 32 KiB).
  */
-const TOKEN_RUN = new RegExp(`${TOKEN_START}[A-Za-z0-9_.-]*$`, 'y');
-const token = (lead = 0): HoldBound => reaching(TOKEN_RUN, lead);
+const TOKEN_CHAR = '[A-Za-z0-9_.-]';
+const TOKEN_RUN = new RegExp(`${TOKEN_START}${TOKEN_CHAR}*$`, 'y');
+const token = (lead = 0, longest = KIB): HoldBound => reaching(TOKEN_RUN, lead, capOf(longest, TOKEN_CHAR));
 
 const isNameCode = (code: number): boolean =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46 || code === 45;
@@ -58,9 +76,10 @@ const namesIn = (run: string): string[] => [run, ...[...run.matchAll(/-/g)].map(
  * when a sensitive name is followed by `rest` (its operator and a value that
  * reaches the end). Names are at most 128 characters: the scans stop there.
  */
-function named(sensitive: (name: string) => boolean, rest: RegExp): HoldBound {
+function named(sensitive: (name: string) => boolean, rest: RegExp, cap: RunCap): HoldBound {
   return {
     lead: 0,
+    cap,
     open(text, at) {
       let end = at;
       while (end < text.length && end - at < 160 && isNameCode(text.charCodeAt(end))) end++;
@@ -76,6 +95,11 @@ function named(sensitive: (name: string) => boolean, rest: RegExp): HoldBound {
 const ASSIGNMENT_REST =
   /\\?["']?[ \t]{0,4}(?:$|(?::=|=>|:|=)[ \t]{0,4}(?:$|\\?"[^"\r\n]{0,4096}$|'[^'\r\n]{0,4096}$|`[^`\r\n]{0,4096}$|["'`]?[^\s"'`,;&)}\]<>]*$))/y;
 const QUERY_REST = /(?:$|=[^?&#\s"'`<>)]*$)/y;
+
+/** A bare value's characters (the assignment rule's, the query parameter's, a header's): 4 KiB of them, and the name before. */
+const BARE_VALUE_CAP = capOf(4 * KIB + 256, '[^\\s"\'`,;&)}\\]<>]');
+const QUERY_VALUE_CAP = capOf(4 * KIB + 256, '[^?&#\\s"\'`<>)]');
+const HEADER_VALUE_CAP = capOf(4 * KIB + 256, '[^\\s"\'`,;]');
 
 /** A header value: optional quote, optional auth scheme, then the token, reaching the end. */
 const HEADER_VALUE = `(?:$|["']?[ \\t]{0,4}(?:$|[:=][ \\t]{0,4}(?:$|["']?(?:[A-Za-z]{1,10}[ \\t]{1,4})?[^\\s"'\`,;]*$)))`;
@@ -102,26 +126,32 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   'huggingface-token': token(),
   'groq-key': token(),
   'sendgrid-key': token(),
-  jwt: token(),
+  // its three parts: 8 + 16 + 8 KiB
+  jwt: token(0, 32 * KIB + 2),
   // the name, a gap of up to 32 characters on the line, 40 key characters, one more to see the key end
   'aws-secret-access-key': reaching(/secret[^\r\n]{0,100}$/iy),
-  'cookie-header': reaching(/cookie(?:$|["']?[ \t]{0,4}(?:$|:[ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)|[ \t=][ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)/iy),
+  'cookie-header': reaching(
+    /cookie(?:$|["']?[ \t]{0,4}(?:$|:[ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)|[ \t=][ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)/iy,
+    0,
+    capOf(8 * KIB, '[^\\r\\n"\'`,\\\\]'),
+  ),
   // a userinfo still arriving, or a host after it: a Sentry DSN's key is known to be one only once `sentry` shows up
   'url-password': reaching(/:\/\/[^\s:/@?#"'`<>]{0,256}(?:$|:[^\s:/@?#"'`<>]{0,1024}$|(?::[^\s:/@?#"'`<>]{0,1024})?@[A-Za-z0-9.-]{0,253}$)/y),
   // the key before `@…sentry` is held by url-password's bound until the host shows `sentry` (or ends)
   'sentry-dsn': { lead: 0, open: () => false },
-  'slack-webhook': reaching(/hooks\.slack\.com\/[A-Za-z0-9_\/-]*$/iy),
-  'query-param': named(isSensitiveQueryParam, QUERY_REST),
-  'authorization-header': reaching(new RegExp(`authorization${HEADER_VALUE}`, 'iy')),
-  'api-key-header': reaching(new RegExp(`(?:api-key|auth-token)${HEADER_VALUE}`, 'iy')),
-  'bearer-token': reaching(/bearer(?:$|[ \t]{1,4}[A-Za-z0-9._~+/=-]*$)/iy),
-  'sensitive-assignment': named(isSensitiveKey, ASSIGNMENT_REST),
+  'slack-webhook': reaching(/hooks\.slack\.com\/[A-Za-z0-9_\/-]*$/iy, 0, capOf(KIB, '[A-Za-z0-9_\\/-]')),
+  'query-param': named(isSensitiveQueryParam, QUERY_REST, QUERY_VALUE_CAP),
+  'authorization-header': reaching(new RegExp(`authorization${HEADER_VALUE}`, 'iy'), 0, HEADER_VALUE_CAP),
+  'api-key-header': reaching(new RegExp(`(?:api-key|auth-token)${HEADER_VALUE}`, 'iy'), 0, HEADER_VALUE_CAP),
+  'bearer-token': reaching(/bearer(?:$|[ \t]{1,4}[A-Za-z0-9._~+/=-]*$)/iy, 0, capOf(4 * KIB + 16, '[A-Za-z0-9._~+/=-]')),
+  'sensitive-assignment': named(isSensitiveKey, ASSIGNMENT_REST, BARE_VALUE_CAP),
 };
 
 /** For a rule this file does not know: its match may start 128 characters before its keyword and is open within 4 KiB or while no space follows. */
 export const DEFAULT_BOUND: HoldBound = {
   lead: 128,
   open: (text, at) => text.length - at <= 4096 || reachesEnd(/\S*$/y, text, at),
+  cap: capOf(4 * KIB + 128, '\\S'),
 };
 
 type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number };
@@ -151,6 +181,24 @@ export function openMatchStart(text: string): number {
     scan.lastIndex = found.index + 1;
   }
   return Math.max(0, best);
+}
+
+/** A capped match open at the end of a text: where it starts, where its keyword is, its cap. */
+export type CappedMatch = { start: number; keyword: number; cap: RunCap };
+
+/** The earliest capped match (HoldBound.cap) still open at the end of `text`. */
+export function openCappedMatch(text: string): CappedMatch | undefined {
+  let best: CappedMatch | undefined;
+  const { scan, keywords, maxLead } = KEYED;
+  scan.lastIndex = 0;
+  for (let found = scan.exec(text); found !== null && (best === undefined || found.index - maxLead < best.start); found = scan.exec(text)) {
+    for (const bound of keywords.get(found[0].toLowerCase()) ?? []) {
+      const start = Math.max(0, found.index - bound.lead);
+      if (bound.cap && (best === undefined || start < best.start) && bound.open(text, found.index)) best = { start, keyword: found.index, cap: bound.cap };
+    }
+    scan.lastIndex = found.index + 1;
+  }
+  return best;
 }
 
 export const PEM_HEADER_START = '-----BEGIN';

@@ -7,11 +7,25 @@
  * redactText(concatenation of what came in), for every split.
  */
 
-import { holdFrom, PEM_HEADER_START, SHORT_RUN, trailingRunStart } from './hold.js';
+import { holdFrom, openCappedMatch, PEM_HEADER_START, SHORT_RUN, trailingRunStart, type CappedMatch, type RunCap } from './hold.js';
 import { NO_KEYWORD } from './keyword-scanner.js';
+import { REDACTED } from './rule.js';
 import { keywordScanner, mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
 
 export { holdFrom } from './hold.js';
+
+let scannedCharacters = 0;
+/**
+ * Characters the stream redactors of this process have looked at (scanned for keywords, held text looked at
+ * again, redacted): tests bound it per character of input, which catches quadratic work at any size, where a
+ * time bound flakes on a busy machine.
+ */
+export const charactersScanned = (): number => scannedCharacters;
+/** `text`, counted as looked at. */
+const looked = (text: string): string => {
+  scannedCharacters += text.length;
+  return text;
+};
 
 /** Released text kept, at least, as the left context of the next release: a name before its keyword, lookbehinds, line starts. */
 const CONTEXT_CHARS = 160;
@@ -33,6 +47,8 @@ export type StreamRedactor = {
   push(piece: string): string;
   /** Everything still held back, redacted: before a non-text event, and at the end. */
   flush(): string;
+  /** How many characters are held back now (never more than the longest hold a rule gives: docs/redaction.md). */
+  readonly held: number;
 };
 
 /**
@@ -46,10 +62,10 @@ function redactorAfter(options: RedactOptions): (context: string, raw: string) =
   return (context, raw) => {
     if (context !== lastContext) {
       lastContext = context;
-      lastRedacted = redactText(context, options);
+      lastRedacted = redactText(looked(context), options);
     }
-    const withContext = redactText(context + raw, options);
-    return withContext.startsWith(lastRedacted) ? withContext.slice(lastRedacted.length) : redactText(raw, options);
+    const withContext = redactText(looked(context + raw), options);
+    return withContext.startsWith(lastRedacted) ? withContext.slice(lastRedacted.length) : redactText(looked(raw), options);
   };
 }
 
@@ -147,7 +163,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   let lastChars = '';
   const scan = (piece: string): void => {
     const start = released + held.length;
-    const at = keywords.scan(piece);
+    const at = keywords.scan(looked(piece));
     if (at !== NO_KEYWORD) lastKeyword = Math.max(lastKeyword, start + at);
     const before = lastChars;
     lastChars = piece.length >= PEM_TAIL ? piece.slice(-PEM_TAIL) : (lastChars + piece).slice(-PEM_TAIL);
@@ -225,11 +241,78 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     return redactAfter(context.text, held) === out + rest ? out : undefined;
   };
 
+  /**
+   * The earliest capped match (HoldBound.cap) open in what is held, positions in the stream, followed piece by
+   * piece while its run goes on (undefined: none, or not known since the last look).
+   */
+  let capped: CappedMatch | undefined;
+  /** Set while a blob's run is swallowed: its characters, as they come, are dropped (its marker is out). */
+  let blob: RegExp | undefined;
+  /** Matches that start before this stream position hold nothing: their run outgrew its cap with no rule matching it. */
+  let closedBefore = 0;
+
+  /**
+   * The capped match has outgrown its cap. When a rule matches its run to the end, the run is one secret however
+   * it goes on: everything held goes out redacted, the run as one marker, and the rest of the run will be
+   * swallowed as it comes (what follows reads after the text that went out, as after the marker in the whole
+   * text). When none does, the hold was only cautious (`AKIA` and a long run of capitals is not a key id): the
+   * match holds nothing any more, and what is held goes out as the whole text would have it.
+   */
+  const outgrow = (): string => {
+    const { keyword, cap } = capped!;
+    capped = undefined;
+    const out = redactAfter(context.text, held);
+    if (!out.endsWith(REDACTED)) {
+      closedBefore = keyword + 1;
+      return releaseReady();
+    }
+    released += held.length;
+    held = '';
+    context = createContext();
+    context.extend(out.slice(-CONTEXT_CHARS));
+    keywords.reset();
+    lastChars = out.slice(-PEM_TAIL);
+    releasedRun = 0;
+    lookedAt = 0;
+    blob = cap.run;
+    return out;
+  };
+
+  /** A blob's continuation dropped from the start of `piece`: what is left of the piece once its run has ended. */
+  const swallow = (piece: string): string => {
+    blob!.lastIndex = 0;
+    const run = blob!.exec(piece)![0].length;
+    scannedCharacters += run;
+    released += run;
+    if (run === piece.length) return '';
+    blob = undefined;
+    return piece.slice(run);
+  };
+
+  /** Whether the capped match, still going on with `piece`, has outgrown its cap (forgotten when its run has ended). */
+  const outgrown = (piece: string): boolean => {
+    if (!capped || capped.start < released) return false;
+    capped.cap.run.lastIndex = 0;
+    scannedCharacters += piece.length;
+    if (capped.cap.run.exec(piece)![0].length < piece.length) capped = undefined;
+    return capped !== undefined && released + held.length - capped.start > capped.cap.longest;
+  };
+
   /** What is held, up to where a match could still begin, redacted. */
   const releaseReady = (): string => {
     const window = context.text + held;
     const suspicious = suspiciousWindow(window);
-    const cut = holdFrom(window, suspicious, longestSecret) - context.length;
+    const windowStart = released - context.length;
+    // what holds starts after the matches closed
+    const from = Math.max(0, closedBefore - windowStart);
+    const holding = looked(from === 0 ? window : window.slice(from));
+    const cut = from + holdFrom(holding, suspicious, longestSecret) - context.length;
+    if (suspicious && held.length - Math.max(0, cut) > SHORT_RUN) {
+      const open = openCappedMatch(looked(holding));
+      const at = windowStart + from;
+      capped = open && { start: at + open.start, keyword: at + open.keyword, cap: open.cap };
+      if (capped && released + held.length - capped.start > capped.cap.longest) return outgrow();
+    }
     if (cut <= 0) return '';
     const ready = held.slice(0, cut);
     // Nothing in view can be a secret: what is ready goes out as it came.
@@ -239,20 +322,32 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     return out;
   };
 
+  const pushPiece = (piece: string): string => {
+    scan(piece);
+    const quiet = releaseQuietPiece(piece);
+    if (quiet !== undefined) return quiet;
+    held += piece;
+    if (outgrown(piece)) return outgrow();
+    const endsWord = SPACE.test(piece);
+    const due = held.length >= 2 * lookedAt || (held.length <= EAGER_HOLD && endsWord);
+    if (!due) return '';
+    const out = releaseQuiet() ?? releaseReady();
+    lookedAt = held.length;
+    return out;
+  };
+
   return {
     push(piece) {
-      scan(piece);
-      const quiet = releaseQuietPiece(piece);
-      if (quiet !== undefined) return quiet;
-      held += piece;
-      const endsWord = SPACE.test(piece);
-      const due = held.length >= 2 * lookedAt || (held.length <= EAGER_HOLD && endsWord);
-      if (!due) return '';
-      const out = releaseQuiet() ?? releaseReady();
-      lookedAt = held.length;
-      return out;
+      if (!blob) return pushPiece(piece);
+      const rest = swallow(piece);
+      return rest ? pushPiece(rest) : '';
+    },
+    get held() {
+      return held.length;
     },
     flush() {
+      blob = undefined;
+      capped = undefined;
       const out = held ? redactAfter(context.text, held) : '';
       released += held.length;
       held = '';
