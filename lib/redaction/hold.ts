@@ -24,6 +24,11 @@ export type HoldBound = {
   open(text: string, at: number): boolean;
   /** For a match that goes on while a run of characters does (redacted whole however long): where its hold stops. */
   readonly cap?: RunCap;
+  /**
+   * For a self-identifying token, whose redacted range starts with its prefix at a token start: the prefixes
+   * (`keywords`: the rule's keywords). A text ending in the beginning of one (`s`, `gh`, `ey`) holds that back.
+   */
+  readonly prefixes?: 'keywords' | readonly string[];
 };
 
 /**
@@ -63,7 +68,10 @@ const reaching = (pattern: RegExp, lead = 0, cap?: RunCap): HoldBound => ({ lead
  */
 const TOKEN_CHAR = '[A-Za-z0-9_.-]';
 const TOKEN_RUN = new RegExp(`${TOKEN_START}${TOKEN_CHAR}*$`, 'y');
-const token = (lead = 0, longest = KIB): HoldBound => reaching(TOKEN_RUN, lead, capOf(longest, TOKEN_CHAR));
+const token = (lead = 0, longest = KIB, prefixes: HoldBound['prefixes'] = 'keywords'): HoldBound => ({
+  ...reaching(TOKEN_RUN, lead, capOf(longest, TOKEN_CHAR)),
+  prefixes,
+});
 
 const isNameCode = (code: number): boolean =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46 || code === 45;
@@ -121,7 +129,7 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   'aws-access-key-id': token(),
   'google-api-key': token(),
   // `sk_` or `rk_` before the `_live_` / `_test_` keyword
-  'stripe-key': token(2),
+  'stripe-key': token(2, KIB, ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_']),
   'npm-token': token(),
   'huggingface-token': token(),
   'groq-key': token(),
@@ -154,7 +162,16 @@ export const DEFAULT_BOUND: HoldBound = {
   cap: capOf(4 * KIB + 128, '\\S'),
 };
 
-type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number };
+type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number; tokenStart: RegExp };
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The beginning of a token's prefix at a token start, ending the text (sticky: tried at each of the last positions). */
+function tokenStartPattern(prefixes: readonly string[]): RegExp {
+  const beginnings = new Set(prefixes.flatMap((prefix) => Array.from({ length: prefix.length - 1 }, (_, end) => prefix.slice(0, end + 1))));
+  const alternatives = [...beginnings].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return new RegExp(`${TOKEN_START}(?:${alternatives.join('|')})$`, 'iy');
+}
 
 /** One scan for every keyword; a keyword found credits the rules whose keyword it starts with (`sk-ant-` → also `sk-`). */
 function keyed(): Keyed {
@@ -164,7 +181,13 @@ function keyed(): Keyed {
   for (const keyword of all) {
     keywords.set(keyword, rules.filter((rule) => rule.keywords.some((own) => keyword.startsWith(own))).map((rule) => rule.bound));
   }
-  return { keywords, scan: new RegExp(keywordSource(all), 'gi'), maxLead: Math.max(...rules.map((rule) => rule.bound.lead)) };
+  const prefixes = rules.flatMap(({ keywords, bound }) => (bound.prefixes === 'keywords' ? keywords : (bound.prefixes ?? [])));
+  return {
+    keywords,
+    scan: new RegExp(keywordSource(all), 'gi'),
+    maxLead: Math.max(...rules.map((rule) => rule.bound.lead)),
+    tokenStart: tokenStartPattern(prefixes),
+  };
 }
 
 const KEYED = keyed();
@@ -224,6 +247,53 @@ export function trailingRunStart(text: string): number {
   return from;
 }
 
+/** The credentials in use, as the hold sees them: every form a piece of one is found in, and the longest escaped form. */
+export type HeldCredentials = { readonly forms: readonly string[]; readonly longest: number };
+const NO_CREDENTIALS: HeldCredentials = { forms: [], longest: 0 };
+
+/** A token's prefix is at most this long (`github_pat_`); the lookbehind of a token start, 6 characters (`\u003c`). */
+const TOKEN_PREFIX_HOLD = 16;
+
+/** How many of the last characters of `text` are the beginning of a token at a token start (`… s`, `… gh`). */
+function tokenPrefixLength(text: string): number {
+  const { tokenStart } = KEYED;
+  for (let at = Math.max(0, text.length - TOKEN_PREFIX_HOLD); at < text.length; at++) {
+    tokenStart.lastIndex = at;
+    if (tokenStart.test(text)) return text.length - at;
+  }
+  return 0;
+}
+
+/** How many of the last characters of `text` begin a private-key header (`-----BEG`). */
+function pemPrefixLength(text: string): number {
+  for (let length = Math.min(PEM_HEADER_START.length - 1, text.length); length > 0; length--) {
+    if (text.endsWith(PEM_HEADER_START.slice(0, length))) return length;
+  }
+  return 0;
+}
+
+/** How many of the last characters of `text` are a piece of a credential in use (or of an encoded form). */
+function credentialPieceLength(text: string, forms: readonly string[]): number {
+  let length = 0;
+  while (length < text.length && forms.some((form) => form.includes(text.slice(text.length - length - 1)))) length++;
+  return length;
+}
+
+/**
+ * Where the end of `text` could still be the beginning of a secret: the beginning of a token's prefix at a
+ * token start, of a private-key header, or a piece of a credential in use. A word that is none of these goes
+ * out whole, at once: a rule whose keyword comes later (`pass` in `my_password=`) redacts only what follows
+ * that keyword. A trailing run with an escape in it (`\u0073k-…`, `&#115;`) is held as before: an escaped
+ * secret is found only once decoded (its run if short, else its last characters).
+ */
+export function tailStart(text: string, credentials: HeldCredentials = NO_CREDENTIALS): number {
+  const run = trailingRunStart(text);
+  if (/[\\&]/.test(text.slice(run))) {
+    return text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, credentials.longest - 1);
+  }
+  return text.length - Math.max(tokenPrefixLength(text), pemPrefixLength(text), credentialPieceLength(text, credentials.forms));
+}
+
 /** Words after which a credential may follow a space: `Authorization: Bearer <token>`. */
 const SCHEME_WORDS = /^(?:bearer|basic|digest)$/i;
 
@@ -258,15 +328,13 @@ function walkBackOverKeys(text: string, from: number): number {
 }
 
 /**
- * Where a held-back tail of `text` starts: the trailing word (a long run only
- * its last few characters, or the length of the longest credential in use),
- * an unterminated PEM block, a sensitive key waiting for its value, and the
+ * Where a held-back tail of `text` starts: what could still begin a secret at
+ * its end (tailStart), an unterminated PEM block, a sensitive key waiting for its value, and the
  * start of every match still open at the end. `mayHoldSecret` false (no
  * keyword, no credential in view) skips what only a keyword can open.
  */
-export function holdFrom(text: string, mayHoldSecret = true, longestSecret = 0): number {
-  const run = trailingRunStart(text);
-  const word = text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, longestSecret - 1);
+export function holdFrom(text: string, mayHoldSecret = true, credentials: HeldCredentials = NO_CREDENTIALS): number {
+  const word = tailStart(text, credentials);
   const open = openStart(text, mayHoldSecret);
   return Math.max(0, Math.min(mayHoldSecret ? walkBackOverKeys(text, word) : word, open));
 }

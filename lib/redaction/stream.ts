@@ -7,7 +7,8 @@
  * redactText(concatenation of what came in), for every split.
  */
 
-import { holdFrom, openCappedMatch, PEM_HEADER_START, SHORT_RUN, trailingRunStart, type CappedMatch, type RunCap } from './hold.js';
+import { holdFrom, openCappedMatch, PEM_HEADER_START, SHORT_RUN, tailStart, type CappedMatch, type HeldCredentials } from './hold.js';
+import { knownForms } from './known.js';
 import { NO_KEYWORD } from './keyword-scanner.js';
 import { REDACTED } from './rule.js';
 import { keywordScanner, mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
@@ -39,8 +40,10 @@ const CONTEXT_CHARS = 160;
 const EAGER_HOLD = 512;
 const SPACE = /\s/;
 const PEM_HEADER_END_CHAR = PEM_HEADER_START.at(-1)!;
-/** What of the text before a piece can be the start of a private-key header ending in it. */
-const PEM_TAIL = PEM_HEADER_START.length - 1;
+/** The last characters kept on their own: a private-key header's start before a piece, and what tailStart looks at behind a short tail. */
+const LAST_CHARS = 32;
+/** Characters before a token's prefix that say whether it is at a token start (`\u003c`). */
+const TOKEN_START_BEHIND = 6;
 
 export type StreamRedactor = {
   /** A raw piece in; what can be released now, redacted ('' while everything is held back). */
@@ -140,7 +143,8 @@ const ESCAPED_CHAR_LENGTH = 6;
 
 export function createStreamRedactor(options: RedactOptions = {}): StreamRedactor {
   // A credential in use may arrive encoded: `\u0073`-escaped or as an HTML entity (6 characters each), URL-encoded (3), base64 (4/3).
-  const longestSecret = ESCAPED_CHAR_LENGTH * Math.max(0, ...prepareSecrets(options.secrets).map((secret) => secret.length));
+  const secrets = prepareSecrets(options.secrets);
+  const credentials: HeldCredentials = { forms: knownForms(secrets), longest: ESCAPED_CHAR_LENGTH * Math.max(0, ...secrets.map((secret) => secret.length)) };
   const redactAfter = redactorAfter(options);
   let held = '';
   let context = createContext();
@@ -154,11 +158,11 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   /** Where the last private-key header seen starts (-1: none yet): a block it opens is held, keyword or not. */
   let lastPem = -1;
   const keywords = keywordScanner();
-  const knowsSecrets = prepareSecrets(options.secrets).length > 0;
+  const knowsSecrets = secrets.length > 0;
 
   /**
-   * The last characters since the last flush, enough for a header's start before a piece: kept on its own, as
-   * slicing them off `held` (a string built by appending) would flatten all of it at every piece.
+   * The last characters since the last flush (LAST_CHARS): kept on their own, as slicing them off `held` (a
+   * string built by appending) would flatten all of it at every piece.
    */
   let lastChars = '';
   const scan = (piece: string): void => {
@@ -166,7 +170,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     const at = keywords.scan(looked(piece));
     if (at !== NO_KEYWORD) lastKeyword = Math.max(lastKeyword, start + at);
     const before = lastChars;
-    lastChars = piece.length >= PEM_TAIL ? piece.slice(-PEM_TAIL) : (lastChars + piece).slice(-PEM_TAIL);
+    lastChars = piece.length >= LAST_CHARS ? piece.slice(-LAST_CHARS) : (lastChars + piece).slice(-LAST_CHARS);
     // a header that ends in this piece has its last letter in it (one native search, most pieces have none)
     if (!piece.includes(PEM_HEADER_END_CHAR)) return;
     const text = before + piece;
@@ -174,40 +178,24 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     if (pem >= 0) lastPem = start - before.length + pem;
   };
 
-  /** Nothing in view can be a secret: no keyword, no private-key header, no loaded credential. */
-  const quietWindow = (): boolean => {
+  /** A keyword or a private-key header starts in the window (the context and what is held). */
+  const keywordInView = (): boolean => {
     const windowStart = released - context.length;
-    return !knowsSecrets && lastKeyword < windowStart && lastPem < windowStart;
+    return lastKeyword >= windowStart || lastPem >= windowStart;
   };
 
   /**
-   * What releaseReady gives when the window is quiet and the trailing word is short and all held: all but that
-   * word, as it came. Undefined otherwise. Most deltas of ordinary prose take this way, without the window being built.
+   * When nothing in view can be a secret (no keyword, no private-key header, no loaded credential): `text` (what
+   * is held, and the new piece) goes out as it came but for a tail that could still begin a secret (tailStart:
+   * `… s`, `… -----BEG`). Most deltas of ordinary prose take this way, without the window being built.
    */
-  const releaseQuiet = (): string | undefined => {
-    if (!quietWindow()) return undefined;
-    const run = trailingRunStart(held);
-    // a word still arriving, short with what was released of it: releaseReady would hold it all
-    if (run === 0) return releasedRun + held.length <= SHORT_RUN ? '' : undefined;
-    if (held.length - run > SHORT_RUN) return undefined;
-    const ready = held.slice(0, run);
-    advance(ready);
-    return ready;
-  };
-
-  /**
-   * releaseQuiet's answer for a piece with a space in it, given before the piece is added to what is held (so
-   * the held text is not built only to be cut again): all up to the piece's last space. Undefined when
-   * releaseQuiet would not answer so, or the piece is not due a look as soon as it comes.
-   */
-  const releaseQuietPiece = (piece: string): string | undefined => {
-    const space = trailingRunStart(piece);
-    if (space === 0 || held.length + piece.length > EAGER_HOLD || piece.length - space > SHORT_RUN || !quietWindow()) return undefined;
-    const ends = space === piece.length;
-    const ready = held + (ends ? piece : piece.slice(0, space));
-    held = ends ? '' : piece.slice(space);
-    // it ends with the piece's last space: no run trails it
-    release(ready, ready.length);
+  const releaseQuiet = (text: string): string => {
+    // a short text is looked at with the characters before it that tell whether its first one is at a token start
+    const seen = looked(text.length >= LAST_CHARS ? text : lastChars.slice(-text.length - TOKEN_START_BEHIND));
+    const cut = text.length - Math.min(text.length, seen.length - tailStart(seen));
+    const ready = cut === text.length ? text : text.slice(0, cut);
+    held = cut === text.length ? '' : text.slice(cut);
+    if (ready) release(ready);
     lookedAt = held.length;
     return ready;
   };
@@ -215,13 +203,10 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   /** Whether redactText could change the window: a keyword starts in it, or a loaded credential is in it. */
   const suspiciousWindow = (window: string): boolean => lastKeyword >= released - context.length || mayContainKnownSecret(window, options);
 
-  /** How many characters the released text ends with that are not space (since the last flush). */
-  let releasedRun = 0;
-  /** `raw`, the start of what was held, goes out: into the context, and counted (`space`: where its trailing run starts). */
-  const release = (raw: string, space = trailingRunStart(raw)): void => {
+  /** `raw`, the start of what was held, goes out: into the context, and counted. */
+  const release = (raw: string): void => {
     context.extend(raw);
     released += raw.length;
-    releasedRun = space === 0 ? releasedRun + raw.length : raw.length - space;
   };
   const advance = (raw: string): void => {
     held = held.slice(raw.length);
@@ -264,15 +249,16 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     const out = redactAfter(context.text, held);
     if (!out.endsWith(REDACTED)) {
       closedBefore = keyword + 1;
-      return releaseReady();
+      const ready = releaseReady();
+      lookedAt = held.length;
+      return ready;
     }
     released += held.length;
     held = '';
     context = createContext();
     context.extend(out.slice(-CONTEXT_CHARS));
     keywords.reset();
-    lastChars = out.slice(-PEM_TAIL);
-    releasedRun = 0;
+    lastChars = out.slice(-LAST_CHARS);
     lookedAt = 0;
     blob = cap.run;
     return out;
@@ -306,7 +292,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     // what holds starts after the matches closed
     const from = Math.max(0, closedBefore - windowStart);
     const holding = looked(from === 0 ? window : window.slice(from));
-    const cut = from + holdFrom(holding, suspicious, longestSecret) - context.length;
+    const cut = from + holdFrom(holding, suspicious, credentials) - context.length;
     if (suspicious && held.length - Math.max(0, cut) > SHORT_RUN) {
       const open = openCappedMatch(looked(holding));
       const at = windowStart + from;
@@ -324,14 +310,14 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
 
   const pushPiece = (piece: string): string => {
     scan(piece);
-    const quiet = releaseQuietPiece(piece);
-    if (quiet !== undefined) return quiet;
+    const inView = keywordInView();
+    if (!knowsSecrets && !inView && held.length + piece.length <= EAGER_HOLD) return releaseQuiet(held + piece);
     held += piece;
     if (outgrown(piece)) return outgrow();
-    const endsWord = SPACE.test(piece);
-    const due = held.length >= 2 * lookedAt || (held.length <= EAGER_HOLD && endsWord);
+    // with a keyword in view, a look costs the whole window: pieces that end no word wait for one that does
+    const due = held.length >= 2 * lookedAt || (held.length <= EAGER_HOLD && (!inView || SPACE.test(piece)));
     if (!due) return '';
-    const out = releaseQuiet() ?? releaseReady();
+    const out = releaseReady();
     lookedAt = held.length;
     return out;
   };
@@ -354,7 +340,6 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
       context = createContext();
       keywords.reset();
       lastChars = '';
-      releasedRun = 0;
       lookedAt = 0;
       return out;
     },

@@ -59,20 +59,54 @@ t.test('a credential in use split across pieces is redacted', async (t) => {
   t.equal(stream(['it was plain-look', 'ing-credential-42!'], [credential]).out, 'it was [REDACTED]!');
 });
 
-t.test('ordinary text goes out at once, but for its last word', async (t) => {
+t.test('ordinary text goes out at once, its last word too', async (t) => {
   const { each } = stream(['The tokenizer counts ', 'promptTokens in the task-list.']);
-  t.same(each, ['The tokenizer counts ', 'promptTokens in the ', 'task-list.']);
+  t.same(each, ['The tokenizer counts ', 'promptTokens in the task-list.', '']);
 });
 
-t.test('a word arriving in pieces is held whole, the part of it released before counted: a run past 256 characters is cut inside', async (t) => {
+t.test('one word a delta, as providers stream: each goes out as it comes, but for what could begin a secret', async (t) => {
   const redactor = createStreamRedactor();
-  t.same(['quiet wor', 'dy', 'ness ', 'ok'].map((piece) => redactor.push(piece)), ['quiet ', '', 'wordyness ', '']);
-  t.equal(redactor.flush(), 'ok');
-  // 400 characters of one word, 10 at a time: released in part once it has passed the short-run bound
-  const pieces = Array.from({ length: 40 }, () => redactor.push('abcdefghij'));
-  t.ok(pieces.slice(0, 25).every((out) => out === ''), 'held while it may still be a short word');
-  t.ok(pieces.slice(26).some((out) => out !== ''), 'then cut inside');
-  t.equal(pieces.join('') + redactor.flush(), 'abcdefghij'.repeat(40));
+  t.same(['quiet wor', 'dy', 'ness ', 'ok'].map((piece) => redactor.push(piece)), ['quiet wor', 'dy', 'ness ', 'ok']);
+  // `a` may begin `AKIA…`, `key` a `key=` still being written, `s` an `sk-`
+  t.same([' a', ' key', ' is', ' s', 'k-', 'proj-Q7xL1spNxnyVmihA_2O76UM', ' ok'].map((piece) => redactor.push(piece)), [
+    ' ',
+    'a ',
+    'key is',
+    ' ',
+    '',
+    '',
+    '[REDACTED] ok',
+  ]);
+  t.equal(redactor.flush(), '');
+  // a credential in use: a word's end that could begin a piece of it (or of its base64) waits for the next delta
+  const credential = 'Zq8nR2vT6yU1iO5pL9kJ';
+  t.same(stream([' say Zq8', 'nR2vT6yU1 now'], [credential]).each.slice(0, 1), [' say ']);
+  t.equal(stream([' say Zq8', 'nR2vT6yU1 now'], [credential]).out, ' say [REDACTED] now');
+  t.same(stream([' say hello', ' now'], [credential]).each.slice(0, 1), [' say hello']);
+});
+
+t.test('every split of prose ending in the beginning of a token, a header or a credential gives redactText of the whole', async (t) => {
+  const credential = 'Zq8nR2vT6yU1iO5pL9kJ';
+  const texts = [
+    'a sk-proj-Q7xL1spNxnyVmihA_2O76UM, x',
+    'use (ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8) now',
+    'id AKIAIOSFODNN7EXAMPLE ok',
+    'key sk_live_abcdefghijklmnop1234 ok',
+    'k\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7x\n-----END RSA PRIVATE KEY-----\nok',
+    `the key is ${credential.slice(0, 10)}${credential.slice(10)} ok`,
+    'token eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig_abc ok',
+  ];
+  let failures = 0;
+  for (const text of texts) {
+    const whole = redactText(text, { secrets: [credential] });
+    for (let first = 1; first < text.length; first++) {
+      for (let second = first + 1; second <= text.length; second += 3) {
+        const { out } = stream([text.slice(0, first), text.slice(first, second), text.slice(second)], [credential]);
+        if (out !== whole) failures++;
+      }
+    }
+  }
+  t.equal(failures, 0);
 });
 
 t.test('flush releases everything, and a new run starts clean', async (t) => {
