@@ -247,9 +247,12 @@ export function trailingRunStart(text: string): number {
   return from;
 }
 
-/** The credentials in use, as the hold sees them: every form a piece of one is found in, and the longest escaped form. */
-export type HeldCredentials = { readonly forms: readonly string[]; readonly longest: number };
-const NO_CREDENTIALS: HeldCredentials = { forms: [], longest: 0 };
+/**
+ * The credentials in use, as the hold sees them: the values (a piece of one is redacted wherever it is), every
+ * form redacted whole (the values, their base64 and URL-encoded forms), and the length of the longest escaped.
+ */
+export type HeldCredentials = { readonly secrets: readonly string[]; readonly forms: readonly string[]; readonly longest: number };
+const NO_CREDENTIALS: HeldCredentials = { secrets: [], forms: [], longest: 0 };
 
 /** A token's prefix is at most this long (`github_pat_`); the lookbehind of a token start, 6 characters (`\u003c`). */
 const TOKEN_PREFIX_HOLD = 16;
@@ -272,11 +275,21 @@ function pemPrefixLength(text: string): number {
   return 0;
 }
 
-/** How many of the last characters of `text` are a piece of a credential in use (or of an encoded form). */
-function credentialPieceLength(text: string, forms: readonly string[]): number {
-  let length = 0;
-  while (length < text.length && forms.some((form) => form.includes(text.slice(text.length - length - 1)))) length++;
-  return length;
+/**
+ * How many of the last characters of `text` could begin a credential in use: a piece of its value, or the
+ * beginning of a form of it. One character glued to a word is let go (most words end in a character a long key
+ * holds; at worst that one character of it shows, and a piece is redacted from 8 characters).
+ */
+function credentialPieceLength(text: string, { secrets, forms }: HeldCredentials): number {
+  let piece = 0;
+  while (piece < text.length && secrets.some((secret) => secret.includes(text.slice(text.length - piece - 1)))) piece++;
+  if (piece === 1 && isNameCode(text.charCodeAt(text.length - 2))) piece = 0;
+  const longestForm = Math.min(text.length, Math.max(0, ...forms.map((form) => form.length - 1)));
+  for (let length = longestForm; length > piece; length--) {
+    const end = text.slice(text.length - length);
+    if (forms.some((form) => form.charCodeAt(0) === end.charCodeAt(0) && form.startsWith(end))) return length;
+  }
+  return piece;
 }
 
 /**
@@ -291,7 +304,7 @@ export function tailStart(text: string, credentials: HeldCredentials = NO_CREDEN
   if (/[\\&]/.test(text.slice(run))) {
     return text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, credentials.longest - 1);
   }
-  return text.length - Math.max(tokenPrefixLength(text), pemPrefixLength(text), credentialPieceLength(text, credentials.forms));
+  return text.length - Math.max(tokenPrefixLength(text), pemPrefixLength(text), credentialPieceLength(text, credentials));
 }
 
 /** Words after which a credential may follow a space: `Authorization: Bearer <token>`. */

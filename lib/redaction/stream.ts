@@ -144,7 +144,11 @@ const ESCAPED_CHAR_LENGTH = 6;
 export function createStreamRedactor(options: RedactOptions = {}): StreamRedactor {
   // A credential in use may arrive encoded: `\u0073`-escaped or as an HTML entity (6 characters each), URL-encoded (3), base64 (4/3).
   const secrets = prepareSecrets(options.secrets);
-  const credentials: HeldCredentials = { forms: knownForms(secrets), longest: ESCAPED_CHAR_LENGTH * Math.max(0, ...secrets.map((secret) => secret.length)) };
+  const credentials: HeldCredentials = {
+    secrets,
+    forms: knownForms(secrets),
+    longest: ESCAPED_CHAR_LENGTH * Math.max(0, ...secrets.map((secret) => secret.length)),
+  };
   const redactAfter = redactorAfter(options);
   let held = '';
   let context = createContext();

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { DEFAULT_BOUND, HOLD_BOUNDS, holdFrom, pemStart, tailStart } from '../../../lib/redaction/hold.js';
+import { knownForms } from '../../../lib/redaction/known.js';
 import { TEXT_RULES } from '../../../lib/redaction/text.js';
 
 t.test('holdFrom: what could still grow into a secret', async (t) => {
@@ -45,7 +46,7 @@ t.test('a token right after an escape (`\\n`, `%0A`) is held from its prefix, li
 });
 
 t.test('tailStart: a word goes at once unless its end could begin a secret', async (t) => {
-  const heldOf = (text: string, forms: string[] = []) => text.slice(tailStart(text, { forms, longest: 6 * Math.max(0, ...forms.map((form) => form.length)) }));
+  const heldOf = (text: string, secrets: string[] = []) => text.slice(tailStart(text, { secrets, forms: knownForms(secrets), longest: 6 * Math.max(0, ...secrets.map((secret) => secret.length)) }));
   for (const word of ['the', 'next', 'wordax0x', 'task-list.', 'tokens', 'password', 'is']) t.equal(heldOf(`say ${word}`), '', `${word}: nothing held`);
   for (const start of ['s', 'sk', 'gh', 'github_pa', 'ey', 'AKI', 'a', 'xo', 'rk_liv', 'np']) t.equal(heldOf(`say ${start}`), start, `${start}: the beginning of a token`);
   t.equal(heldOf('say (sk'), 'sk', 'after punctuation, a token start');
@@ -56,4 +57,7 @@ t.test('tailStart: a word goes at once unless its end could begin a secret', asy
   t.equal(heldOf('see Zq8nR2', ['Zq8nR2vT6yU1iO5pL9kJ']), 'Zq8nR2', 'a piece of a credential in use');
   t.equal(heldOf('see vT6', ['Zq8nR2vT6yU1iO5pL9kJ']), 'vT6', 'from anywhere in it');
   t.equal(heldOf('see vTx', ['Zq8nR2vT6yU1iO5pL9kJ']), '', 'not what it does not hold');
+  t.equal(heldOf('see wordv', ['Zq8nR2vT6yU1iO5pL9kJ']), '', 'not one character of it glued to a word');
+  t.equal(heldOf('see (v', ['Zq8nR2vT6yU1iO5pL9kJ']), 'v', 'but one at a token start');
+  t.equal(heldOf('see WnE4', ['Zq8nR2vT6yU1iO5pL9kJ']), 'WnE4', 'the beginning of its base64 form');
 });
