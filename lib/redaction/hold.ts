@@ -45,7 +45,7 @@ export type RunCap = {
 const KIB = 1024;
 const capOf = (longest: number, char: string): RunCap => ({ longest, run: new RegExp(`${char}*`, 'y') });
 
-/** A trailing word up to this long is held whole (prose keeps its words together); a longer run is cut inside. */
+/** A trailing run with an escape in it is held whole up to this long (a longer one, its last characters); more held than this is worth a look for a capped match. */
 export const SHORT_RUN = 256;
 /** A PEM block: header, a body of up to 64 KiB (the rule's bound), footer. */
 export const MAX_PEM_HOLD = 65536 + 256;

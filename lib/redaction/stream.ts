@@ -3,11 +3,14 @@
  * secret split across deltas must not leak. What could still grow into a
  * secret is held back (see hold.ts: bounded by the longest secret a rule can
  * match, not by the text around it); everything else is released at once,
- * redacted. The concatenation of what is released equals
+ * redacted, a delta's last word too unless its end could begin a secret. A
+ * run that outgrows its rule's bound goes as one marker, its rest dropped as
+ * it comes. The concatenation of what is released equals
  * redactText(concatenation of what came in), for every split.
  */
 
 import { holdFrom, openCappedMatch, PEM_HEADER_START, SHORT_RUN, tailStart, type CappedMatch, type HeldCredentials } from './hold.js';
+import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
 import { knownForms } from './known.js';
 import { NO_KEYWORD } from './keyword-scanner.js';
 import { REDACTED } from './rule.js';
@@ -28,11 +31,10 @@ const looked = (text: string): string => {
   return text;
 };
 
-/** Released text kept, at least, as the left context of the next release: a name before its keyword, lookbehinds, line starts. */
-const CONTEXT_CHARS = 160;
 /**
- * Up to this much held text, a piece is looked at when it ends a word; any
- * held text is looked at again when it has doubled since the last look. Each
+ * Up to this much held text, a piece is looked at as it comes (with a keyword
+ * in view, when it ends a word); any held text is looked at again when it has
+ * doubled since the last look. Each
  * look costs time linear in what is held, so a long hold (an open PEM block,
  * a long token) arriving in one-character pieces still costs linear time
  * overall. Looking later only releases later, never differently.
@@ -69,73 +71,6 @@ function redactorAfter(options: RedactOptions): (context: string, raw: string) =
     }
     const withContext = redactText(looked(context + raw), options);
     return withContext.startsWith(lastRedacted) ? withContext.slice(lastRedacted.length) : redactText(looked(raw), options);
-  };
-}
-
-/**
- * Released raw text kept as the left context of what is still held. It
- * starts at an earlier cut, never inside a match: a long token released
- * whole stays whole in it, so rules that run after the token rule see its
- * `[REDACTED]` there, as they do in the whole text. `cuts` are the ends of
- * releases, relative to the text's start; the first is 0.
- */
-type Context = { text: string; cuts: number[] };
-
-/** The latest cut of `text` (with `cuts`) that leaves CONTEXT_CHARS or more after it. */
-function keptCut(text: string, cuts: readonly number[]): number {
-  let keep = 0;
-  while (keep + 1 < cuts.length && text.length - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
-  return keep;
-}
-
-/** What the context's text would be once `raw` is released (without releasing it). */
-function textAfter(context: Context, raw: string): string {
-  const text = context.text + raw;
-  const keep = keptCut(text, [...context.cuts, text.length]);
-  return keep === 0 ? text : text.slice(context.cuts[keep] ?? text.length);
-}
-
-/** Released text before the context's start kept at most (a few old cuts' worth) before it is let go of. */
-const STALE_CHARS = 4096;
-const STALE_CUTS = 64;
-
-/**
- * The context, kept as it grows: the pieces released since an older cut (one between each two cuts), and the
- * cuts as positions since the context began. Releasing costs no copy and no walk of the cuts (the latest cut
- * that leaves CONTEXT_CHARS or more only moves on); the text is joined when a release that needs it looks (a
- * quiet one needs only its length).
- */
-function createContext() {
-  let pieces: string[] = [];
-  let cuts = [0];
-  /** The context starts at cuts[keep]. */
-  let keep = 0;
-  let end = 0;
-  let text: string | undefined = '';
-  return {
-    get length(): number {
-      return end - cuts[keep]!;
-    },
-    get text(): string {
-      return (text ??= pieces.length - keep === 1 ? pieces[keep]! : pieces.slice(keep).join(''));
-    },
-    /** As a Context: its text, and its cuts from 0. */
-    view(): Context {
-      const start = cuts[keep]!;
-      return { text: this.text, cuts: cuts.slice(keep).map((cut) => cut - start) };
-    },
-    /** Releases `raw` into it: the text from the latest cut that leaves CONTEXT_CHARS or more. */
-    extend(raw: string): void {
-      pieces.push(raw);
-      end += raw.length;
-      cuts.push(end);
-      text = undefined;
-      while (keep + 1 < cuts.length && end - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
-      if (keep < STALE_CUTS && cuts[keep]! - cuts[0]! < STALE_CHARS) return;
-      pieces = pieces.slice(keep);
-      cuts = cuts.slice(keep);
-      keep = 0;
-    },
   };
 }
 
