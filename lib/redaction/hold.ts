@@ -166,11 +166,11 @@ type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The beginning of a token's prefix at a token start, ending the text (sticky: tried at each of the last positions). */
+/** The beginning of a token's prefix at a token start, ending the text (searched from a few characters before the end). */
 function tokenStartPattern(prefixes: readonly string[]): RegExp {
   const beginnings = new Set(prefixes.flatMap((prefix) => Array.from({ length: prefix.length - 1 }, (_, end) => prefix.slice(0, end + 1))));
   const alternatives = [...beginnings].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  return new RegExp(`${TOKEN_START}(?:${alternatives.join('|')})$`, 'iy');
+  return new RegExp(`${TOKEN_START}(?:${alternatives.join('|')})$`, 'gi');
 }
 
 /** One scan for every keyword; a keyword found credits the rules whose keyword it starts with (`sk-ant-` → also `sk-`). */
@@ -260,11 +260,9 @@ const TOKEN_PREFIX_HOLD = 16;
 /** How many of the last characters of `text` are the beginning of a token at a token start (`… s`, `… gh`). */
 function tokenPrefixLength(text: string): number {
   const { tokenStart } = KEYED;
-  for (let at = Math.max(0, text.length - TOKEN_PREFIX_HOLD); at < text.length; at++) {
-    tokenStart.lastIndex = at;
-    if (tokenStart.test(text)) return text.length - at;
-  }
-  return 0;
+  tokenStart.lastIndex = Math.max(0, text.length - TOKEN_PREFIX_HOLD);
+  const found = tokenStart.exec(text);
+  return found === null ? 0 : text.length - found.index;
 }
 
 /** How many of the last characters of `text` begin a private-key header (`-----BEG`). */
