@@ -6,7 +6,11 @@
  * alternately with zero (and zero --no-session), is a bare Node process that reads the same stream with fetch and prints each delta as a JSON line:
  * what the machine itself costs (two processes, loopback HTTP, a pipe).
  *
- *   node dist/bench/latency.js [--runs 5] [--chunks 60] [--gap 40]
+ * Two shapes of chunk, one table each: ` wordN and the next`, and one word a chunk (` wordN`), as many providers
+ * stream: then the word is the delta's last, and a redactor that held every delta's last word until the next one
+ * made each wait a whole gap.
+ *
+ *   node dist/bench/latency.js [--runs 5] [--chunks 60] [--gap 40] [--shape both|words|one-word]
  *
  * A report, never a test: nothing is asserted.
  */
@@ -25,6 +29,7 @@ const { values: args } = parseArgs({
     runs: { type: 'string', default: '5' },
     chunks: { type: 'string', default: '60' },
     gap: { type: 'string', default: '40' },
+    shape: { type: 'string', default: 'both' },
   },
 });
 const chunks = Number(args.chunks);
@@ -34,10 +39,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const ZERO = resolve(here, here.split(/[\\/]/).includes('dist') ? '../..' : '..', 'bin', 'zero');
 const work = mkdtempSync(join(tmpdir(), 'zero-latency-'));
 
-/** Chunk n's first word, found nowhere else in the reply. Its delta goes on: a delta's last word may be held back
- * until the next one shows where it ends (it could be the start of a key), its first is not. */
+/** Chunk n's first word, found nowhere else in the reply. */
 const word = (n: number) => `word${String.fromCharCode(97 + (n % 26))}${n}x`;
-const delta = (n: number) => ` ${word(n)} and the next`;
+/** The shape of the reply being measured. */
+let oneWord = false;
+const delta = (n: number) => (oneWord ? ` ${word(n)}` : ` ${word(n)} and the next`);
 const frame = (delta: object, finish: string | null = null) =>
   `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1764480000, model: 'gpt-4.1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
@@ -100,22 +106,30 @@ async function measure(command: string[]): Promise<number[]> {
 const zeroRun = [ZERO, 'exec', '--provider', 'openai', '-m', 'gpt-4.1', '-o', 'stream-json', 'Say sixty words.'];
 const bareRun = ['--input-type=module', '-e', BARE];
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
-const zero: number[] = [];
-const bare: number[] = [];
-const noSession: number[] = [];
-await measure(zeroRun); // warm-up: the file cache and the session folder
-for (let run = 0; run < Number(args.runs); run++) {
-  // alternating, so a busier moment of the machine weighs on both
-  const order: [number[], string[]][] = [[zero, zeroRun], [bare, bareRun], [noSession, [...zeroRun, '--no-session']]];
-  if (run % 2 === 1) order.reverse();
-  for (const [into, command] of order) into.push(...(await measure(command)));
+/** Replies of the current shape through zero, the bare reader and zero --no-session, alternating; a table of them. */
+async function measureShape(): Promise<void> {
+  const zero: number[] = [];
+  const bare: number[] = [];
+  const noSession: number[] = [];
+  await measure(zeroRun); // warm-up: the file cache and the session folder
+  for (let run = 0; run < Number(args.runs); run++) {
+    // alternating, so a busier moment of the machine weighs on both
+    const order: [number[], string[]][] = [[zero, zeroRun], [bare, bareRun], [noSession, [...zeroRun, '--no-session']]];
+    if (run % 2 === 1) order.reverse();
+    for (const [into, command] of order) into.push(...(await measure(command)));
+  }
+  const shape = oneWord ? 'one-word ' : '';
+  console.log(`node ${process.version}; ${args.runs} replies of ${chunks} ${shape}chunks ${gapMs} ms apart, each way; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log('first word on stdout after the server wrote its chunk (ms):');
+  const rows = [['zero exec -o stream-json', zero, '  (goal: p90 ≤ 2, p99 ≤ 5)'], ['  the same, --no-session', noSession, ''], ['bare Node reader (baseline)', bare, '']] as const;
+  for (const [name, xs, goal] of rows) {
+    console.log(`  ${name.padEnd(28)} p50 ${percentile(xs, 50).toFixed(2)}  p90 ${percentile(xs, 90).toFixed(2)}  p99 ${percentile(xs, 99).toFixed(2)}  max ${Math.max(...xs).toFixed(2)}  (${xs.length} chunks)${goal}`);
+  }
+}
+
+for (const shape of args.shape === 'both' ? [false, true] : [args.shape === 'one-word']) {
+  oneWord = shape;
+  await measureShape();
 }
 server.close();
 rmSync(work, { recursive: true, force: true });
-
-console.log(`node ${process.version}; ${args.runs} replies of ${chunks} chunks ${gapMs} ms apart, each way; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-console.log('first word on stdout after the server wrote its chunk (ms):');
-const rows = [['zero exec -o stream-json', zero, '  (goal: p90 ≤ 2, p99 ≤ 5)'], ['  the same, --no-session', noSession, ''], ['bare Node reader (baseline)', bare, '']] as const;
-for (const [name, xs, goal] of rows) {
-  console.log(`  ${name.padEnd(28)} p50 ${percentile(xs, 50).toFixed(2)}  p90 ${percentile(xs, 90).toFixed(2)}  p99 ${percentile(xs, 99).toFixed(2)}  max ${Math.max(...xs).toFixed(2)}  (${xs.length} chunks)${goal}`);
-}

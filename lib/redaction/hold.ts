@@ -22,9 +22,30 @@ export type HoldBound = {
   readonly lead: number;
   /** Whether the match around the keyword at `at` could still grow past the end of `text`. */
   open(text: string, at: number): boolean;
+  /** For a match that goes on while a run of characters does (redacted whole however long): where its hold stops. */
+  readonly cap?: RunCap;
+  /**
+   * For a self-identifying token, whose redacted range starts with its prefix at a token start: the prefixes
+   * (`keywords`: the rule's keywords). A text ending in the beginning of one (`s`, `gh`, `ey`) holds that back.
+   */
+  readonly prefixes?: 'keywords' | readonly string[];
 };
 
-/** A trailing word up to this long is held whole (prose keeps its words together); a longer run is cut inside. */
+/**
+ * A match that stays open while a run of `run` characters goes on is held for at most `longest` characters
+ * from its start: past that it is one secret-shaped blob, whatever follows (the stream redactor then writes
+ * the marker and swallows the run as it comes, holding nothing: see stream.ts).
+ */
+export type RunCap = {
+  readonly longest: number;
+  /** Sticky: the run of characters that continue the blob, from `lastIndex`. */
+  readonly run: RegExp;
+};
+
+const KIB = 1024;
+const capOf = (longest: number, char: string): RunCap => ({ longest, run: new RegExp(`${char}*`, 'y') });
+
+/** A trailing run with an escape in it is held whole up to this long (a longer one, its last characters); more held than this is worth a look for a capped match. */
 export const SHORT_RUN = 256;
 /** A PEM block: header, a body of up to 64 KiB (the rule's bound), footer. */
 export const MAX_PEM_HOLD = 65536 + 256;
@@ -37,15 +58,20 @@ function reachesEnd(pattern: RegExp, text: string, at: number): boolean {
   return pattern.test(text);
 }
 
-const reaching = (pattern: RegExp, lead = 0): HoldBound => ({ lead, open: (text, at) => reachesEnd(pattern, text, at - lead) });
+const reaching = (pattern: RegExp, lead = 0, cap?: RunCap): HoldBound => ({ lead, open: (text, at) => reachesEnd(pattern, text, at - lead), cap });
 
 /**
  * Self-identifying tokens: a prefix, then a run of token characters redacted
  * whole however long. Open while that run reaches the end (every token
- * alphabet, prefixes and JWT dots included, is inside this class).
+ * alphabet, prefixes and JWT dots included, is inside this class), up to
+ * `longest` characters (the rule's own bound: 1 KiB, a JWT 32 KiB).
  */
-const TOKEN_RUN = new RegExp(`${TOKEN_START}[A-Za-z0-9_.-]*$`, 'y');
-const token = (lead = 0): HoldBound => reaching(TOKEN_RUN, lead);
+const TOKEN_CHAR = '[A-Za-z0-9_.-]';
+const TOKEN_RUN = new RegExp(`${TOKEN_START}${TOKEN_CHAR}*$`, 'y');
+const token = (lead = 0, longest = KIB, prefixes: HoldBound['prefixes'] = 'keywords'): HoldBound => ({
+  ...reaching(TOKEN_RUN, lead, capOf(longest, TOKEN_CHAR)),
+  prefixes,
+});
 
 const isNameCode = (code: number): boolean =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46 || code === 45;
@@ -58,9 +84,10 @@ const namesIn = (run: string): string[] => [run, ...[...run.matchAll(/-/g)].map(
  * when a sensitive name is followed by `rest` (its operator and a value that
  * reaches the end). Names are at most 128 characters: the scans stop there.
  */
-function named(sensitive: (name: string) => boolean, rest: RegExp): HoldBound {
+function named(sensitive: (name: string) => boolean, rest: RegExp, cap: RunCap): HoldBound {
   return {
     lead: 0,
+    cap,
     open(text, at) {
       let end = at;
       while (end < text.length && end - at < 160 && isNameCode(text.charCodeAt(end))) end++;
@@ -76,6 +103,11 @@ function named(sensitive: (name: string) => boolean, rest: RegExp): HoldBound {
 const ASSIGNMENT_REST =
   /\\?["']?[ \t]{0,4}(?:$|(?::=|=>|:|=)[ \t]{0,4}(?:$|\\?"[^"\r\n]{0,4096}$|'[^'\r\n]{0,4096}$|`[^`\r\n]{0,4096}$|["'`]?[^\s"'`,;&)}\]<>]*$))/y;
 const QUERY_REST = /(?:$|=[^?&#\s"'`<>)]*$)/y;
+
+/** A bare value's characters (the assignment rule's, the query parameter's, a header's): 4 KiB of them, and the name before. */
+const BARE_VALUE_CAP = capOf(4 * KIB + 256, '[^\\s"\'`,;&)}\\]<>]');
+const QUERY_VALUE_CAP = capOf(4 * KIB + 256, '[^?&#\\s"\'`<>)]');
+const HEADER_VALUE_CAP = capOf(4 * KIB + 256, '[^\\s"\'`,;]');
 
 /** A header value: optional quote, optional auth scheme, then the token, reaching the end. */
 const HEADER_VALUE = `(?:$|["']?[ \\t]{0,4}(?:$|[:=][ \\t]{0,4}(?:$|["']?(?:[A-Za-z]{1,10}[ \\t]{1,4})?[^\\s"'\`,;]*$)))`;
@@ -97,34 +129,49 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   'aws-access-key-id': token(),
   'google-api-key': token(),
   // `sk_` or `rk_` before the `_live_` / `_test_` keyword
-  'stripe-key': token(2),
+  'stripe-key': token(2, KIB, ['sk_live_', 'sk_test_', 'rk_live_', 'rk_test_']),
   'npm-token': token(),
   'huggingface-token': token(),
   'groq-key': token(),
   'sendgrid-key': token(),
-  jwt: token(),
+  // its three parts: 8 + 16 + 8 KiB
+  jwt: token(0, 32 * KIB + 2),
   // the name, a gap of up to 32 characters on the line, 40 key characters, one more to see the key end
   'aws-secret-access-key': reaching(/secret[^\r\n]{0,100}$/iy),
-  'cookie-header': reaching(/cookie(?:$|["']?[ \t]{0,4}(?:$|:[ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)|[ \t=][ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)/iy),
+  'cookie-header': reaching(
+    /cookie(?:$|["']?[ \t]{0,4}(?:$|:[ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)|[ \t=][ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)/iy,
+    0,
+    capOf(8 * KIB, '[^\\r\\n"\'`,\\\\]'),
+  ),
   // a userinfo still arriving, or a host after it: a Sentry DSN's key is known to be one only once `sentry` shows up
   'url-password': reaching(/:\/\/[^\s:/@?#"'`<>]{0,256}(?:$|:[^\s:/@?#"'`<>]{0,1024}$|(?::[^\s:/@?#"'`<>]{0,1024})?@[A-Za-z0-9.-]{0,253}$)/y),
   // the key before `@…sentry` is held by url-password's bound until the host shows `sentry` (or ends)
   'sentry-dsn': { lead: 0, open: () => false },
-  'slack-webhook': reaching(/hooks\.slack\.com\/[A-Za-z0-9_\/-]*$/iy),
-  'query-param': named(isSensitiveQueryParam, QUERY_REST),
-  'authorization-header': reaching(new RegExp(`authorization${HEADER_VALUE}`, 'iy')),
-  'api-key-header': reaching(new RegExp(`(?:api-key|auth-token)${HEADER_VALUE}`, 'iy')),
-  'bearer-token': reaching(/bearer(?:$|[ \t]{1,4}[A-Za-z0-9._~+/=-]*$)/iy),
-  'sensitive-assignment': named(isSensitiveKey, ASSIGNMENT_REST),
+  'slack-webhook': reaching(/hooks\.slack\.com\/[A-Za-z0-9_\/-]*$/iy, 0, capOf(KIB, '[A-Za-z0-9_\\/-]')),
+  'query-param': named(isSensitiveQueryParam, QUERY_REST, QUERY_VALUE_CAP),
+  'authorization-header': reaching(new RegExp(`authorization${HEADER_VALUE}`, 'iy'), 0, HEADER_VALUE_CAP),
+  'api-key-header': reaching(new RegExp(`(?:api-key|auth-token)${HEADER_VALUE}`, 'iy'), 0, HEADER_VALUE_CAP),
+  'bearer-token': reaching(/bearer(?:$|[ \t]{1,4}[A-Za-z0-9._~+/=-]*$)/iy, 0, capOf(4 * KIB + 16, '[A-Za-z0-9._~+/=-]')),
+  'sensitive-assignment': named(isSensitiveKey, ASSIGNMENT_REST, BARE_VALUE_CAP),
 };
 
 /** For a rule this file does not know: its match may start 128 characters before its keyword and is open within 4 KiB or while no space follows. */
 export const DEFAULT_BOUND: HoldBound = {
   lead: 128,
   open: (text, at) => text.length - at <= 4096 || reachesEnd(/\S*$/y, text, at),
+  cap: capOf(4 * KIB + 128, '\\S'),
 };
 
-type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number };
+type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number; tokenStart: RegExp };
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The beginning of a token's prefix at a token start, ending the text (searched from a few characters before the end). */
+function tokenStartPattern(prefixes: readonly string[]): RegExp {
+  const beginnings = new Set(prefixes.flatMap((prefix) => Array.from({ length: prefix.length - 1 }, (_, end) => prefix.slice(0, end + 1))));
+  const alternatives = [...beginnings].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  return new RegExp(`${TOKEN_START}(?:${alternatives.join('|')})$`, 'gi');
+}
 
 /** One scan for every keyword; a keyword found credits the rules whose keyword it starts with (`sk-ant-` → also `sk-`). */
 function keyed(): Keyed {
@@ -134,7 +181,13 @@ function keyed(): Keyed {
   for (const keyword of all) {
     keywords.set(keyword, rules.filter((rule) => rule.keywords.some((own) => keyword.startsWith(own))).map((rule) => rule.bound));
   }
-  return { keywords, scan: new RegExp(keywordSource(all), 'gi'), maxLead: Math.max(...rules.map((rule) => rule.bound.lead)) };
+  const prefixes = rules.flatMap(({ keywords, bound }) => (bound.prefixes === 'keywords' ? keywords : (bound.prefixes ?? [])));
+  return {
+    keywords,
+    scan: new RegExp(keywordSource(all), 'gi'),
+    maxLead: Math.max(...rules.map((rule) => rule.bound.lead)),
+    tokenStart: tokenStartPattern(prefixes),
+  };
 }
 
 const KEYED = keyed();
@@ -151,6 +204,24 @@ export function openMatchStart(text: string): number {
     scan.lastIndex = found.index + 1;
   }
   return Math.max(0, best);
+}
+
+/** A capped match open at the end of a text: where it starts, where its keyword is, its cap. */
+export type CappedMatch = { start: number; keyword: number; cap: RunCap };
+
+/** The earliest capped match (HoldBound.cap) still open at the end of `text`. */
+export function openCappedMatch(text: string): CappedMatch | undefined {
+  let best: CappedMatch | undefined;
+  const { scan, keywords, maxLead } = KEYED;
+  scan.lastIndex = 0;
+  for (let found = scan.exec(text); found !== null && (best === undefined || found.index - maxLead < best.start); found = scan.exec(text)) {
+    for (const bound of keywords.get(found[0].toLowerCase()) ?? []) {
+      const start = Math.max(0, found.index - bound.lead);
+      if (bound.cap && (best === undefined || start < best.start) && bound.open(text, found.index)) best = { start, keyword: found.index, cap: bound.cap };
+    }
+    scan.lastIndex = found.index + 1;
+  }
+  return best;
 }
 
 export const PEM_HEADER_START = '-----BEGIN';
@@ -174,6 +245,64 @@ export function trailingRunStart(text: string): number {
   let from = text.length;
   while (from > 0 && !isSpaceCode(text.charCodeAt(from - 1))) from--;
   return from;
+}
+
+/**
+ * The credentials in use, as the hold sees them: the values (a piece of one is redacted wherever it is), every
+ * form redacted whole (the values, their base64 and URL-encoded forms), and the length of the longest escaped.
+ */
+export type HeldCredentials = { readonly secrets: readonly string[]; readonly forms: readonly string[]; readonly longest: number };
+const NO_CREDENTIALS: HeldCredentials = { secrets: [], forms: [], longest: 0 };
+
+/** A token's prefix is at most this long (`github_pat_`); the lookbehind of a token start, 6 characters (`\u003c`). */
+const TOKEN_PREFIX_HOLD = 16;
+
+/** How many of the last characters of `text` are the beginning of a token at a token start (`… s`, `… gh`). */
+function tokenPrefixLength(text: string): number {
+  const { tokenStart } = KEYED;
+  tokenStart.lastIndex = Math.max(0, text.length - TOKEN_PREFIX_HOLD);
+  const found = tokenStart.exec(text);
+  return found === null ? 0 : text.length - found.index;
+}
+
+/** How many of the last characters of `text` begin a private-key header (`-----BEG`). */
+function pemPrefixLength(text: string): number {
+  for (let length = Math.min(PEM_HEADER_START.length - 1, text.length); length > 0; length--) {
+    if (text.endsWith(PEM_HEADER_START.slice(0, length))) return length;
+  }
+  return 0;
+}
+
+/**
+ * How many of the last characters of `text` could begin a credential in use: a piece of its value, or the
+ * beginning of a form of it. One character glued to a word is let go (most words end in a character a long key
+ * holds; at worst that one character of it shows, and a piece is redacted from 8 characters).
+ */
+function credentialPieceLength(text: string, { secrets, forms }: HeldCredentials): number {
+  let piece = 0;
+  while (piece < text.length && secrets.some((secret) => secret.includes(text.slice(text.length - piece - 1)))) piece++;
+  if (piece === 1 && isNameCode(text.charCodeAt(text.length - 2))) piece = 0;
+  const longestForm = Math.min(text.length, Math.max(0, ...forms.map((form) => form.length - 1)));
+  for (let length = longestForm; length > piece; length--) {
+    const end = text.slice(text.length - length);
+    if (forms.some((form) => form.charCodeAt(0) === end.charCodeAt(0) && form.startsWith(end))) return length;
+  }
+  return piece;
+}
+
+/**
+ * Where the end of `text` could still be the beginning of a secret: the beginning of a token's prefix at a
+ * token start, of a private-key header, or a piece of a credential in use. A word that is none of these goes
+ * out whole, at once: a rule whose keyword comes later (`pass` in `my_password=`) redacts only what follows
+ * that keyword. A trailing run with an escape in it (`\u0073k-…`, `&#115;`) is held as before: an escaped
+ * secret is found only once decoded (its run if short, else its last characters).
+ */
+export function tailStart(text: string, credentials: HeldCredentials = NO_CREDENTIALS): number {
+  const run = trailingRunStart(text);
+  if (/[\\&]/.test(text.slice(run))) {
+    return text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, credentials.longest - 1);
+  }
+  return text.length - Math.max(tokenPrefixLength(text), pemPrefixLength(text), credentialPieceLength(text, credentials));
 }
 
 /** Words after which a credential may follow a space: `Authorization: Bearer <token>`. */
@@ -210,15 +339,13 @@ function walkBackOverKeys(text: string, from: number): number {
 }
 
 /**
- * Where a held-back tail of `text` starts: the trailing word (a long run only
- * its last few characters, or the length of the longest credential in use),
- * an unterminated PEM block, a sensitive key waiting for its value, and the
+ * Where a held-back tail of `text` starts: what could still begin a secret at
+ * its end (tailStart), an unterminated PEM block, a sensitive key waiting for its value, and the
  * start of every match still open at the end. `mayHoldSecret` false (no
  * keyword, no credential in view) skips what only a keyword can open.
  */
-export function holdFrom(text: string, mayHoldSecret = true, longestSecret = 0): number {
-  const run = trailingRunStart(text);
-  const word = text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, longestSecret - 1);
+export function holdFrom(text: string, mayHoldSecret = true, credentials: HeldCredentials = NO_CREDENTIALS): number {
+  const word = tailStart(text, credentials);
   const open = openStart(text, mayHoldSecret);
   return Math.max(0, Math.min(mayHoldSecret ? walkBackOverKeys(text, word) : word, open));
 }

@@ -3,21 +3,38 @@
  * secret split across deltas must not leak. What could still grow into a
  * secret is held back (see hold.ts: bounded by the longest secret a rule can
  * match, not by the text around it); everything else is released at once,
- * redacted. The concatenation of what is released equals
+ * redacted, a delta's last word too unless its end could begin a secret. A
+ * run that outgrows its rule's bound goes as one marker, its rest dropped as
+ * it comes. The concatenation of what is released equals
  * redactText(concatenation of what came in), for every split.
  */
 
-import { holdFrom, PEM_HEADER_START, SHORT_RUN, trailingRunStart } from './hold.js';
+import { holdFrom, openCappedMatch, PEM_HEADER_START, SHORT_RUN, tailStart, type CappedMatch, type HeldCredentials } from './hold.js';
+import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
+import { knownForms } from './known.js';
 import { NO_KEYWORD } from './keyword-scanner.js';
+import { REDACTED } from './rule.js';
 import { keywordScanner, mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
 
 export { holdFrom } from './hold.js';
 
-/** Released text kept, at least, as the left context of the next release: a name before its keyword, lookbehinds, line starts. */
-const CONTEXT_CHARS = 160;
+let scannedCharacters = 0;
 /**
- * Up to this much held text, a piece is looked at when it ends a word; any
- * held text is looked at again when it has doubled since the last look. Each
+ * Characters the stream redactors of this process have looked at (scanned for keywords, held text looked at
+ * again, redacted): tests bound it per character of input, which catches quadratic work at any size, where a
+ * time bound flakes on a busy machine.
+ */
+export const charactersScanned = (): number => scannedCharacters;
+/** `text`, counted as looked at. */
+const looked = (text: string): string => {
+  scannedCharacters += text.length;
+  return text;
+};
+
+/**
+ * Up to this much held text, a piece is looked at as it comes (with a keyword
+ * in view, when it ends a word); any held text is looked at again when it has
+ * doubled since the last look. Each
  * look costs time linear in what is held, so a long hold (an open PEM block,
  * a long token) arriving in one-character pieces still costs linear time
  * overall. Looking later only releases later, never differently.
@@ -25,14 +42,18 @@ const CONTEXT_CHARS = 160;
 const EAGER_HOLD = 512;
 const SPACE = /\s/;
 const PEM_HEADER_END_CHAR = PEM_HEADER_START.at(-1)!;
-/** What of the text before a piece can be the start of a private-key header ending in it. */
-const PEM_TAIL = PEM_HEADER_START.length - 1;
+/** The last characters kept on their own: a private-key header's start before a piece, and what tailStart looks at behind a short tail. */
+const LAST_CHARS = 32;
+/** Characters before a token's prefix that say whether it is at a token start (`\u003c`). */
+const TOKEN_START_BEHIND = 6;
 
 export type StreamRedactor = {
   /** A raw piece in; what can be released now, redacted ('' while everything is held back). */
   push(piece: string): string;
   /** Everything still held back, redacted: before a non-text event, and at the end. */
   flush(): string;
+  /** How many characters are held back now (never more than the longest hold a rule gives: docs/redaction.md). */
+  readonly held: number;
 };
 
 /**
@@ -46,77 +67,10 @@ function redactorAfter(options: RedactOptions): (context: string, raw: string) =
   return (context, raw) => {
     if (context !== lastContext) {
       lastContext = context;
-      lastRedacted = redactText(context, options);
+      lastRedacted = redactText(looked(context), options);
     }
-    const withContext = redactText(context + raw, options);
-    return withContext.startsWith(lastRedacted) ? withContext.slice(lastRedacted.length) : redactText(raw, options);
-  };
-}
-
-/**
- * Released raw text kept as the left context of what is still held. It
- * starts at an earlier cut, never inside a match: a long token released
- * whole stays whole in it, so rules that run after the token rule see its
- * `[REDACTED]` there, as they do in the whole text. `cuts` are the ends of
- * releases, relative to the text's start; the first is 0.
- */
-type Context = { text: string; cuts: number[] };
-
-/** The latest cut of `text` (with `cuts`) that leaves CONTEXT_CHARS or more after it. */
-function keptCut(text: string, cuts: readonly number[]): number {
-  let keep = 0;
-  while (keep + 1 < cuts.length && text.length - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
-  return keep;
-}
-
-/** What the context's text would be once `raw` is released (without releasing it). */
-function textAfter(context: Context, raw: string): string {
-  const text = context.text + raw;
-  const keep = keptCut(text, [...context.cuts, text.length]);
-  return keep === 0 ? text : text.slice(context.cuts[keep] ?? text.length);
-}
-
-/** Released text before the context's start kept at most (a few old cuts' worth) before it is let go of. */
-const STALE_CHARS = 4096;
-const STALE_CUTS = 64;
-
-/**
- * The context, kept as it grows: the pieces released since an older cut (one between each two cuts), and the
- * cuts as positions since the context began. Releasing costs no copy and no walk of the cuts (the latest cut
- * that leaves CONTEXT_CHARS or more only moves on); the text is joined when a release that needs it looks (a
- * quiet one needs only its length).
- */
-function createContext() {
-  let pieces: string[] = [];
-  let cuts = [0];
-  /** The context starts at cuts[keep]. */
-  let keep = 0;
-  let end = 0;
-  let text: string | undefined = '';
-  return {
-    get length(): number {
-      return end - cuts[keep]!;
-    },
-    get text(): string {
-      return (text ??= pieces.length - keep === 1 ? pieces[keep]! : pieces.slice(keep).join(''));
-    },
-    /** As a Context: its text, and its cuts from 0. */
-    view(): Context {
-      const start = cuts[keep]!;
-      return { text: this.text, cuts: cuts.slice(keep).map((cut) => cut - start) };
-    },
-    /** Releases `raw` into it: the text from the latest cut that leaves CONTEXT_CHARS or more. */
-    extend(raw: string): void {
-      pieces.push(raw);
-      end += raw.length;
-      cuts.push(end);
-      text = undefined;
-      while (keep + 1 < cuts.length && end - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
-      if (keep < STALE_CUTS && cuts[keep]! - cuts[0]! < STALE_CHARS) return;
-      pieces = pieces.slice(keep);
-      cuts = cuts.slice(keep);
-      keep = 0;
-    },
+    const withContext = redactText(looked(context + raw), options);
+    return withContext.startsWith(lastRedacted) ? withContext.slice(lastRedacted.length) : redactText(looked(raw), options);
   };
 }
 
@@ -124,7 +78,12 @@ const ESCAPED_CHAR_LENGTH = 6;
 
 export function createStreamRedactor(options: RedactOptions = {}): StreamRedactor {
   // A credential in use may arrive encoded: `\u0073`-escaped or as an HTML entity (6 characters each), URL-encoded (3), base64 (4/3).
-  const longestSecret = ESCAPED_CHAR_LENGTH * Math.max(0, ...prepareSecrets(options.secrets).map((secret) => secret.length));
+  const secrets = prepareSecrets(options.secrets);
+  const credentials: HeldCredentials = {
+    secrets,
+    forms: knownForms(secrets),
+    longest: ESCAPED_CHAR_LENGTH * Math.max(0, ...secrets.map((secret) => secret.length)),
+  };
   const redactAfter = redactorAfter(options);
   let held = '';
   let context = createContext();
@@ -138,19 +97,19 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   /** Where the last private-key header seen starts (-1: none yet): a block it opens is held, keyword or not. */
   let lastPem = -1;
   const keywords = keywordScanner();
-  const knowsSecrets = prepareSecrets(options.secrets).length > 0;
+  const knowsSecrets = secrets.length > 0;
 
   /**
-   * The last characters since the last flush, enough for a header's start before a piece: kept on its own, as
-   * slicing them off `held` (a string built by appending) would flatten all of it at every piece.
+   * The last characters since the last flush (LAST_CHARS): kept on their own, as slicing them off `held` (a
+   * string built by appending) would flatten all of it at every piece.
    */
   let lastChars = '';
   const scan = (piece: string): void => {
     const start = released + held.length;
-    const at = keywords.scan(piece);
+    const at = keywords.scan(looked(piece));
     if (at !== NO_KEYWORD) lastKeyword = Math.max(lastKeyword, start + at);
     const before = lastChars;
-    lastChars = piece.length >= PEM_TAIL ? piece.slice(-PEM_TAIL) : (lastChars + piece).slice(-PEM_TAIL);
+    lastChars = piece.length >= LAST_CHARS ? piece.slice(-LAST_CHARS) : (lastChars + piece).slice(-LAST_CHARS);
     // a header that ends in this piece has its last letter in it (one native search, most pieces have none)
     if (!piece.includes(PEM_HEADER_END_CHAR)) return;
     const text = before + piece;
@@ -158,40 +117,24 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     if (pem >= 0) lastPem = start - before.length + pem;
   };
 
-  /** Nothing in view can be a secret: no keyword, no private-key header, no loaded credential. */
-  const quietWindow = (): boolean => {
+  /** A keyword or a private-key header starts in the window (the context and what is held). */
+  const keywordInView = (): boolean => {
     const windowStart = released - context.length;
-    return !knowsSecrets && lastKeyword < windowStart && lastPem < windowStart;
+    return lastKeyword >= windowStart || lastPem >= windowStart;
   };
 
   /**
-   * What releaseReady gives when the window is quiet and the trailing word is short and all held: all but that
-   * word, as it came. Undefined otherwise. Most deltas of ordinary prose take this way, without the window being built.
+   * When nothing in view can be a secret (no keyword, no private-key header, no loaded credential): `text` (what
+   * is held, and the new piece) goes out as it came but for a tail that could still begin a secret (tailStart:
+   * `… s`, `… -----BEG`). Most deltas of ordinary prose take this way, without the window being built.
    */
-  const releaseQuiet = (): string | undefined => {
-    if (!quietWindow()) return undefined;
-    const run = trailingRunStart(held);
-    // a word still arriving, short with what was released of it: releaseReady would hold it all
-    if (run === 0) return releasedRun + held.length <= SHORT_RUN ? '' : undefined;
-    if (held.length - run > SHORT_RUN) return undefined;
-    const ready = held.slice(0, run);
-    advance(ready);
-    return ready;
-  };
-
-  /**
-   * releaseQuiet's answer for a piece with a space in it, given before the piece is added to what is held (so
-   * the held text is not built only to be cut again): all up to the piece's last space. Undefined when
-   * releaseQuiet would not answer so, or the piece is not due a look as soon as it comes.
-   */
-  const releaseQuietPiece = (piece: string): string | undefined => {
-    const space = trailingRunStart(piece);
-    if (space === 0 || held.length + piece.length > EAGER_HOLD || piece.length - space > SHORT_RUN || !quietWindow()) return undefined;
-    const ends = space === piece.length;
-    const ready = held + (ends ? piece : piece.slice(0, space));
-    held = ends ? '' : piece.slice(space);
-    // it ends with the piece's last space: no run trails it
-    release(ready, ready.length);
+  const releaseQuiet = (text: string): string => {
+    // a short text is looked at with the characters before it that tell whether its first one is at a token start
+    const seen = looked(text.length >= LAST_CHARS ? text : lastChars.slice(-text.length - TOKEN_START_BEHIND));
+    const cut = text.length - Math.min(text.length, seen.length - tailStart(seen));
+    const ready = cut === text.length ? text : text.slice(0, cut);
+    held = cut === text.length ? '' : text.slice(cut);
+    if (ready) release(ready);
     lookedAt = held.length;
     return ready;
   };
@@ -199,13 +142,10 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   /** Whether redactText could change the window: a keyword starts in it, or a loaded credential is in it. */
   const suspiciousWindow = (window: string): boolean => lastKeyword >= released - context.length || mayContainKnownSecret(window, options);
 
-  /** How many characters the released text ends with that are not space (since the last flush). */
-  let releasedRun = 0;
-  /** `raw`, the start of what was held, goes out: into the context, and counted (`space`: where its trailing run starts). */
-  const release = (raw: string, space = trailingRunStart(raw)): void => {
+  /** `raw`, the start of what was held, goes out: into the context, and counted. */
+  const release = (raw: string): void => {
     context.extend(raw);
     released += raw.length;
-    releasedRun = space === 0 ? releasedRun + raw.length : raw.length - space;
   };
   const advance = (raw: string): void => {
     held = held.slice(raw.length);
@@ -225,11 +165,79 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     return redactAfter(context.text, held) === out + rest ? out : undefined;
   };
 
+  /**
+   * The earliest capped match (HoldBound.cap) open in what is held, positions in the stream, followed piece by
+   * piece while its run goes on (undefined: none, or not known since the last look).
+   */
+  let capped: CappedMatch | undefined;
+  /** Set while a blob's run is swallowed: its characters, as they come, are dropped (its marker is out). */
+  let blob: RegExp | undefined;
+  /** Matches that start before this stream position hold nothing: their run outgrew its cap with no rule matching it. */
+  let closedBefore = 0;
+
+  /**
+   * The capped match has outgrown its cap. When a rule matches its run to the end, the run is one secret however
+   * it goes on: everything held goes out redacted, the run as one marker, and the rest of the run will be
+   * swallowed as it comes (what follows reads after the text that went out, as after the marker in the whole
+   * text). When none does, the hold was only cautious (`AKIA` and a long run of capitals is not a key id): the
+   * match holds nothing any more, and what is held goes out as the whole text would have it.
+   */
+  const outgrow = (): string => {
+    const { keyword, cap } = capped!;
+    capped = undefined;
+    const out = redactAfter(context.text, held);
+    if (!out.endsWith(REDACTED)) {
+      closedBefore = keyword + 1;
+      const ready = releaseReady();
+      lookedAt = held.length;
+      return ready;
+    }
+    released += held.length;
+    held = '';
+    context = createContext();
+    context.extend(out.slice(-CONTEXT_CHARS));
+    keywords.reset();
+    lastChars = out.slice(-LAST_CHARS);
+    lookedAt = 0;
+    blob = cap.run;
+    return out;
+  };
+
+  /** A blob's continuation dropped from the start of `piece`: what is left of the piece once its run has ended. */
+  const swallow = (piece: string): string => {
+    blob!.lastIndex = 0;
+    const run = blob!.exec(piece)![0].length;
+    scannedCharacters += run;
+    released += run;
+    if (run === piece.length) return '';
+    blob = undefined;
+    return piece.slice(run);
+  };
+
+  /** Whether the capped match, still going on with `piece`, has outgrown its cap (forgotten when its run has ended). */
+  const outgrown = (piece: string): boolean => {
+    if (!capped || capped.start < released) return false;
+    capped.cap.run.lastIndex = 0;
+    scannedCharacters += piece.length;
+    if (capped.cap.run.exec(piece)![0].length < piece.length) capped = undefined;
+    return capped !== undefined && released + held.length - capped.start > capped.cap.longest;
+  };
+
   /** What is held, up to where a match could still begin, redacted. */
   const releaseReady = (): string => {
     const window = context.text + held;
     const suspicious = suspiciousWindow(window);
-    const cut = holdFrom(window, suspicious, longestSecret) - context.length;
+    const windowStart = released - context.length;
+    // what holds starts after the matches closed
+    const from = Math.max(0, closedBefore - windowStart);
+    const holding = looked(from === 0 ? window : window.slice(from));
+    const cut = from + holdFrom(holding, suspicious, credentials) - context.length;
+    if (suspicious && held.length - Math.max(0, cut) > SHORT_RUN) {
+      const open = openCappedMatch(looked(holding));
+      const at = windowStart + from;
+      capped = open && { start: at + open.start, keyword: at + open.keyword, cap: open.cap };
+      if (capped && released + held.length - capped.start > capped.cap.longest) return outgrow();
+    }
     if (cut <= 0) return '';
     const ready = held.slice(0, cut);
     // Nothing in view can be a secret: what is ready goes out as it came.
@@ -239,27 +247,38 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     return out;
   };
 
+  const pushPiece = (piece: string): string => {
+    scan(piece);
+    const inView = keywordInView();
+    if (!knowsSecrets && !inView && held.length + piece.length <= EAGER_HOLD) return releaseQuiet(held + piece);
+    held += piece;
+    if (outgrown(piece)) return outgrow();
+    // with a keyword in view, a look costs the whole window: pieces that end no word wait for one that does
+    const due = held.length >= 2 * lookedAt || (held.length <= EAGER_HOLD && (!inView || SPACE.test(piece)));
+    if (!due) return '';
+    const out = releaseReady();
+    lookedAt = held.length;
+    return out;
+  };
+
   return {
     push(piece) {
-      scan(piece);
-      const quiet = releaseQuietPiece(piece);
-      if (quiet !== undefined) return quiet;
-      held += piece;
-      const endsWord = SPACE.test(piece);
-      const due = held.length >= 2 * lookedAt || (held.length <= EAGER_HOLD && endsWord);
-      if (!due) return '';
-      const out = releaseQuiet() ?? releaseReady();
-      lookedAt = held.length;
-      return out;
+      if (!blob) return pushPiece(piece);
+      const rest = swallow(piece);
+      return rest ? pushPiece(rest) : '';
+    },
+    get held() {
+      return held.length;
     },
     flush() {
+      blob = undefined;
+      capped = undefined;
       const out = held ? redactAfter(context.text, held) : '';
       released += held.length;
       held = '';
       context = createContext();
       keywords.reset();
       lastChars = '';
-      releasedRun = 0;
       lookedAt = 0;
       return out;
     },

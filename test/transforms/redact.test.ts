@@ -42,17 +42,20 @@ t.test('held-back text is released before the next non-text event, in order', as
   ]);
 });
 
-t.test('ordinary text is never held for more than one delta', async (t) => {
+t.test('ordinary text is never held: a delta goes out whole unless its end could begin a secret', async (t) => {
   const stage = redact();
   const seen: Event[] = [];
   stage.on('data', (event: Event) => seen.push(event));
   stage.write({ type: 'text', delta: 'Hello there, ' });
   stage.write({ type: 'text', delta: 'this is plain prose.' });
   await new Promise((resolve) => setImmediate(resolve));
-  t.equal(text(seen), 'Hello there, this is plain ', 'everything but the last, perhaps unfinished, word is out');
+  t.equal(text(seen), 'Hello there, this is plain prose.', 'every word is out, the last too');
+  stage.write({ type: 'text', delta: ' Use s' });
+  await new Promise((resolve) => setImmediate(resolve));
+  t.equal(text(seen), 'Hello there, this is plain prose. Use ', '`s` could begin `sk-…`: it waits');
   stage.end();
   await new Promise((resolve) => stage.on('end', resolve));
-  t.equal(text(seen), 'Hello there, this is plain prose.');
+  t.equal(text(seen), 'Hello there, this is plain prose. Use s');
 });
 
 t.test('values under sensitive keys in tool arguments are replaced; counts and ids are not', async (t) => {

@@ -1,0 +1,73 @@
+/**
+ * The released text a stream redactor keeps in view as the left context of what it still holds (stream.ts).
+ */
+
+/** Released text kept, at least, as the left context of the next release: a name before its keyword, lookbehinds, line starts. */
+export const CONTEXT_CHARS = 160;
+
+/**
+ * Released raw text kept as the left context of what is still held. It
+ * starts at an earlier cut, never inside a match: a long token released
+ * whole stays whole in it, so rules that run after the token rule see its
+ * `[REDACTED]` there, as they do in the whole text. `cuts` are the ends of
+ * releases, relative to the text's start; the first is 0.
+ */
+export type Context = { text: string; cuts: number[] };
+
+/** The latest cut of `text` (with `cuts`) that leaves CONTEXT_CHARS or more after it. */
+function keptCut(text: string, cuts: readonly number[]): number {
+  let keep = 0;
+  while (keep + 1 < cuts.length && text.length - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
+  return keep;
+}
+
+/** What the context's text would be once `raw` is released (without releasing it). */
+export function textAfter(context: Context, raw: string): string {
+  const text = context.text + raw;
+  const keep = keptCut(text, [...context.cuts, text.length]);
+  return keep === 0 ? text : text.slice(context.cuts[keep] ?? text.length);
+}
+
+/** Released text before the context's start kept at most (a few old cuts' worth) before it is let go of. */
+const STALE_CHARS = 4096;
+const STALE_CUTS = 64;
+
+/**
+ * The context, kept as it grows: the pieces released since an older cut (one between each two cuts), and the
+ * cuts as positions since the context began. Releasing costs no copy and no walk of the cuts (the latest cut
+ * that leaves CONTEXT_CHARS or more only moves on); the text is joined when a release that needs it looks (a
+ * quiet one needs only its length).
+ */
+export function createContext() {
+  let pieces: string[] = [];
+  let cuts = [0];
+  /** The context starts at cuts[keep]. */
+  let keep = 0;
+  let end = 0;
+  let text: string | undefined = '';
+  return {
+    get length(): number {
+      return end - cuts[keep]!;
+    },
+    get text(): string {
+      return (text ??= pieces.length - keep === 1 ? pieces[keep]! : pieces.slice(keep).join(''));
+    },
+    /** As a Context: its text, and its cuts from 0. */
+    view(): Context {
+      const start = cuts[keep]!;
+      return { text: this.text, cuts: cuts.slice(keep).map((cut) => cut - start) };
+    },
+    /** Releases `raw` into it: the text from the latest cut that leaves CONTEXT_CHARS or more. */
+    extend(raw: string): void {
+      pieces.push(raw);
+      end += raw.length;
+      cuts.push(end);
+      text = undefined;
+      while (keep + 1 < cuts.length && end - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
+      if (keep < STALE_CUTS && cuts[keep]! - cuts[0]! < STALE_CHARS) return;
+      pieces = pieces.slice(keep);
+      cuts = cuts.slice(keep);
+      keep = 0;
+    },
+  };
+}
