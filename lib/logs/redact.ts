@@ -101,7 +101,9 @@ const DEFERRED_CHARS = 64 * 1024;
  * past DEFERRED_CHARS, goes through it delta by delta, as it came: the same output either way.
  */
 function createRunDeltas(options: RedactOptions) {
-  const streams: Record<DeltaKind, StreamRedactor> = { text: createStreamRedactor(options), reasoning: createStreamRedactor(options) };
+  // made when a segment first needs one: most runs of a log never do (their deltas go out as they came)
+  const streams: Partial<Record<DeltaKind, StreamRedactor>> = {};
+  const streamOf = (kind: DeltaKind) => (streams[kind] ??= createStreamRedactor(options));
   /** The kind of the deltas being matched. */
   let kind: DeltaKind | undefined;
   let queue: DeltaLine[] = [];
@@ -151,7 +153,7 @@ function createRunDeltas(options: RedactOptions) {
   const push = (line: DeltaLine, out: Lines) => {
     template = line.event;
     if (!resplit) queue.push(line);
-    take(streams[kind!].push(line.delta), out);
+    take(streamOf(kind!).push(line.delta), out);
   };
 
   /** The segment's kept deltas through the stream redactor, and the rest of it as it comes. */
@@ -172,7 +174,7 @@ function createRunDeltas(options: RedactOptions) {
       deferred = [];
       deferredChars = 0;
     }
-    if (kind && live) take(streams[kind].flush(), out);
+    if (kind && live) take(streamOf(kind).flush(), out);
     if (released) out.push(shaped(released));
     released = '';
     queue = [];
@@ -252,8 +254,9 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
         flushOthers(out, runId);
         return runOf(runId).delta(plain, line as Original, out);
       }
-      // A clean line that is no delta is written as it came, unparsed, after what the runs held back.
-      if (raw !== undefined && !mayBeDelta(raw) && !mayContainSecret(raw, options)) {
+      // A clean line that is no delta is written as it came, unparsed, after what the runs held back. (Asked
+      // first: most lines that are no delta name a `key` or a `token` early on, and are parsed without the other question.)
+      if (raw !== undefined && !mayContainSecret(raw, options) && !mayBeDelta(raw)) {
         flushOthers(out);
         out.push(asRead(line as Original));
         return;
