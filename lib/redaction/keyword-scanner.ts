@@ -130,8 +130,8 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
 export interface KeywordGroups {
   /** Whether a keyword of any group occurs in `text`. */
   some(text: string): boolean;
-  /** Per group, in their order, 1 when one of its keywords occurs in `text`, else 0. */
-  which(text: string): Uint8Array;
+  /** Per group, in their order, 1 when one of its keywords occurs in `text`, else 0; undefined when no keyword occurs. */
+  which(text: string): Uint8Array | undefined;
 }
 
 export function keywordGroups(groups: readonly (readonly string[])[]): KeywordGroups {
@@ -152,10 +152,19 @@ export function keywordGroups(groups: readonly (readonly string[])[]): KeywordGr
       return false;
     },
     which(text) {
+      // up to the first keyword, as some() does (the common case: none at all); then noting every group
+      let at = 0;
+      let i = 0;
+      for (; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+        if (entry > 0xffff) break;
+        at = entry;
+      }
+      if (i === text.length) return undefined;
       const found = new Uint8Array(groups.length);
       let left = groups.length;
-      let at = 0;
-      for (let i = 0; i < text.length && left > 0; i++) {
+      for (; i < text.length && left > 0; i++) {
         const code = text.charCodeAt(i);
         const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
         at = entry & 0xffff;

@@ -62,7 +62,7 @@ export function buildPrefilter(rules: readonly TextRule[]): Prefilter {
     scanner: () => (always.length > 0 ? everywhere : scanners()),
     select(text) {
       const found = groups.which(text);
-      return rules.filter((rule, index) => found[index] === 1 || rule.keywords.length === 0);
+      return found === undefined ? always : rules.filter((rule, index) => found[index] === 1 || rule.keywords.length === 0);
     },
   };
 }

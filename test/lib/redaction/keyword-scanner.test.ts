@@ -89,11 +89,11 @@ const groupsByRegex = (text: string) => GROUPS.map((keywords) => (new RegExp(key
 
 t.test('keywordGroups: which groups have a keyword in the text, ignoring case as a regex does', async (t) => {
   const groups = keywordGroups(GROUPS);
-  t.same([...groups.which('plain words')], [0, 0, 0, 0, 0, 0, 0]);
-  t.same([...groups.which('an SK-ANT-key')], [1, 1, 1, 0, 0, 0, 0], 'a keyword inside a longer one is found too');
-  t.same([...groups.which('X-Api-Key and abc')], [0, 0, 1, 1, 1, 1, 0], 'overlapping keywords are both found');
-  t.same([...groups.which('\u017Fk- \u212Aey')], [0, 0, 0, 0, 0, 0, 0], 'the long s and the Kelvin sign fold to nothing');
-  t.same([...groups.which('a\\U0073')], [0, 0, 0, 0, 0, 0, 1]);
+  t.equal(groups.which('plain words'), undefined, 'none: no answer to make');
+  t.same([...groups.which('an SK-ANT-key')!], [1, 1, 1, 0, 0, 0, 0], 'a keyword inside a longer one is found too');
+  t.same([...groups.which('X-Api-Key and abc')!], [0, 0, 1, 1, 1, 1, 0], 'overlapping keywords are both found');
+  t.equal(groups.which('\u017Fk- \u212Aey'), undefined, 'the long s and the Kelvin sign fold to nothing');
+  t.same([...groups.which('a\\U0073')!], [0, 0, 0, 0, 0, 0, 1]);
   t.ok(groups.some('my token'));
   t.notOk(groups.some('tok en'));
 });
@@ -104,7 +104,7 @@ t.test('property: keywordGroups answers as a regex of each group does', async ()
   await fc.assert(
     fc.property(fc.array(alphabet, { maxLength: 40 }).map((chars) => chars.join('')), (text) => {
       const expected = groupsByRegex(text);
-      return [...groups.which(text)].join() === expected.join() && groups.some(text) === expected.includes(1);
+      return [...(groups.which(text) ?? GROUPS.map(() => 0))].join() === expected.join() && groups.some(text) === expected.includes(1);
     }),
     { numRuns: 3000 },
   );
