@@ -37,6 +37,14 @@ function plainDelta(value: Json): boolean {
   }
   return true;
 }
+/**
+ * A line long enough for mayBeDelta's three searches of all of it to cost more than a keyword search that stops at
+ * the first keyword (a tool's output of code names a `key` or a `token` early on) is asked for keywords first.
+ */
+const LONG_LINE = 1024;
+/** Whether a line that is no plain delta can go out as it came: no keyword in it (a secret), and not a delta. */
+const isCleanOther = (raw: string, options: RedactOptions): boolean =>
+  raw.length > LONG_LINE ? !mayContainSecret(raw, options) && !mayBeDelta(raw) : !mayBeDelta(raw) && !mayContainSecret(raw, options);
 const originalOf = (item: LogItem): Original | undefined => (item.raw === undefined ? undefined : (item as Original));
 const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 
@@ -254,9 +262,8 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
         flushOthers(out, runId);
         return runOf(runId).delta(plain, line as Original, out);
       }
-      // A clean line that is no delta is written as it came, unparsed, after what the runs held back. (Asked
-      // first: most lines that are no delta name a `key` or a `token` early on, and are parsed without the other question.)
-      if (raw !== undefined && !mayContainSecret(raw, options) && !mayBeDelta(raw)) {
+      // A clean line that is no delta is written as it came, unparsed, after what the runs held back.
+      if (raw !== undefined && isCleanOther(raw, options)) {
         flushOthers(out);
         out.push(asRead(line as Original));
         return;

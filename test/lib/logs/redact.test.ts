@@ -47,6 +47,8 @@ t.test('lines let through by the first questions: a delta with no keyword, a sec
   const reordered = (delta: string) => ({ lineNo: 1, value: text(delta), raw: `{"type":"text","schemaVersion":1,"runId":"r1","delta":"${delta}"}` });
   const out = run([reordered('the value is sk-proj-'), reordered(KEY.slice(8)), item(3, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' })]);
   t.notMatch(out, KEY.slice(8, 24), 'a delta with no keyword still goes through its run: the key split across two deltas is caught');
+  const long = run([reordered('the value is sk-proj-'), reordered(`${KEY.slice(8)} ${'plain words. '.repeat(100)}`), item(3, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' })]);
+  t.notMatch(long, KEY.slice(8, 24), 'the same with a second delta longer than 1 KiB (asked the other question first)');
   const prose = 'plain words of a tool output. '.repeat(300);
   const deep = run([item(1, { schemaVersion: 1, type: 'tool_result', runId: 'r1', id: 'c1', status: 'ok', output: `${prose}${KEY}` })]);
   t.notMatch(deep, KEY.slice(8), 'a key in the last characters of a long line');
