@@ -52,6 +52,8 @@ t.test('lines let through by the first questions: a delta with no keyword, a sec
   const prose = 'plain words of a tool output. '.repeat(300);
   const deep = run([item(1, { schemaVersion: 1, type: 'tool_result', runId: 'r1', id: 'c1', status: 'ok', output: `${prose}${KEY}` })]);
   t.notMatch(deep, KEY.slice(8), 'a key in the last characters of a long line');
+  const inKey = run([item(1, { schemaVersion: 1, type: 'tool_call', runId: 'r1', id: 'c1', name: 'write_file', args: { path: prose, [KEY]: 1 } })]);
+  t.notMatch(inKey, KEY.slice(8), 'a key as the name of a tool argument, after a long one');
   const clean = item(1, { schemaVersion: 1, type: 'tool_result', runId: 'r1', id: 'c1', status: 'ok', output: `${prose}no secret, a key and a token named` });
   t.equal(run([clean]), `${clean.raw}\n`, 'a line with keywords but no secret: as it came');
 });
