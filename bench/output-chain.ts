@@ -1,9 +1,9 @@
 /**
  * Throughput of the output chain (split → parse → validate(output) → redact →
  * stamp → serialize) against a bare split2 → JSON.parse → JSON.stringify
- * baseline, over the same synthetic stream-json log, in one process.
+ * baseline, over the same synthetic stream-json log (or the foreign log of bench/foreign-log.ts), in one process.
  *
- *   node dist/bench/output-chain.js [--events 200000] [--reps 9] [--chunk-kib 64] [--seed 42] [--stages]
+ *   node dist/bench/output-chain.js [--events 200000] [--reps 9] [--chunk-kib 64] [--log synthetic|foreign] [--seed 42 | 29, the log's own] [--stages]
  *
  * Env: BENCH_EVENTS, BENCH_REPS. A report, never a test: nothing is asserted.
  */
@@ -20,6 +20,7 @@ import { serialize } from '../transforms/serialize.js';
 import { split } from '../transforms/split.js';
 import { stamp } from '../transforms/stamp.js';
 import { validate } from '../transforms/validate.js';
+import { foreignLog } from './foreign-log.js';
 import { syntheticLog } from './synthetic-log.js';
 import { serializeStep } from '../lib/output/serializer.js';
 import { createLineFramer } from '../lib/protocol/lines.js';
@@ -35,7 +36,8 @@ const { values: args } = parseArgs({
     events: { type: 'string', default: process.env.BENCH_EVENTS ?? '200000' },
     reps: { type: 'string', default: process.env.BENCH_REPS ?? '9' },
     'chunk-kib': { type: 'string', default: '64' },
-    seed: { type: 'string', default: '42' },
+    seed: { type: 'string' },
+    log: { type: 'string', default: 'synthetic' },
     stages: { type: 'boolean', default: false },
   },
 });
@@ -46,7 +48,8 @@ const chunkBytes = Number(args['chunk-kib']) * 1024;
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
-const log = syntheticLog({ events: Number(args.events), seed: Number(args.seed) });
+const foreign = args.log === 'foreign';
+const log = (foreign ? foreignLog : syntheticLog)({ events: Number(args.events), seed: Number(args.seed ?? (foreign ? 29 : 42)) });
 const chunks: Buffer[] = [];
 for (let at = 0; at < log.bytes.length; at += chunkBytes) chunks.push(log.bytes.subarray(at, at + chunkBytes));
 
@@ -142,7 +145,7 @@ function table(rows: Row[], reference: Row): string {
 const check = await runOnce(outputChain, false, true);
 console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), ${process.platform}/${process.arch}`);
 console.log(
-  `input: ${log.events.toLocaleString('en-US')} events in ${log.runs} runs, ${mb(log.bytes.length)} MB, ${chunks.length} chunks of ${chunkBytes / 1024} KiB; ` +
+  `input (${args.log} log): ${log.events.toLocaleString('en-US')} events in ${log.runs} runs, ${mb(log.bytes.length)} MB, ${chunks.length} chunks of ${chunkBytes / 1024} KiB; ` +
     `secrets planted ${log.secrets}, [REDACTED] out ${check.sink.redacted}; output ${check.sink.chunks.toLocaleString('en-US')} lines`,
 );
 gc();

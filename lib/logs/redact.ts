@@ -37,6 +37,14 @@ function plainDelta(value: Json): boolean {
   }
   return true;
 }
+/**
+ * A line long enough for mayBeDelta's three searches of all of it to cost more than a keyword search that stops at
+ * the first keyword (a tool's output of code names a `key` or a `token` early on) is asked for keywords first.
+ */
+const LONG_LINE = 1024;
+/** Whether a line that is no plain delta can go out as it came: no keyword in it (a secret), and not a delta. */
+const isCleanOther = (raw: string, options: RedactOptions): boolean =>
+  raw.length > LONG_LINE ? !mayContainSecret(raw, options) && !mayBeDelta(raw) : !mayBeDelta(raw) && !mayContainSecret(raw, options);
 const originalOf = (item: LogItem): Original | undefined => (item.raw === undefined ? undefined : (item as Original));
 const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 
@@ -101,7 +109,9 @@ const DEFERRED_CHARS = 64 * 1024;
  * past DEFERRED_CHARS, goes through it delta by delta, as it came: the same output either way.
  */
 function createRunDeltas(options: RedactOptions) {
-  const streams: Record<DeltaKind, StreamRedactor> = { text: createStreamRedactor(options), reasoning: createStreamRedactor(options) };
+  // made when a segment first needs one: most runs of a log never do (their deltas go out as they came)
+  const streams: Partial<Record<DeltaKind, StreamRedactor>> = {};
+  const streamOf = (kind: DeltaKind) => (streams[kind] ??= createStreamRedactor(options));
   /** The kind of the deltas being matched. */
   let kind: DeltaKind | undefined;
   let queue: DeltaLine[] = [];
@@ -151,7 +161,7 @@ function createRunDeltas(options: RedactOptions) {
   const push = (line: DeltaLine, out: Lines) => {
     template = line.event;
     if (!resplit) queue.push(line);
-    take(streams[kind!].push(line.delta), out);
+    take(streamOf(kind!).push(line.delta), out);
   };
 
   /** The segment's kept deltas through the stream redactor, and the rest of it as it comes. */
@@ -172,7 +182,7 @@ function createRunDeltas(options: RedactOptions) {
       deferred = [];
       deferredChars = 0;
     }
-    if (kind && live) take(streams[kind].flush(), out);
+    if (kind && live) take(streamOf(kind).flush(), out);
     if (released) out.push(shaped(released));
     released = '';
     queue = [];
@@ -253,7 +263,7 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
         return runOf(runId).delta(plain, line as Original, out);
       }
       // A clean line that is no delta is written as it came, unparsed, after what the runs held back.
-      if (raw !== undefined && !mayBeDelta(raw) && !mayContainSecret(raw, options)) {
+      if (raw !== undefined && isCleanOther(raw, options)) {
         flushOthers(out);
         out.push(asRead(line as Original));
         return;

@@ -14,23 +14,6 @@ const SECRET_CHAR = /^[A-Za-z0-9_.+\/=:-]$/;
 /** Every escape decodeSecretEscapes decodes starts with one of these (lowercase, as prefilter keywords). */
 export const ESCAPE_KEYWORDS: readonly string[] = ['\\u', '\\x', '&#'];
 
-const LOWERCASE_BIT = 32;
-const U = 117;
-const X = 120;
-
-/**
- * Whether one of ESCAPE_KEYWORDS occurs in `text` (case-insensitive, as the
- * prefilter reads keywords), by indexOf: as alternatives in the prefilter's
- * regex that scans a whole text, they slowed it by a third.
- */
-export function hasEscapeKeyword(text: string): boolean {
-  for (let at = text.indexOf('\\'); at >= 0; at = text.indexOf('\\', at + 1)) {
-    const next = text.charCodeAt(at + 1) | LOWERCASE_BIT;
-    if (next === U || next === X) return true;
-  }
-  return text.includes('&#');
-}
-
 /** The text with every escape of a secret character decoded (other escapes stay as they were). */
 export function decodeSecretEscapes(text: string): string {
   return text.replace(ESCAPE, (escape, unicode?: string, hex?: string, entityHex?: string, entity?: string) => {

@@ -27,7 +27,7 @@ export const URL_PASSWORD_SCAN = prefixedSecretRule(
 );
 
 /** `?token=VALUE&sig=VALUE`: the value of a sensitive parameter, up to the next `&`, `?`, `#` or quote. */
-const queryParam = scanRule(
+const queryParamScan = scanRule(
   'query-param',
   QUERY_PARAM_KEYWORDS,
   /[?&]([A-Za-z0-9_.-]{1,64})=([^?&#\s"'`<>)]{1,4096})/g,
@@ -38,6 +38,9 @@ const queryParam = scanRule(
     return [end - value.length, extendRun(match.input, end, QUERY_VALUE_CHAR)];
   },
 );
+
+/** Its regex looks at every character; most text (prose, code) has no `?` or `&`, which two indexOf tell faster. */
+const queryParam: TextRule = { ...queryParamScan, apply: (text) => (text.includes('?') || text.includes('&') ? queryParamScan.apply(text) : text) };
 
 /**
  * In code, a quoted header name before an unquoted value (`{ 'api-key': apiKey }`)

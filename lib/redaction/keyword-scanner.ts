@@ -24,9 +24,12 @@ export interface KeywordScanner {
 
 const ASCII = 128;
 
-/** A factory of scanners for `keywords` (ASCII, matched ignoring case), the automaton built once. */
-export function keywordScanners(keywords: readonly string[]): () => KeywordScanner {
-  const lowered = keywords.filter((keyword) => keyword.length > 0).map((keyword) => keyword.toLowerCase());
+/**
+ * The Aho–Corasick automaton of `keywords` (ASCII, matched ignoring case): a complete transition table over
+ * character classes, and per state the keywords (their indexes) that end there, suffixes included.
+ */
+function automaton(keywords: readonly string[]) {
+  const lowered = keywords.map((keyword) => keyword.toLowerCase());
   // Characters no keyword holds are one class: the table has a column per class (it stays small enough to stay in cache).
   const classOf = new Uint8Array(ASCII);
   let classes = 1;
@@ -40,9 +43,9 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
   for (let code = 65; code <= 90; code++) classOf[code] = classOf[code + 32]!;
 
   const children: Array<Map<number, number>> = [new Map()];
-  /** Per state, the length of the shortest keyword ending there (0: none): the latest start. */
-  const shortestLength: number[] = [0];
-  for (const keyword of lowered) {
+  const ending: number[][] = [[]];
+  for (const [index, keyword] of lowered.entries()) {
+    if (keyword.length === 0) continue;
     let state = 0;
     for (let i = 0; i < keyword.length; i++) {
       const symbol = classOf[keyword.charCodeAt(i)]!;
@@ -50,16 +53,15 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
       if (next === undefined) {
         next = children.length;
         children.push(new Map());
-        shortestLength.push(0);
+        ending.push([]);
         children[state]!.set(symbol, next);
       }
       state = next;
     }
-    shortestLength[state] = shortestLength[state] === 0 ? keyword.length : Math.min(shortestLength[state]!, keyword.length);
+    ending[state]!.push(index);
   }
-
-  // Table entries hold a row offset and a keyword length in 16 bits each.
-  if (children.length * classes > 0xffff || lowered.some((keyword) => keyword.length > 0xffff)) throw new Error('too many keywords');
+  // Table entries hold a row offset and a 16-bit payload above it.
+  if (children.length * classes > 0xffff || children.length > 0xffff) throw new Error('too many keywords');
 
   // The complete transition table, breadth first: a missing edge goes where the longest proper suffix's state goes.
   const next = new Uint16Array(children.length * classes);
@@ -72,8 +74,8 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
   }
   for (let head = 0; head < queue.length; head++) {
     const state = queue[head]!;
-    const suffix = shortestLength[fail[state]!]!;
-    if (suffix !== 0 && (shortestLength[state] === 0 || suffix < shortestLength[state]!)) shortestLength[state] = suffix;
+    // the keywords ending at the longest proper suffix end here too (it is earlier in breadth-first order)
+    if (ending[fail[state]!]!.length > 0) ending[state] = [...ending[state]!, ...ending[fail[state]!]!];
     for (let symbol = 1; symbol < classes; symbol++) {
       const child = children[state]!.get(symbol);
       const fallback = next[fail[state]! * classes + symbol]!;
@@ -86,9 +88,21 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
       }
     }
   }
-  // One load a character: each entry is the next state's row offset, and above it the shortest keyword ending there.
-  const table = new Uint32Array(children.length * classes);
-  for (let entry = 0; entry < table.length; entry++) table[entry] = (next[entry]! * classes) | (shortestLength[next[entry]!]! << 16);
+  /** One load a character: each entry is the next state's row offset, and above it `payload` of that state. */
+  const table = (payload: (keywords: readonly number[], state: number) => number): Uint32Array => {
+    const entries = new Uint32Array(children.length * classes);
+    for (let entry = 0; entry < entries.length; entry++) entries[entry] = (next[entry]! * classes) | (payload(ending[next[entry]!]!, next[entry]!) << 16);
+    return entries;
+  };
+  return { classOf, ending, table };
+}
+
+/** A factory of scanners for `keywords` (ASCII, matched ignoring case), the automaton built once. */
+export function keywordScanners(keywords: readonly string[]): () => KeywordScanner {
+  const { classOf, table: tableOf } = automaton(keywords);
+  if (keywords.some((keyword) => keyword.length > 0xffff)) throw new Error('too many keywords');
+  // the payload: the length of the shortest keyword ending there (0: none), for the latest start
+  const table = tableOf((ending) => (ending.length === 0 ? 0 : Math.min(...ending.map((index) => keywords[index]!.length))));
 
   return () => {
     let row = 0;
@@ -109,5 +123,59 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
         row = 0;
       },
     };
+  };
+}
+
+/** Which groups of keywords occur in a text (ASCII keywords, matched ignoring case), each character looked at once. */
+export interface KeywordGroups {
+  /** Whether a keyword of any group occurs in `text`. */
+  some(text: string): boolean;
+  /** Per group, in their order, 1 when one of its keywords occurs in `text`, else 0; undefined when no keyword occurs. */
+  which(text: string): Uint8Array | undefined;
+}
+
+export function keywordGroups(groups: readonly (readonly string[])[]): KeywordGroups {
+  const groupOf = groups.flatMap((keywords, group) => keywords.map(() => group));
+  const { classOf, ending, table: tableOf } = automaton(groups.flat());
+  // per state, the groups with a keyword ending there; the payload is the state itself (the root never ends one)
+  const groupsAt = ending.map((keywords) => [...new Set(keywords.map((index) => groupOf[index]!))]);
+  const table = tableOf((keywords, state) => (keywords.length === 0 ? 0 : state));
+  return {
+    some(text) {
+      let at = 0;
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+        if (entry > 0xffff) return true;
+        at = entry;
+      }
+      return false;
+    },
+    which(text) {
+      // up to the first keyword, as some() does (the common case: none at all); then noting every group
+      let at = 0;
+      let i = 0;
+      for (; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+        if (entry > 0xffff) break;
+        at = entry;
+      }
+      if (i === text.length) return undefined;
+      const found = new Uint8Array(groups.length);
+      let left = groups.length;
+      for (; i < text.length && left > 0; i++) {
+        const code = text.charCodeAt(i);
+        const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+        at = entry & 0xffff;
+        if (entry > 0xffff) {
+          for (const group of groupsAt[entry >>> 16]!) {
+            left -= 1 - found[group]!;
+            found[group] = 1;
+          }
+        }
+      }
+      return found;
+    },
   };
 }

@@ -1,19 +1,14 @@
 /**
- * Which rules can match a text, learned cheaply. One precompiled
- * case-insensitive regex of every rule's keywords answers "can anything
- * match?" in a single pass: when it finds nothing (the common case for short
- * text deltas), the text goes out as it came.
- *
- * When something can match, the rules are chosen in two tiers: rules keyed by
- * distinctive keywords (`sk-`, `ghp_`, `eyj`, …) in one more pass of one regex
- * of all their keywords; rules keyed by words frequent in ordinary code
- * (`key`, `token`, `auth`, …) each by their own test, which stops at the first
- * occurrence — so a text full of `key`s costs no more than one full pass.
- * A rule with its own keyword test (hasKeyword) is also tested on its own,
- * by that test.
+ * Which rules can match a text, learned cheaply: one pass of an Aho–Corasick
+ * automaton of every rule's keywords (keyword-scanner.ts) tells which rules
+ * have a keyword in the text, so a text with none goes out as it came, and
+ * the others meet only the rules they can wake. One pass for all rules, each
+ * character looked at once: a regex per rule, or one regex of all keywords
+ * run match by match, cost several times more on code, where `key` and
+ * `token` are everywhere.
  */
 
-import { keywordScanners, NO_KEYWORD, type KeywordScanner } from './keyword-scanner.js';
+import { keywordGroups, keywordScanners, NO_KEYWORD, type KeywordScanner } from './keyword-scanner.js';
 import { escapeRegExp, type TextRule } from './rule.js';
 
 export interface Prefilter {
@@ -53,51 +48,21 @@ export function keywordSource(keywords: Iterable<string>): string {
   return emit(root);
 }
 
-/**
- * `frequent`: keywords common in ordinary code and prose; a rule with one of
- * them is tested on its own.
- */
-export function buildPrefilter(rules: readonly TextRule[], frequent: readonly string[] = []): Prefilter {
+export function buildPrefilter(rules: readonly TextRule[]): Prefilter {
   const always = rules.filter((rule) => rule.keywords.length === 0);
   const keyed = rules.filter((rule) => rule.keywords.length > 0);
   const everywhere: KeywordScanner = { scan: () => 0, reset() {} };
   const nowhere: KeywordScanner = { scan: () => NO_KEYWORD, reset() {} };
   if (keyed.length === 0) return { test: () => always.length > 0, select: () => always, scanner: () => (always.length > 0 ? everywhere : nowhere) };
 
-  const isTested = (rule: TextRule): boolean =>
-    rule.hasKeyword !== undefined || rule.keywords.some((keyword) => frequent.includes(keyword));
-  const keywords = keyed.flatMap((rule) => rule.keywords);
-  const any = new RegExp(keywordSource(keywords), 'i');
-  const scanners = keywordScanners(keywords);
-  const testOf = (rule: TextRule): ((text: string) => boolean) => {
-    const regex = new RegExp(keywordSource(rule.keywords), 'i');
-    return rule.hasKeyword ?? ((text) => regex.test(text));
-  };
-  const tested = new Map(keyed.filter(isTested).map((rule) => [rule, testOf(rule)]));
-  const scanned = keyed.filter((rule) => !isTested(rule));
-  const scan = new RegExp(keywordSource(scanned.flatMap((rule) => rule.keywords)) || '(?!)', 'gi');
-  // a keyword found credits every scanned rule with a keyword inside it (`sk-ant-` also means `sk-`)
-  const creditedBy = new Map<string, readonly TextRule[]>();
-  for (const keyword of new Set(scanned.flatMap((rule) => rule.keywords))) {
-    creditedBy.set(keyword, scanned.filter((rule) => rule.keywords.some((other) => keyword.includes(other))));
-  }
-
+  const groups = keywordGroups(rules.map((rule) => rule.keywords));
+  const scanners = keywordScanners(keyed.flatMap((rule) => rule.keywords));
   return {
-    test: (text) => always.length > 0 || any.test(text),
+    test: (text) => always.length > 0 || groups.some(text),
     scanner: () => (always.length > 0 ? everywhere : scanners()),
     select(text) {
-      if (!any.test(text)) return always;
-      const selected = new Set<TextRule>(always);
-      scan.lastIndex = 0;
-      for (let match = scan.exec(text); match !== null && selected.size < rules.length; match = scan.exec(text)) {
-        for (const rule of creditedBy.get(match[0].toLowerCase()) ?? []) selected.add(rule);
-        // one step on, not past the match: a keyword overlapping this one is still seen
-        scan.lastIndex = match.index + 1;
-      }
-      for (const [rule, hasKeyword] of tested) {
-        if (hasKeyword(text)) selected.add(rule);
-      }
-      return rules.filter((rule) => selected.has(rule));
+      const found = groups.which(text);
+      return found === undefined ? always : rules.filter((rule, index) => found[index] === 1 || rule.keywords.length === 0);
     },
   };
 }

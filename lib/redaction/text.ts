@@ -8,7 +8,7 @@ import { PATTERN_RULES } from './patterns.js';
 import type { KeywordScanner } from './keyword-scanner.js';
 import { buildPrefilter } from './prefilter.js';
 import { type TextRule } from './rule.js';
-import { ESCAPE_KEYWORDS, decodeSecretEscapes, hasEscapeKeyword } from './escapes.js';
+import { ESCAPE_KEYWORDS, decodeSecretEscapes } from './escapes.js';
 import { MIN_SECRET_LENGTH, knownForms, redactFragments, redactKnownForms } from './known.js';
 
 export { MIN_SECRET_LENGTH };
@@ -26,19 +26,10 @@ export interface RedactOptions {
  */
 export const TEXT_RULES: readonly TextRule[] = [...PATTERN_RULES, AWS_SECRET_RULE, COOKIE_RULE, ...HTTP_RULES, ASSIGNMENT_RULE];
 
-/**
- * Keywords frequent in ordinary code (`apiKey`, `tokens`, `https://`): rules
- * with one of them are each tested on their own (see prefilter.ts). Not
- * `secret`: the one rule keyed by it alone (AWS secret keys) is found by the
- * scan of rare keywords, one more branch of it, which is cheaper than a pass
- * of its own over every text where `secret` does not occur.
- */
-const FREQUENT_KEYWORDS: readonly string[] = ['pass', 'pwd', 'token', 'key', 'auth', 'credential', '://'];
-
 /** Not a rule: its keywords let the prefilter's one pass spot escapes too (see escapes.ts). */
-const ESCAPES: TextRule = { name: 'escapes', keywords: ESCAPE_KEYWORDS, hasKeyword: hasEscapeKeyword, apply: (text) => text };
+const ESCAPES: TextRule = { name: 'escapes', keywords: ESCAPE_KEYWORDS, apply: (text) => text };
 
-const prefilter = buildPrefilter([...TEXT_RULES, ESCAPES], FREQUENT_KEYWORDS);
+const prefilter = buildPrefilter([...TEXT_RULES, ESCAPES]);
 
 interface Known {
   /** The credentials, MIN_SECRET_LENGTH+ characters, deduplicated. */
@@ -71,7 +62,7 @@ const containsAny = (text: string, forms: readonly string[]): boolean => forms.s
 
 /**
  * Whether redactText could change `text`: some rule's keyword occurs in it
- * (one case-insensitive regex pass), or a loaded credential does (whole, in
+ * (one pass of the prefilter's automaton), or a loaded credential does (whole, in
  * base64, escaped or in pieces). When false, redactText returns the text unchanged.
  */
 export function mayContainSecret(text: string, options?: RedactOptions): boolean {

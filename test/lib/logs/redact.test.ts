@@ -40,6 +40,24 @@ t.test('non-JSON lines, values without raw text, loaded credentials', async (t) 
   t.equal(run([item(1, { note: 'my token is s3cr3t-value-123' })], ['s3cr3t-value-123']), '{"note":"my token is [REDACTED]"}\n');
 });
 
+// A line is asked for keywords first; only a line with none is asked whether it may be a delta, and a
+// line with neither goes out unparsed. Each answer that lets a line through must still catch its secret.
+t.test('lines let through by the first questions: a delta with no keyword, a secret deep in a long line', async (t) => {
+  // not as zero writes a delta (type first), so read as any line; the second names no keyword
+  const reordered = (delta: string) => ({ lineNo: 1, value: text(delta), raw: `{"type":"text","schemaVersion":1,"runId":"r1","delta":"${delta}"}` });
+  const out = run([reordered('the value is sk-proj-'), reordered(KEY.slice(8)), item(3, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' })]);
+  t.notMatch(out, KEY.slice(8, 24), 'a delta with no keyword still goes through its run: the key split across two deltas is caught');
+  const long = run([reordered('the value is sk-proj-'), reordered(`${KEY.slice(8)} ${'plain words. '.repeat(100)}`), item(3, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' })]);
+  t.notMatch(long, KEY.slice(8, 24), 'the same with a second delta longer than 1 KiB (asked the other question first)');
+  const prose = 'plain words of a tool output. '.repeat(300);
+  const deep = run([item(1, { schemaVersion: 1, type: 'tool_result', runId: 'r1', id: 'c1', status: 'ok', output: `${prose}${KEY}` })]);
+  t.notMatch(deep, KEY.slice(8), 'a key in the last characters of a long line');
+  const inKey = run([item(1, { schemaVersion: 1, type: 'tool_call', runId: 'r1', id: 'c1', name: 'write_file', args: { path: prose, [KEY]: 1 } })]);
+  t.notMatch(inKey, KEY.slice(8), 'a key as the name of a tool argument, after a long one');
+  const clean = item(1, { schemaVersion: 1, type: 'tool_result', runId: 'r1', id: 'c1', status: 'ok', output: `${prose}no secret, a key and a token named` });
+  t.equal(run([clean]), `${clean.raw}\n`, 'a line with keywords but no secret: as it came');
+});
+
 // A text line whose delta was clean went out as its raw line: a hand-edited `runId` or `schemaVersion` with a key in it too.
 t.test('a text line with a secret outside its delta (runId, schemaVersion) is redacted, the delta kept', async (t) => {
   const out = run([item(1, { schemaVersion: KEY, type: 'text', runId: `run_${KEY}`, delta: 'hello' }), item(2, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' })]);

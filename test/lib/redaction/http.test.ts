@@ -67,6 +67,10 @@ t.test('sensitive query parameters', async (t) => {
   t.equal(run('https://h/?max_tokens=4096&id=7'), 'https://h/?max_tokens=4096&id=7');
   t.equal(run('/login?next=/cb?token=abc1'), `/login?next=/cb?token=${REDACTED}`, 'a query inside a query value');
   t.equal(run('?token=$TOKEN&key=${KEY}'), '?token=$TOKEN&key=${KEY}', 'references stay');
+  // the rule's regex runs only on text with a `?` or an `&`: each alone, first or last, is enough
+  t.equal(run('&sig=9f8e7d6c5b4a'), `&sig=${REDACTED}`, 'an `&` at the start, no `?`');
+  t.equal(run('form body: user=a&token=Zx81kQ0pL2mN'), `form body: user=a&token=${REDACTED}`, 'an `&` only');
+  t.equal(run('see /cb?token=Zx81kQ0pL2mN'), `see /cb?token=${REDACTED}`, 'a `?` only, the secret ending the text');
 });
 
 t.test('a value longer than the regex bound is still redacted whole', async (t) => {

@@ -1,6 +1,6 @@
 import t from 'tap';
 import fc from 'fast-check';
-import { keywordScanners, NO_KEYWORD } from '../../../lib/redaction/keyword-scanner.js';
+import { keywordGroups, keywordScanners, NO_KEYWORD } from '../../../lib/redaction/keyword-scanner.js';
 import { keywordSource } from '../../../lib/redaction/prefilter.js';
 
 const KEYWORDS = ['sk-', 'sk-ant-', 'key', 'api-key', 'token', 'private key', 'ab', 'bc', '://', '\\u'];
@@ -78,6 +78,33 @@ t.test('property: however the text is cut, the latest keyword is the one a regex
   await fc.assert(
     fc.property(fc.array(fc.array(alphabet, { maxLength: 12 }).map((chars) => chars.join('')), { maxLength: 10 }), (pieces) => {
       return scanPieces(pieces) === lastKeywordByRegex(pieces.join(''));
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+const GROUPS = [['sk-'], ['sk-ant-'], ['key', 'token'], ['api-key'], ['ab'], ['bc'], ['private key', '://', '\\u']];
+/** Per group, whether a regex with the `i` flag finds one of its keywords in `text`. */
+const groupsByRegex = (text: string) => GROUPS.map((keywords) => (new RegExp(keywordSource(keywords), 'i').test(text) ? 1 : 0));
+
+t.test('keywordGroups: which groups have a keyword in the text, ignoring case as a regex does', async (t) => {
+  const groups = keywordGroups(GROUPS);
+  t.equal(groups.which('plain words'), undefined, 'none: no answer to make');
+  t.same([...groups.which('an SK-ANT-key')!], [1, 1, 1, 0, 0, 0, 0], 'a keyword inside a longer one is found too');
+  t.same([...groups.which('X-Api-Key and abc')!], [0, 0, 1, 1, 1, 1, 0], 'overlapping keywords are both found');
+  t.equal(groups.which('\u017Fk- \u212Aey'), undefined, 'the long s and the Kelvin sign fold to nothing');
+  t.same([...groups.which('a\\U0073')!], [0, 0, 0, 0, 0, 0, 1]);
+  t.ok(groups.some('my token'));
+  t.notOk(groups.some('tok en'));
+});
+
+t.test('property: keywordGroups answers as a regex of each group does', async () => {
+  const groups = keywordGroups(GROUPS);
+  const alphabet = fc.constantFrom(...'skSK-antANTeyEYpiPI:/\\uUbcBC rvxzé\n'.split(''));
+  await fc.assert(
+    fc.property(fc.array(alphabet, { maxLength: 40 }).map((chars) => chars.join('')), (text) => {
+      const expected = groupsByRegex(text);
+      return [...(groups.which(text) ?? GROUPS.map(() => 0))].join() === expected.join() && groups.some(text) === expected.includes(1);
     }),
     { numRuns: 3000 },
   );

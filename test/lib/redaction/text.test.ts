@@ -43,6 +43,19 @@ t.test('mayContainSecret: the combined prefilter, plus loaded credentials', asyn
   }
 });
 
+// The prefilter reads each text once, character by character: a keyword in its first or last characters,
+// one character past a long stretch without any, or one that overlaps another, still wakes its rule.
+t.test('a secret at either edge of a long text, or right past a stretch without keywords, is found', async (t) => {
+  const prose = 'The stream stops when the buffer is full, and resumes on drain. '.repeat(200);
+  const jwt = `eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.${body(43)}`;
+  t.equal(redactText(`${prose}sk-proj-${body(40)}`), `${prose}${REDACTED}`, 'the key ends the text');
+  t.equal(redactText(`ghp_${body(36)} ${prose}`), `${REDACTED} ${prose}`, 'the token starts it');
+  t.equal(redactText(`${prose}\nPASSWORD=${body(12)}`), `${prose}\nPASSWORD=${REDACTED}`, 'an assignment ends it, after an escape');
+  t.equal(redactText(`${prose}${jwt}`), `${prose}${REDACTED}`, 'a JWT glued to the prose');
+  t.equal(redactText(`x-api-key: ${body(24)}`), `x-api-key: ${REDACTED}`, 'keywords inside keywords (api-key, key)');
+  t.equal(redactText(`${prose}\u0073k-ant-${body(30)}`), `${prose}${REDACTED}`, 'an escaped key: the escape keyword wakes the decoding');
+});
+
 t.test('no keyword can appear by writing the marker', async (t) => {
   const marker = REDACTED.toLowerCase();
   for (const rule of TEXT_RULES) {
