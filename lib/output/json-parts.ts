@@ -1,5 +1,8 @@
-/** Strings longer than this are written in slices of this many UTF-16 units. */
-export const PART_CHARS = 1 << 20;
+/**
+ * Strings longer than this are written in slices of this many UTF-16 units: small enough that a slice's JSON is
+ * a young object for V8 (collected at once), not a large one that stays until a full collection.
+ */
+export const PART_CHARS = 1 << 15;
 
 const isLongString = (field: unknown): field is string => typeof field === 'string' && field.length > PART_CHARS;
 
