@@ -6,6 +6,12 @@ export const PART_CHARS = 1 << 15;
 
 const isLongString = (field: unknown): field is string => typeof field === 'string' && field.length > PART_CHARS;
 
+/** Whether an own field holds a long string (every event is asked: no array made for the answer). */
+function hasLongString(value: object): boolean {
+  for (const key in value) if (Object.hasOwn(value, key) && isLongString((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
 /** Where a slice of `text` may end at or before `end`: never between the two halves of a surrogate pair. */
 function sliceEnd(text: string, end: number): number {
   if (end >= text.length) return text.length;
@@ -30,13 +36,12 @@ function* stringParts(text: string): Generator<string> {
  * no long string is one part.
  */
 export function* jsonLineParts(value: object): Generator<string> {
-  const fields = Object.entries(value);
-  if (!fields.some(([, field]) => isLongString(field))) {
+  if (!hasLongString(value)) {
     yield `${JSON.stringify(value)}\n`;
     return;
   }
   let pending = '{';
-  for (const [key, field] of fields) {
+  for (const [key, field] of Object.entries(value)) {
     const json = isLongString(field) ? '' : JSON.stringify(field);
     // what JSON.stringify leaves out: undefined, functions, symbols
     if (json === undefined) continue;
@@ -50,4 +55,10 @@ export function* jsonLineParts(value: object): Generator<string> {
     pending = '';
   }
   yield `${pending}}\n`;
+}
+
+/** Emits an object's JSON line: whole, or in parts (jsonLineParts) when it holds a long string; no generator for the rest. */
+export function emitJsonLine(value: object, emit: (part: string) => void): void {
+  if (!hasLongString(value)) return emit(`${JSON.stringify(value)}\n`);
+  for (const part of jsonLineParts(value)) emit(part);
 }

@@ -1,6 +1,6 @@
 import type { OutputEvent } from '../protocol/types.js';
 import { hasLegacyLine, toLegacyJson } from './json.js';
-import { jsonLineParts } from './json-parts.js';
+import { emitJsonLine } from './json-parts.js';
 import { createTextRenderer } from './text.js';
 import { mapStep, type Step } from '../streams.js';
 
@@ -78,7 +78,7 @@ export function serializeStep(format: OutputFormat, stderr: ProgressWriter): Ste
   return {
     write(event, emit) {
       const value = shown(event);
-      if (value) for (const part of jsonLineParts(value)) emit(part);
+      if (value) emitJsonLine(value, emit);
     },
   };
 }
