@@ -2,13 +2,18 @@
  * Memory and start-up of whole `zero` processes (bin/zero, as a user runs it), each in a child process whose
  * RSS is read from /proc: `zero redact` of a large log to a slow reader (RSS over time, by quarter),
  * `zero redact` of the foreign log to a reader stalled 4 s (peak RSS), `zero render` of a 100 MB log (peak RSS), 10^6 tiny input events through `zero exec` (peak RSS against the
- * input's size), and `zero --version` against `node -e ''` (paired, alternating runs).
+ * input's size), a huge answer from a loopback OpenAI server (peak RSS against the answer and its deltas), 100,000
+ * messages of 10 KB while a permission_request waits (peak RSS, bench/soak-field.ts), and `zero --version` against
+ * `node -e ''` (paired, alternating runs).
  *
- *   node dist/bench/memory.js [--gb 1] [--reader-mbps 1] [--render-mb 100] [--tiny 1000000] [--starts 20] [--only start,tiny,render,stalled,redact]
+ *   node dist/bench/memory.js [--gb 1] [--reader-mbps 1] [--render-mb 100] [--tiny 1000000] [--answer-mb 100] [--flood 100000] [--starts 20]
+ *     [--only start,tiny,answer,flood,render,stalled,redact]
  *
  * A report, never a test: nothing is asserted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -16,6 +21,7 @@ import { finished } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { foreignLog } from './foreign-log.js';
+import { FLOOD_PEAK_KB, floodDuringWait } from './soak-field.js';
 import { syntheticLog } from './synthetic-log.js';
 
 const { values: args } = parseArgs({
@@ -24,8 +30,10 @@ const { values: args } = parseArgs({
     'reader-mbps': { type: 'string', default: '1' },
     'render-mb': { type: 'string', default: '100' },
     tiny: { type: 'string', default: '1000000' },
+    'answer-mb': { type: 'string', default: '100' },
+    flood: { type: 'string', default: '100000' },
     starts: { type: 'string', default: '20' },
-    only: { type: 'string', default: 'start,tiny,render,stalled,redact' },
+    only: { type: 'string', default: 'start,tiny,answer,flood,render,stalled,redact' },
   },
 });
 
@@ -169,6 +177,54 @@ async function tinyEvents(count: number, baseline: number): Promise<void> {
   }
 }
 
+/** A loopback OpenAI-compatible server whose every reply is `mb` MiB of answer in deltas of `deltaMb` MiB. */
+async function hugeAnswerServer(mb: number, deltaMb: number): Promise<{ url: string; close(): void }> {
+  const delta = 'lorem ipsum dolor sit amet, '.repeat(Math.ceil((deltaMb * MiB) / 28)).slice(0, deltaMb * MiB);
+  const frame = (choice: object) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1764480000, model: 'gpt-4.1', choices: [{ index: 0, ...choice }] })}\n\n`;
+  const server = createServer((req, res) =>
+    req.resume().on('end', async () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      for (let n = 0; n < mb / deltaMb; n++) {
+        if (!res.write(frame({ delta: { content: delta }, finish_reason: null }))) await new Promise((drain) => res.once('drain', drain));
+      }
+      res.end(`${frame({ delta: {}, finish_reason: 'stop' })}data: [DONE]\n\n`);
+    }),
+  );
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => server.close() };
+}
+
+/** `zero exec` of an answer of `mb` MiB in 1 MiB deltas, with its session and with --no-session. */
+async function hugeAnswer(mb: number, baseline: number): Promise<void> {
+  const server = await hugeAnswerServer(mb, 1);
+  try {
+    for (const session of [[], ['--no-session']]) {
+      const child = spawn(process.execPath, [ZERO, 'exec', '--provider', 'openai', '-m', 'gpt-4.1', '-o', 'stream-json', ...session, 'Write a lot.'], {
+        env: { ...env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'bench' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let out = 0;
+      child.stdout!.on('data', (chunk: Buffer) => (out += chunk.length));
+      const { peak, ms, code } = await watch(child, 20);
+      console.log(
+        `a ${mb} MiB answer in 1 MiB deltas through zero exec ${session.length ? '--no-session' : 'with its session'}: ${(ms / 1000).toFixed(1)} s, exit ${code}, ${mib(out)} out, ` +
+          `peak RSS ${mib(peak)} = ${((peak - baseline) / (mb * MiB)).toFixed(2)}× the answer above Node's baseline (goal: a small multiple of the largest delta, 1 MiB)`,
+      );
+    }
+  } finally {
+    server.close();
+  }
+}
+
+/** 100,000 messages of 10 KB while a permission_request waits (bench/soak-field.ts). */
+async function floodWait(messages: number): Promise<void> {
+  const { decision, peakKb } = await floodDuringWait(work, messages);
+  console.log(
+    `${messages.toLocaleString('en-US')} messages of 10 KB while a permission_request waits: the answer ${decision?.action === 'allow' ? 'landed' : 'did not land'}, ` +
+      `peak RSS ${mib(peakKb * 1024)} (goal < ${mib(FLOOD_PEAK_KB * 1024)})`,
+  );
+}
+
 /** Wall time of one process, start to exit. */
 function wall(command: string, commandArgs: string[]): Promise<number> {
   const started = performance.now();
@@ -194,6 +250,8 @@ try {
   const only = new Set(args.only.split(','));
   if (only.has('start')) await startUp(Number(args.starts));
   if (only.has('tiny')) await tinyEvents(Number(args.tiny), baseline);
+  if (only.has('answer')) await hugeAnswer(Number(args['answer-mb']), baseline);
+  if (only.has('flood')) await floodWait(Number(args.flood));
   if (only.has('render')) await renderLarge(Number(args['render-mb']));
   if (only.has('stalled')) await redactToStalledReader(4000);
   if (only.has('redact')) await redactToSlowReader(Number(args.gb) * 1e9, Number(args['reader-mbps']));

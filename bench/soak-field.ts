@@ -19,7 +19,8 @@ type Event = Record<string, unknown>;
 export type FieldReport = { runs: number; failures: string[]; skipped: string[] };
 
 const FLOOD_MESSAGES = Number(process.env.ZERO_SOAK_FLOOD ?? 100_000);
-const FLOOD_PEAK_KB = 300 * 1024;
+/** The flood's goal: the peak RSS (kB) of a run that receives FLOOD_MESSAGES while a permission_request waits. */
+export const FLOOD_PEAK_KB = 300 * 1024;
 
 function scriptFile(dir: string, turns: unknown[]): string {
   const file = join(dir, 'script.jsonl');
@@ -74,7 +75,11 @@ async function fullDisk(root: string, failures: string[], skipped: string[]): Pr
   return 3;
 }
 
-async function flood(root: string, failures: string[]): Promise<number> {
+/**
+ * `messages` messages of 10 KB sent while a permission_request waits, then its answer: the decision made, the exit
+ * code, and the peak RSS (kB) once the tool has run (bench/memory.ts prints it; the soak checks it).
+ */
+export async function floodDuringWait(root: string, messages = FLOOD_MESSAGES): Promise<{ decision?: Event; code: number | null; peakKb: number }> {
   const dir = mkdtempSync(join(root, 'flood-'));
   const script = scriptFile(dir, [{ toolCalls: [{ id: 'w1', name: 'write_file', args: { path: 'NOTES.md', content: 'w1\n' } }] }, ...Array.from({ length: 1000 }, () => ({ text: 'ok' }))]);
   const message = 'x'.repeat(10_000);
@@ -83,18 +88,22 @@ async function flood(root: string, failures: string[]): Promise<number> {
   const args = ['-i', 'stream-json', '--multi-turn', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, '--no-session', '--sandbox', 'read-only', '--disabled-tools', 'bash', '--permission-prompt', 'stdio'];
   const { events, code } = await converse(args, join(dir, '.home'), (event, send, end, pid) => {
     if (event.type === 'permission_request') {
-      const messages = (function* () {
-        for (let at = 0; at < FLOOD_MESSAGES; at++) yield say(`${at} ${message}`);
+      const flood = (function* () {
+        for (let at = 0; at < messages; at++) yield say(`${at} ${message}`);
         yield `${JSON.stringify({ schemaVersion: 1, type: 'permission_response', id: event.id, decision: 'allow' })}\n`;
       })();
-      void send(messages);
+      void send(flood);
     }
     if (event.type === 'tool_result') {
       peakKb = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
       end();
     }
   }, say('Write notes.'));
-  const decision = events.find((event) => event.type === 'permission_decision');
+  return { decision: events.find((event) => event.type === 'permission_decision'), code, peakKb };
+}
+
+async function flood(root: string, failures: string[]): Promise<number> {
+  const { decision, code, peakKb } = await floodDuringWait(root);
   if (decision?.action !== 'allow') failures.push(`flood: the answer did not land (${JSON.stringify(decision)})`);
   if (!(peakKb > 0 && peakKb < FLOOD_PEAK_KB)) failures.push(`flood: peak RSS ${Math.round(peakKb / 1024)} MB (goal: under ${FLOOD_PEAK_KB / 1024} MB)`);
   if (code !== 0) failures.push(`flood: exit ${code}`);

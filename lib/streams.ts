@@ -101,19 +101,28 @@ export function concatBytes(items: readonly (string | Buffer)[]): Buffer {
 /**
  * A step as a Transform. In object mode each item out is pushed as it comes;
  * in byte mode what one input chunk gave is pushed as one Buffer, so a chunk
- * of a thousand lines is one write downstream, not a thousand.
+ * of a thousand lines is one write downstream, not a thousand (up to 1 MiB:
+ * past it the Buffer goes on and the next begins).
  */
 export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOptions = {}): Transform {
   const { readableObjectMode = true, writableObjectMode = true, writableHighWaterMark = OBJECT_HIGH_WATER_MARK } = options;
   let batch: (string | Buffer)[] = [];
+  let batchLength = 0;
   let stream: Transform;
-  const emit: Emit<Out> = readableObjectMode ? (item) => void stream.push(item) : (item) => void batch.push(item as unknown as string | Buffer);
   const pushBatch = () => {
     if (batch.length === 0) return;
     const out = concatBytes(batch);
     batch = [];
+    batchLength = 0;
     if (out.length) stream.push(out);
   };
+  // a batch past KEPT_ROOM goes on at once: a huge item emitted in parts is never joined whole
+  const addToBatch = (item: string | Buffer) => {
+    batch.push(item);
+    batchLength += item.length;
+    if (batchLength >= KEPT_ROOM) pushBatch();
+  };
+  const emit: Emit<Out> = readableObjectMode ? (item) => void stream.push(item) : (item) => addToBatch(item as unknown as string | Buffer);
   /** Waiting to fail until what was pushed has been read: set while a failure waits. */
   let onRead: (() => void) | undefined;
   // A failure destroys the stream, and a destroyed stream drops what it still holds: what the step made before the

@@ -1,7 +1,8 @@
 import type { OutputEvent } from '../protocol/types.js';
 import { hasLegacyLine, toLegacyJson } from './json.js';
+import { emitJsonLine } from './json-parts.js';
 import { createTextRenderer } from './text.js';
-import type { Step } from '../streams.js';
+import { mapStep, type Step } from '../streams.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['text', 'json', 'stream-json'];
@@ -44,24 +45,40 @@ function textSerializer(stderr: ProgressWriter): (event: OutputEvent) => string 
   };
 }
 
+/** What a JSON format writes a line of for an event: the event (stream-json), its older form (json), or nothing. */
+function jsonShown(format: Exclude<OutputFormat, 'text'>): (event: OutputEvent) => object | undefined {
+  if (format === 'stream-json') return (event) => event;
+  return (event) => (hasLegacyLine(event) ? toLegacyJson(event) : undefined);
+}
+
 /**
  * event → what the format writes on stdout ('' for nothing): one JSON line for
  * `stream-json` and `json`, the assistant's text for `text` (whose progress
  * lines go to `stderr`). The serialize stage and `zero sessions show` use it.
  */
 export function createSerializer(format: OutputFormat, stderr: ProgressWriter): (event: OutputEvent) => string {
-  if (format === 'stream-json') return jsonLine;
-  if (format === 'json') return (event) => (hasLegacyLine(event) ? jsonLine(toLegacyJson(event)) : '');
-  return textSerializer(stderr);
+  if (format === 'text') return textSerializer(stderr);
+  const shown = jsonShown(format);
+  return (event) => {
+    const value = shown(event);
+    return value ? jsonLine(value) : '';
+  };
 }
 
-/** The serialize stage's step: each event as the format writes it on stdout (nothing for an event it does not show). */
+/**
+ * The serialize stage's step: each event as the format writes it on stdout (nothing for an event it does not show).
+ * A JSON line is emitted in parts (lib/output/json-parts.ts): a huge answer's `final` is never one string.
+ */
 export function serializeStep(format: OutputFormat, stderr: ProgressWriter): Step<OutputEvent, string> {
-  const write = createSerializer(format, stderr);
+  if (format === 'text') {
+    const write = textSerializer(stderr);
+    return mapStep((event) => write(event) || undefined);
+  }
+  const shown = jsonShown(format);
   return {
     write(event, emit) {
-      const text = write(event);
-      if (text) emit(text);
+      const value = shown(event);
+      if (value) emitJsonLine(value, emit);
     },
   };
 }

@@ -94,35 +94,47 @@ export class ScriptedProvider implements Provider {
   /** Chunks handed to the agent so far (tests watch it to see backpressure). */
   handedOut = 0;
   private nextTurn = 0;
+  /** The turns not played yet: a turn is let go of once it is played, and each delta once it is handed out. */
+  private readonly turns: (ScriptTurn | undefined)[];
 
-  constructor(private readonly turns: ScriptTurn[], options: { model?: string } = {}) {
+  constructor(turns: ScriptTurn[], options: { model?: string } = {}) {
+    this.turns = [...turns];
     this.model = options.model ?? 'scripted';
   }
 
   async *turn(request: TurnRequest, signal: AbortSignal): AsyncGenerator<ProviderChunk> {
     const number = ++this.nextTurn;
-    const turn = this.turns[number - 1];
-    if (!turn) throw new ProviderError(`Scripted provider has no turn ${number}: the script has ${this.turns.length} turn(s).`);
-    checkExpectations(number, turn, request.messages);
-    const reasoning = (turn.reasoning ?? []).map((delta) => ({ type: 'reasoning' as const, delta }));
-    const text = (turn.chunks ?? (turn.text ? [turn.text] : [])).map((delta) => ({ type: 'text' as const, delta }));
-    for (const chunk of [...reasoning, ...text]) {
-      if (turn.delayMs) await delay(turn.delayMs, undefined, { signal });
+    const { deltas, delayMs, error, toolCalls = [], usage } = this.play(number, request);
+    // each delta let go of once handed out: the agent holds a huge scripted answer as it streams, not this too
+    for (let chunk = deltas.shift(); chunk; chunk = deltas.shift()) {
+      if (delayMs) await delay(delayMs, undefined, { signal });
       this.handedOut++;
       yield chunk;
     }
-    if (turn.error) {
-      const status = turn.error.status === undefined ? '' : ` (HTTP ${turn.error.status})`;
-      throw new ProviderError(`Scripted provider failed at turn ${number}${status}: ${turn.error.message}`);
+    if (error) {
+      const status = error.status === undefined ? '' : ` (HTTP ${error.status})`;
+      throw new ProviderError(`Scripted provider failed at turn ${number}${status}: ${error.message}`);
     }
-    for (const [index, call] of (turn.toolCalls ?? []).entries()) {
+    for (const [index, call] of toolCalls.entries()) {
       this.handedOut++;
       yield { type: 'tool_call', id: call.id ?? `call_${number}_${index + 1}`, name: call.name, args: call.args };
     }
-    if (turn.usage) {
+    if (usage) {
       this.handedOut++;
-      yield { type: 'usage', ...turn.usage };
+      yield { type: 'usage', ...usage };
     }
+  }
+
+  /** Turn `number`, taken out of the script (checked against the conversation): its deltas in order, and the rest. */
+  private play(number: number, request: TurnRequest): Omit<ScriptTurn, 'reasoning' | 'chunks' | 'text'> & { deltas: ProviderChunk[] } {
+    const turn = this.turns[number - 1];
+    if (!turn) throw new ProviderError(`Scripted provider has no turn ${number}: the script has ${this.turns.length} turn(s).`);
+    this.turns[number - 1] = undefined;
+    checkExpectations(number, turn, request.messages);
+    const { reasoning = [], chunks, text, ...rest } = turn;
+    const deltas: ProviderChunk[] = reasoning.map((delta) => ({ type: 'reasoning', delta }));
+    for (const delta of chunks ?? (text ? [text] : [])) deltas.push({ type: 'text', delta });
+    return { ...rest, deltas };
   }
 }
 

@@ -3,7 +3,8 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_MAX_LINE_BYTES, createLineFramer } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
 import type { Line } from '../protocol/types.js';
-import { applyStep } from '../streams.js';
+import { applyStep, concatBytes } from '../streams.js';
+import { jsonLineParts } from '../output/json-parts.js';
 import { NO_FOLLOW, PRIVATE_FILE_MODE, openError } from './folders.js';
 
 /** An event as stored: any JSON object. */
@@ -15,20 +16,38 @@ function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException)?.code === 'ENOENT';
 }
 
+/** The most appended in one write: a batch this big (a huge answer's `final`) is written in several. */
+const WRITE_BYTES = 1 << 20;
+
 /**
- * Appends events as whole JSON lines in one write (O_APPEND), so a reader or a
- * crash sees each batch's lines whole or a torn last line, never interleaved ones.
+ * Appends events as whole JSON lines (O_APPEND), in one write up to WRITE_BYTES, so a reader or a crash sees each
+ * batch's lines whole or a torn last line, never interleaved ones (the session's lock keeps other writers out).
+ * A huge line is serialized and written in parts (lib/output/json-parts.ts), never held whole.
  */
 export async function appendLines(file: string, events: readonly object[]): Promise<void> {
   if (events.length === 0) return;
-  const bytes = Buffer.from(events.map((event) => `${JSON.stringify(event)}\n`).join(''), 'utf8');
   const handle = await open(file, NO_FOLLOW.append, PRIVATE_FILE_MODE).catch((error) => {
     throw openError(file, error);
   });
-  try {
+  const writeAll = async (parts: string[]) => {
+    const bytes = concatBytes(parts);
     let offset = 0;
-    // One write; a short write (a full disk, a signal) goes on where it stopped.
+    // a short write (a full disk, a signal) goes on where it stopped
     while (offset < bytes.length) offset += (await handle.write(bytes, offset)).bytesWritten;
+  };
+  try {
+    let parts: string[] = [];
+    let length = 0;
+    for (const event of events) {
+      for (const part of jsonLineParts(event)) {
+        parts.push(part);
+        length += part.length;
+        if (length < WRITE_BYTES) continue;
+        await writeAll(parts);
+        [parts, length] = [[], 0];
+      }
+    }
+    await writeAll(parts);
   } finally {
     await handle.close();
   }

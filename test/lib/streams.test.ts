@@ -110,6 +110,16 @@ t.test('a step stream in byte mode writes what one chunk gave as one write', asy
   t.same(writes, ['a\nb\nc\n', 'd\n']);
 });
 
+t.test('byte mode: what one chunk gave past 1 MiB goes on in writes of about 1 MiB (a huge line in parts is never joined whole)', async (t) => {
+  const part = 'x'.repeat(256 * 1024);
+  const parts = stepStream({ write: (_chunk: Buffer, emit: (out: string) => void) => Array.from({ length: 10 }, () => emit(part)) }, { writableObjectMode: false, readableObjectMode: false });
+  const writes: number[] = [];
+  parts.on('data', (chunk: Buffer) => writes.push(chunk.length));
+  parts.end('go');
+  await new Promise((resolve) => parts.on('end', resolve));
+  t.same(writes, [1 << 20, 1 << 20, 512 * 1024]);
+});
+
 t.test('what a step made before it threw reaches the reader before the error, in both modes', async (t) => {
   for (const readableObjectMode of [true, false]) {
     const step = stepStream({ write: (text: Buffer, emit: (out: string) => void) => { for (const part of String(text).split(',')) { if (part === 'bad') throw new Error('boom'); emit(part); } } }, { writableObjectMode: false, readableObjectMode });

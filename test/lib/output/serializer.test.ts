@@ -1,5 +1,7 @@
 import t from 'tap';
-import { createSerializer, jsonLine } from '../../../lib/output/serializer.js';
+import { createSerializer, jsonLine, serializeStep } from '../../../lib/output/serializer.js';
+import { PART_CHARS } from '../../../lib/output/json-parts.js';
+import { applyStep } from '../../../lib/streams.js';
 import type { OutputEvent } from '../../../lib/protocol/types.js';
 
 const runId = 'run_20261130000000_aaaaaa';
@@ -18,6 +20,15 @@ t.test('stream-json: each event as one JSON line', async (t) => {
 t.test('json: the snake_case lines', async (t) => {
   const write = createSerializer('json', { write: () => t.fail('nothing on stderr') });
   t.same(events.map(write), ['{"type":"text","delta":"Hi."}\n', '{"type":"tool_call","id":"c1","name":"grep","arguments":"{\\"pattern\\":\\"x\\"}"}\n', '{"type":"done","exit_code":0}\n']);
+});
+
+t.test('stream-json and json: a huge final is emitted in parts, never as one string, the same bytes', async (t) => {
+  const final = { schemaVersion: 1, type: 'final', runId, text: 'answer "x"\n'.repeat(PART_CHARS / 2) } as OutputEvent;
+  for (const format of ['stream-json', 'json'] as const) {
+    const parts = applyStep(serializeStep(format, { write: () => t.fail('nothing on stderr') }), [final, events[2]!]);
+    t.equal(parts.join(''), [final, events[2]!].map(createSerializer(format, { write: () => {} })).join(''), format);
+    t.ok(Math.max(...parts.map((part) => part.length)) < 2 * PART_CHARS, `${format}: no part near the line's ${parts.join('').length} characters`);
+  }
 });
 
 t.test('text: the assistant text on stdout, progress on stderr, one renderer per serializer', async (t) => {

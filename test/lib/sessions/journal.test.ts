@@ -54,6 +54,14 @@ t.test('a batch is one write call; an empty batch writes nothing', async (t) => 
   t.equal((await readAll(file)).length, 100);
 });
 
+t.test('a huge line (a 5 MiB answer) is written in parts of about 1 MiB, the same bytes as one line', async (t) => {
+  const dir = t.testdir({});
+  const file = join(dir, 'events.jsonl');
+  const events = [{ type: 'text', delta: 'a' }, { type: 'final', text: 'é"\n😀'.repeat(1 << 20) }, { type: 'run_end' }];
+  t.ok((await countWrites(dir, () => appendLines(file, events))) >= 5, 'several writes');
+  t.equal(await readFile(file, 'utf8'), events.map((event) => `${JSON.stringify(event)}\n`).join(''));
+});
+
 t.test('concurrent appenders never interleave inside a line', async (t) => {
   const file = join(t.testdir({}), 'events.jsonl');
   const big = 'x'.repeat(3000);

@@ -1,0 +1,29 @@
+import t from 'tap';
+import { PART_CHARS, jsonLineParts } from '../../../lib/output/json-parts.js';
+
+const line = (value: object) => [...jsonLineParts(value)];
+
+t.test('an object without a long string is its JSON line, in one part', async (t) => {
+  const event = { schemaVersion: 1, type: 'final', runId: 'run_1', text: 'short "quoted"\n', skipped: undefined };
+  t.same(line(event), [`${JSON.stringify(event)}\n`]);
+});
+
+t.test('a long string field comes in slices whose concatenation is JSON.stringify, byte for byte', async (t) => {
+  // quotes, control characters, an emoji, a lone surrogate and line separators: every escape JSON.stringify makes
+  const text = 'a"b\\c\n\t\u0001\u2028😀\ud800 end '.repeat(Math.ceil((2.5 * PART_CHARS) / 24));
+  const event = { schemaVersion: 1, type: 'final', runId: 'run_1', text, structured: { ok: [1, 'two'] }, gone: undefined, fn: () => 1 };
+  const parts = line(event);
+  t.equal(parts.join(''), `${JSON.stringify(event)}\n`);
+  t.ok(parts.length >= 3, 'several parts');
+  t.ok(Math.max(...parts.map((part) => part.length)) <= 6 * PART_CHARS + 8, 'no part holds the whole line');
+  for (const field of [{ text, first: true }, { first: 1, text }]) t.equal(line(field).join(''), `${JSON.stringify(field)}\n`, 'wherever the long field is');
+});
+
+t.test('a surrogate pair at the end of a slice stays whole: never written as two escaped halves', async (t) => {
+  for (const shift of [0, 1, 2]) {
+    const text = `${'x'.repeat(PART_CHARS - shift)}${'😀'.repeat(4)}${'y'.repeat(PART_CHARS)}`;
+    const parts = line({ text });
+    t.equal(parts.join(''), `${JSON.stringify({ text })}\n`, `pair ${shift} before the cut`);
+    t.notMatch(parts.join(''), /\\ud/, 'no escaped half');
+  }
+});
