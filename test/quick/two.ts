@@ -1,0 +1,3 @@
+import { runShard } from './shard.js';
+
+await runShard(2, 2, import.meta.url);
