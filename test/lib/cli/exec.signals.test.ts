@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import t, { type Test } from 'tap';
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
@@ -153,8 +154,10 @@ t.test('a signal while the run is still being set up: error + run_end, not a sil
       // Opening the FIFO for writing completes once zero has opened it to read the prompt: it is setting the run up.
       void open(fifo, 'w').then(async (writer) => {
         child.kill('SIGINT');
-        // The prompt arrives after the signal: the run must not start anyway. The signal stops zero's read,
-        // so the pipe may be closed by now (EPIPE).
+        // The prompt arrives once zero has answered the signal (its first line, or its exit): the run must not start
+        // anyway. (Written at once, the prompt can reach zero before Node hands it the signal, and a scripted run
+        // can end before then: a busy machine showed it.) The signal stopped zero's read, so the pipe may be closed.
+        await Promise.race([once(child.stdout!, 'data'), once(child, 'exit')]);
         await writer.writeFile('hi').catch(() => {});
         await writer.close();
       });
