@@ -49,8 +49,6 @@ const capOf = (longest: number, char: string): RunCap => ({ longest, run: new Re
 export const SHORT_RUN = 256;
 /** A PEM block: header, a body of up to 64 KiB (the rule's bound), footer. */
 export const MAX_PEM_HOLD = 65536 + 256;
-/** Longest keyword (`authorization`) plus the longest lead (stripe's `sk` before `_live_`): a keyword still arriving. */
-const PARTIAL_KEYWORD_HOLD = 16;
 
 /** `pattern` (sticky, ending in `$`) matches all the text from `at`: the text to the end can begin a match. */
 function reachesEnd(pattern: RegExp, text: string, at: number): boolean {
@@ -73,7 +71,7 @@ const token = (lead = 0, longest = KIB, prefixes: HoldBound['prefixes'] = 'keywo
   prefixes,
 });
 
-const isNameCode = (code: number): boolean =>
+export const isNameCode = (code: number): boolean =>
   (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 46 || code === 45;
 
 /** The names a run can hold: the whole run and each part after a `-` (`x-api-key` → `api-key`, `key`). */
@@ -237,133 +235,13 @@ export function pemStart(text: string): number {
   return text.length;
 }
 
-export const isSpaceCode = (code: number): boolean => code === 32 || (code >= 9 && code <= 13) || code === 160 || code === 0x2028 || code === 0x2029;
-const isQuoteOrSpace = (code: number): boolean => isSpaceCode(code) || code === 34 || code === 39 || code === 96;
-
-/** Where the trailing run of non-space characters starts. */
-export function trailingRunStart(text: string): number {
-  let from = text.length;
-  while (from > 0 && !isSpaceCode(text.charCodeAt(from - 1))) from--;
-  return from;
-}
-
-/**
- * The credentials in use, as the hold sees them: the values (a piece of one is redacted wherever it is), every
- * form redacted whole (the values, their base64 and URL-encoded forms), and the length of the longest escaped.
- */
-export type HeldCredentials = { readonly secrets: readonly string[]; readonly forms: readonly string[]; readonly longest: number };
-const NO_CREDENTIALS: HeldCredentials = { secrets: [], forms: [], longest: 0 };
-
 /** A token's prefix is at most this long (`github_pat_`); the lookbehind of a token start, 6 characters (`\u003c`). */
 const TOKEN_PREFIX_HOLD = 16;
 
 /** How many of the last characters of `text` are the beginning of a token at a token start (`… s`, `… gh`). */
-function tokenPrefixLength(text: string): number {
+export function tokenPrefixLength(text: string): number {
   const { tokenStart } = KEYED;
   tokenStart.lastIndex = Math.max(0, text.length - TOKEN_PREFIX_HOLD);
   const found = tokenStart.exec(text);
   return found === null ? 0 : text.length - found.index;
-}
-
-/** How many of the last characters of `text` begin a private-key header (`-----BEG`). */
-function pemPrefixLength(text: string): number {
-  for (let length = Math.min(PEM_HEADER_START.length - 1, text.length); length > 0; length--) {
-    if (text.endsWith(PEM_HEADER_START.slice(0, length))) return length;
-  }
-  return 0;
-}
-
-/**
- * How many of the last characters of `text` could begin a credential in use: a piece of its value, or the
- * beginning of a form of it. One character glued to a word is let go (most words end in a character a long key
- * holds; at worst that one character of it shows, and a piece is redacted from 8 characters).
- */
-function credentialPieceLength(text: string, { secrets, forms }: HeldCredentials): number {
-  let piece = 0;
-  while (piece < text.length && secrets.some((secret) => secret.includes(text.slice(text.length - piece - 1)))) piece++;
-  if (piece === 1 && isNameCode(text.charCodeAt(text.length - 2))) piece = 0;
-  const longestForm = Math.min(text.length, Math.max(0, ...forms.map((form) => form.length - 1)));
-  for (let length = longestForm; length > piece; length--) {
-    const end = text.slice(text.length - length);
-    if (forms.some((form) => form.charCodeAt(0) === end.charCodeAt(0) && form.startsWith(end))) return length;
-  }
-  return piece;
-}
-
-/**
- * Where the end of `text` could still be the beginning of a secret: the beginning of a token's prefix at a
- * token start, of a private-key header, or a piece of a credential in use. A word that is none of these goes
- * out whole, at once: a rule whose keyword comes later (`pass` in `my_password=`) redacts only what follows
- * that keyword. A trailing run with an escape in it (`\u0073k-…`, `&#115;`) is held as before: an escaped
- * secret is found only once decoded (its run if short, else its last characters).
- */
-export function tailStart(text: string, credentials: HeldCredentials = NO_CREDENTIALS): number {
-  const run = trailingRunStart(text);
-  if (/[\\&]/.test(text.slice(run))) {
-    return text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, credentials.longest - 1);
-  }
-  return text.length - Math.max(tokenPrefixLength(text), pemPrefixLength(text), credentialPieceLength(text, credentials));
-}
-
-/** Words after which a credential may follow a space: `Authorization: Bearer <token>`. */
-const SCHEME_WORDS = /^(?:bearer|basic|digest)$/i;
-
-/** Where `<quotes/spaces>[operator]<quotes/spaces>` ending at `end` starts, and whether it holds an operator. */
-function separatorBefore(text: string, end: number): { start: number; assigns: boolean } {
-  const floor = Math.max(0, end - 256);
-  let at = end;
-  while (at > floor && isQuoteOrSpace(text.charCodeAt(at - 1))) at--;
-  const before = text.slice(Math.max(floor, at - 2), at);
-  const operator = before.endsWith(':=') || before.endsWith('=>') ? 2 : before.endsWith(':') || before.endsWith('=') ? 1 : 0;
-  if (operator === 0) return { start: at, assigns: false };
-  at -= operator;
-  while (at > floor && isQuoteOrSpace(text.charCodeAt(at - 1))) at--;
-  return { start: at, assigns: true };
-}
-
-/**
- * Pulls `from` back over `key<separator>` pairs (`password = `, `"apiKey": "`,
- * `Authorization: Bearer `): scheme words chain to the header name before them.
- */
-function walkBackOverKeys(text: string, from: number): number {
-  for (let steps = 0; steps < 4; steps++) {
-    const separator = separatorBefore(text, from);
-    let keyStart = separator.start;
-    while (keyStart > 0 && separator.start - keyStart < 256 && isNameCode(text.charCodeAt(keyStart - 1))) keyStart--;
-    const key = text.slice(keyStart, separator.start);
-    if (!/[A-Za-z0-9_]$/.test(key)) break;
-    if (!(SCHEME_WORDS.test(key) || (separator.assigns && isSensitiveKey(key)))) break;
-    from = separator.start - key.length;
-  }
-  return from;
-}
-
-/**
- * Where a held-back tail of `text` starts: what could still begin a secret at
- * its end (tailStart), an unterminated PEM block, a sensitive key waiting for its value, and the
- * start of every match still open at the end. `mayHoldSecret` false (no
- * keyword, no credential in view) skips what only a keyword can open.
- */
-export function holdFrom(text: string, mayHoldSecret = true, credentials: HeldCredentials = NO_CREDENTIALS): number {
-  const word = tailStart(text, credentials);
-  const open = openStart(text, mayHoldSecret);
-  return Math.max(0, Math.min(mayHoldSecret ? walkBackOverKeys(text, word) : word, open));
-}
-
-/**
- * The earliest open match. An open match may become `[REDACTED]` in the
- * whole text, and rules run one after another: a later rule's match that
- * runs up to it may then read differently (a query value glued to a PEM header,
- * a value glued to a token), so a match reaching its start is open too.
- */
-function openStart(text: string, mayHoldSecret: boolean): number {
-  let open = pemStart(text);
-  if (!mayHoldSecret) return open;
-  open = Math.min(open, openMatchStart(text));
-  for (let steps = 0; open > 0 && steps < 8; steps++) {
-    const before = openMatchStart(text.slice(0, open));
-    if (before >= open) break;
-    open = before;
-  }
-  return open;
 }

@@ -9,14 +9,15 @@
  * redactText(concatenation of what came in), for every split.
  */
 
-import { holdFrom, openCappedMatch, PEM_HEADER_START, SHORT_RUN, tailStart, type CappedMatch, type HeldCredentials } from './hold.js';
+import { openCappedMatch, PEM_HEADER_START, SHORT_RUN, type CappedMatch } from './hold.js';
+import { holdFrom, tailStart, type HeldCredentials } from './tail.js';
 import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
 import { knownForms } from './known.js';
 import { NO_KEYWORD } from './keyword-scanner.js';
 import { REDACTED } from './rule.js';
 import { keywordScanner, mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
 
-export { holdFrom } from './hold.js';
+export { holdFrom } from './tail.js';
 
 let scannedCharacters = 0;
 /**

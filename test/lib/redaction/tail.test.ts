@@ -1,0 +1,49 @@
+import t from 'tap';
+import { holdFrom, tailStart } from '../../../lib/redaction/tail.js';
+import { knownForms } from '../../../lib/redaction/known.js';
+
+t.test('holdFrom: what could still grow into a secret', async (t) => {
+  t.equal(holdFrom('plain words and sk-pro'), 'plain words and '.length, 'the trailing run');
+  t.equal(holdFrom('ends with a space '), 'ends with a space '.length, 'nothing to hold');
+  t.equal(holdFrom('set password = '), 'set '.length, 'a sensitive key waiting for its value');
+  t.equal(holdFrom('-H "Authorization: Bearer '), '-H "'.length, 'a header and its scheme');
+  t.equal(holdFrom('{"apiKey": "Zq8'), '{"api'.length, 'a value still arriving: from its keyword (the name before it stays in view)');
+  t.equal(holdFrom('the token is'), 'the token is'.length, 'a key without an assignment is just a word');
+  t.equal(holdFrom('x\n-----BEGIN RSA PRIVATE KEY-----\nMIIE abc'), 2, 'an open PEM block');
+  t.equal(holdFrom('Cookie: a=1; b=2; '), 0, 'a cookie header line');
+  const long = 'z'.repeat(20_000);
+  const heldOf = (text: string) => text.slice(holdFrom(text));
+  t.equal(heldOf(`a ${long}`), '', 'a long run with no keyword: nothing');
+  t.equal(heldOf(`a ${long}-s`), 's', 'but for the beginning of a token at its end');
+  t.equal(heldOf(`a ${long}","key":"sk-proj-Q7xL1spNxnyVmihA`), 'sk-proj-Q7xL1spNxnyVmihA', 'a long run: from where an open token begins');
+  t.equal(heldOf(`a ${long}","apiKey":"Zq8nR2vT6`), 'Key":"Zq8nR2vT6', 'a sensitive name whose value is still arriving');
+  t.equal(heldOf(`${long},"password": "correct horse`), 'password": "correct horse', 'a quoted value with spaces, still open');
+  const closed = `${long},"sk-proj-Q7xL0123456789abcdefgh","n":1`;
+  t.equal(heldOf(closed), '', 'a closed match holds nothing');
+  t.equal(heldOf(`x${long}\n-----BEGIN RSA PRIVATE KEY-----\n${'QUJD'.repeat(10_000)}`).length, 40_000 + 32, 'an open PEM block, however long its body so far');
+});
+
+t.test('a token right after an escape (`\\n`, `%0A`) is held from its prefix, like one after a space', async (t) => {
+  const long = '{"a":"x\\n"},'.repeat(2000);
+  for (const escape of ['\\n', '%0A', '\\u003c']) {
+    const text = `${long}${escape}sk-proj-Q7xL1spNxny`;
+    t.equal(text.slice(holdFrom(text)), 'sk-proj-Q7xL1spNxny', escape);
+  }
+});
+
+t.test('tailStart: a word goes at once unless its end could begin a secret', async (t) => {
+  const heldOf = (text: string, secrets: string[] = []) => text.slice(tailStart(text, { secrets, forms: knownForms(secrets), longest: 6 * Math.max(0, ...secrets.map((secret) => secret.length)) }));
+  for (const word of ['the', 'next', 'wordax0x', 'task-list.', 'tokens', 'password', 'is']) t.equal(heldOf(`say ${word}`), '', `${word}: nothing held`);
+  for (const start of ['s', 'sk', 'gh', 'github_pa', 'ey', 'AKI', 'a', 'xo', 'rk_liv', 'np']) t.equal(heldOf(`say ${start}`), start, `${start}: the beginning of a token`);
+  t.equal(heldOf('say (sk'), 'sk', 'after punctuation, a token start');
+  t.equal(heldOf('say x_s'), 's', 'after an underscore, a token start');
+  t.equal(heldOf('say ask'), '', 'inside a word, no token starts');
+  t.equal(heldOf('a\\nsk'), 'a\\nsk', 'a run with an escape: held whole, as an escaped key is found only decoded');
+  t.equal(heldOf('key:\n-----BEG'), '-----BEG', 'the beginning of a private-key header, wherever it is');
+  t.equal(heldOf('see Zq8nR2', ['Zq8nR2vT6yU1iO5pL9kJ']), 'Zq8nR2', 'a piece of a credential in use');
+  t.equal(heldOf('see vT6', ['Zq8nR2vT6yU1iO5pL9kJ']), 'vT6', 'from anywhere in it');
+  t.equal(heldOf('see vTx', ['Zq8nR2vT6yU1iO5pL9kJ']), '', 'not what it does not hold');
+  t.equal(heldOf('see wordv', ['Zq8nR2vT6yU1iO5pL9kJ']), '', 'not one character of it glued to a word');
+  t.equal(heldOf('see (v', ['Zq8nR2vT6yU1iO5pL9kJ']), 'v', 'but one at a token start');
+  t.equal(heldOf('see WnE4', ['Zq8nR2vT6yU1iO5pL9kJ']), 'WnE4', 'the beginning of its base64 form');
+});
