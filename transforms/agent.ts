@@ -1,6 +1,6 @@
 import type { Duplex } from 'node:stream';
 import { createAgentRun, type AgentOptions } from '../lib/agent/run.js';
-import { exchangeStream } from '../lib/streams.js';
+import { exchangeStream } from '../lib/exchange-stream.js';
 
 export { DEFAULT_MAX_TURNS, type AgentOptions } from '../lib/agent/run.js';
 

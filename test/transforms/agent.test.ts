@@ -10,7 +10,7 @@ import { stamp } from '../../transforms/stamp.js';
 import { checkAgainstSchema } from '../../lib/protocol/validate.js';
 import { throughUntilError } from '../helpers/streams.js';
 
-// The agent stage is an adapter (lib/streams.ts exchangeStream over lib/agent/run.ts): these tests are of the
+// The agent stage is an adapter (lib/exchange-stream.ts over lib/agent/run.ts): these tests are of the
 // stage, its events pulled as the reader reads, its failures after its events, its cancelling; what the loop does
 // is tested on the loop (test/lib/agent/).
 
