@@ -109,7 +109,8 @@ export async function connectServer(spec: McpServerSpec, options: StartOptions):
       async call(tool, args, signal) {
         if (gone) throw new Error(gone);
         try {
-          return (await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: spec.toolTimeoutMs })) as CallToolResult;
+          const request = client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: spec.toolTimeoutMs });
+          return (await settledBy(request, signal, spec.toolTimeoutMs)) as CallToolResult;
         } catch (error) {
           throw new Error(callFailure(spec, error, gone));
         }
@@ -127,6 +128,23 @@ function callFailure(spec: McpServerSpec, error: unknown, gone: string | undefin
   const message = error instanceof Error ? error.message : String(error);
   if (/timed out|-32001/i.test(message)) return `MCP server "${spec.name}" did not answer within ${spec.toolTimeoutMs / 1000} s (its toolTimeoutSec).`;
   return gone ?? `MCP server "${spec.name}": ${message}`;
+}
+
+/**
+ * The call's promise, rejected at once when `signal` aborts and soon after its timeout, whatever the SDK is doing:
+ * under load an abort right after the call began once left the SDK's promise unsettled, and the run waiting on it.
+ */
+function settledBy<T>(promise: Promise<T>, signal: AbortSignal, timeoutMs: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    const timer = setTimeout(() => reject(new Error('Request timed out')), timeoutMs + 1000);
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+    promise.then(resolve, reject).finally(() => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', abort);
+    });
+  });
 }
 
 /** The promise, or undefined once `ms` passed: a stop never waits on a server for long. */
