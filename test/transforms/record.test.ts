@@ -7,7 +7,7 @@ t.test('events pass through unchanged and are recorded; run_end waits until the 
   const log: string[] = [];
   const recorder: SessionRecorder = {
     begin: async () => ({ sessionId: 'zero_20261130000000_aaaaaa', history: [], warnings: [] }),
-    record: (event) => log.push(`record ${(event as { type: string }).type}`),
+    record: (event) => void log.push(`record ${(event as { type: string }).type}`),
     finish: async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       log.push('finished');
