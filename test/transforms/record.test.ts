@@ -61,3 +61,20 @@ t.test('a session that could not be written: its warning goes out once, stamped 
   const warning = { schemaVersion: 2, type: 'warning', runId, message: 'The session x could not be written: the disk is full (ENOSPC).' };
   t.same(await through(record(recorder), [text, end]), [warning, text, warning, end]);
 });
+
+t.test('while the recorder is behind the disk, the event waits for it before it goes on', async (t) => {
+  const log: string[] = [];
+  const recorder: SessionRecorder = {
+    begin: async () => ({ sessionId: 'x', history: [], warnings: [] }),
+    record: (event) => {
+      if ((event as { delta?: string }).delta !== 'big') return;
+      return new Promise<void>((resolve) => setTimeout(resolve, 20)).then(() => void log.push('written'));
+    },
+    finish: async () => {},
+    takeWarning: () => undefined,
+  };
+  const stage = record(recorder);
+  stage.on('data', (event: { delta?: string }) => log.push(`out ${event.delta}`));
+  await through(stage, [{ type: 'text', delta: 'big' }, { type: 'text', delta: 'small' }]);
+  t.same(log, ['written', 'out big', 'out small']);
+});
