@@ -1,5 +1,7 @@
 import t from 'tap';
-import { readdirSync, readlinkSync, readSync, fstatSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readlinkSync, readSync, fstatSync, rmdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { TextSpool } from '../../../lib/files/text-spool.js';
 
@@ -89,4 +91,24 @@ t.test('a temp dir that cannot be written keeps the text in memory, as without a
   const spool = written(new TextSpool(10), ['a'.repeat(50), 'b'.repeat(50)]);
   t.notOk(spool.spooled);
   t.equal(spool.text(), 'a'.repeat(50) + 'b'.repeat(50));
+});
+
+t.test('a temp dir that fills up mid-text: what the file held comes back, and the text goes on in memory, whole', { skip: process.getuid?.() !== 0 && 'mounting a tmpfs needs root' }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'zero-spool-full-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]);
+  const tmp = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  t.teardown(() => {
+    tmp === undefined ? delete process.env.TMPDIR : (process.env.TMPDIR = tmp);
+    execFileSync('umount', [dir]);
+    rmdirSync(dir);
+  });
+  const pieces = Array.from({ length: 32 }, (_, index) => `${index} é😀 `.repeat(1000));
+  const spool = new TextSpool(1000);
+  spool.write(pieces[0]!);
+  t.ok(spool.spooled, 'the first piece went to the file');
+  for (const piece of pieces.slice(1)) spool.write(piece);
+  t.notOk(spool.spooled, 'once the disk was full, the text is in memory');
+  t.equal(spool.text(), pieces.join(''));
+  t.same(readdirSync(dir), [], 'nothing left on the full disk');
 });
