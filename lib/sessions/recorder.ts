@@ -52,6 +52,13 @@ export type SessionRecorder = {
  */
 export const FLUSH_DELAY_MS = 40;
 
+/**
+ * Appends begin at least this far apart, so that a fast stream's deltas still share writes. Within that, an event
+ * is appended once it is on its way out (setImmediate: after the output's own writes), not on a timer that could
+ * fire just as the next chunk arrives and hold it up.
+ */
+const WRITE_SPACING_MS = 20;
+
 /** Events after which a run may sit still for long (a command runs, a model thinks): appended at once. */
 const BOUNDARIES = new Set(['tool_call', 'tool_result', 'run_end']);
 
@@ -73,6 +80,8 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
   let session: Session | undefined;
   let pending: object[] = [];
   let timer: NodeJS.Timeout | undefined;
+  let soon: NodeJS.Immediate | undefined;
+  let lastWrite = -Infinity;
   let writes: Promise<void> = Promise.resolve();
   let failure: unknown;
   let warned = false;
@@ -80,8 +89,10 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
   // Each batch is appended after the one before (ordered, never concurrent); after a failed one, none is, so no gap.
   const flush = () => {
     clearTimeout(timer);
-    timer = undefined;
+    clearImmediate(soon);
+    [timer, soon] = [undefined, undefined];
     if (!session || pending.length === 0) return;
+    lastWrite = performance.now();
     const [target, batch] = [session, pending];
     pending = [];
     writes = writes.then(() => (failure ? undefined : appendEvents(target, batch, { metadata: false }))).catch((error) => void (failure ??= error));
@@ -119,6 +130,7 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
       if (!session || failure) return;
       pending.push(event);
       if (BOUNDARIES.has((event as { type?: unknown }).type as string)) flush();
+      else if (performance.now() - lastWrite >= WRITE_SPACING_MS) soon ??= setImmediate(flush);
       else timer ??= setTimeout(flush, FLUSH_DELAY_MS);
     },
     async finish() {
