@@ -56,6 +56,13 @@ export type SessionRecorder = {
  */
 export const FLUSH_DELAY_MS = 40;
 
+/**
+ * Appends begin at least this far apart, so that a fast stream's deltas still share writes. Within that, an event
+ * is appended once it is on its way out (setImmediate: after the output's own writes), not on a timer that could
+ * fire just as the next chunk arrives and hold it up.
+ */
+const WRITE_SPACING_MS = 20;
+
 /** How much may wait to be appended, in characters of the events' strings (a delta, a tool's output). */
 export const MAX_BACKLOG_CHARS = 4 << 20;
 
@@ -93,6 +100,8 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
   /** Characters recorded and not yet appended (or failed). */
   let backlog = 0;
   let timer: NodeJS.Timeout | undefined;
+  let soon: NodeJS.Immediate | undefined;
+  let lastWrite = -Infinity;
   let writes: Promise<void> = Promise.resolve();
   let failure: unknown;
   let warned = false;
@@ -100,8 +109,10 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
   // Each batch is appended after the one before (ordered, never concurrent); after a failed one, none is, so no gap.
   const flush = () => {
     clearTimeout(timer);
-    timer = undefined;
+    clearImmediate(soon);
+    [timer, soon] = [undefined, undefined];
     if (!session || pending.length === 0) return;
+    lastWrite = performance.now();
     const [target, batch, chars] = [session, pending, pendingChars];
     [pending, pendingChars] = [[], 0];
     writes = writes
@@ -145,6 +156,7 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
       pendingChars += chars;
       backlog += chars;
       if (BOUNDARIES.has((event as { type?: unknown }).type as string)) flush();
+      else if (performance.now() - lastWrite >= WRITE_SPACING_MS) soon ??= setImmediate(flush);
       else timer ??= setTimeout(flush, FLUSH_DELAY_MS);
       if (backlog <= MAX_BACKLOG_CHARS) return;
       flush();
