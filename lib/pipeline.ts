@@ -89,7 +89,7 @@ export function outputChain(options: OutputChainOptions = {}): Duplex {
   const head = [guardStep('outputChain', redactStep(options)), stampStep({ ...options, keep })];
   const serializer = serializeStep(options.format ?? 'stream-json', options.stderr ?? process.stderr);
   if (!options.recorder) return stepStream(composeSteps([...head, serializer]), { readableObjectMode: false });
-  return new pumpify.obj(stepStream(composeSteps(head)), record(options.recorder), stepStream(serializer, { readableObjectMode: false }));
+  return new pumpify.obj(stepStream(composeSteps(head), { writableHighWaterMark: 2, readableHighWaterMark: 2 }), record(options.recorder), stepStream(serializer, { readableObjectMode: false, writableHighWaterMark: 2 }));
 }
 
 /** Called with every failure that ends a run, before it becomes an `error` event (the CLI prints it with --debug). */

@@ -77,6 +77,8 @@ export type StepStreamOptions = {
   writableObjectMode?: boolean;
   /** How many objects in are buffered (default OBJECT_HIGH_WATER_MARK): 1 for chunks of bytes written as objects. */
   writableHighWaterMark?: number;
+  /** How many objects out are buffered, in object mode (default OBJECT_HIGH_WATER_MARK). */
+  readableHighWaterMark?: number;
 };
 
 /** Room to write a batch in, kept between batches up to this size. */
@@ -108,7 +110,7 @@ export function concatBytes(items: readonly (string | Buffer)[]): Buffer {
  * past it the Buffer goes on and the next begins).
  */
 export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOptions = {}): Transform {
-  const { readableObjectMode = true, writableObjectMode = true, writableHighWaterMark = OBJECT_HIGH_WATER_MARK } = options;
+  const { readableObjectMode = true, writableObjectMode = true, writableHighWaterMark = OBJECT_HIGH_WATER_MARK, readableHighWaterMark = OBJECT_HIGH_WATER_MARK } = options;
   let batch: (string | Buffer)[] = [];
   let batchLength = 0;
   let stream: Transform;
@@ -190,7 +192,7 @@ export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOpti
     writableObjectMode,
     readableObjectMode,
     writableHighWaterMark: writableObjectMode ? writableHighWaterMark : undefined,
-    readableHighWaterMark: readableObjectMode ? OBJECT_HIGH_WATER_MARK : undefined,
+    readableHighWaterMark: readableObjectMode ? readableHighWaterMark : undefined,
     transform(chunk: In, _encoding, callback) {
       run(() => step.write(chunk, emit), callback);
     },

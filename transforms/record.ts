@@ -3,7 +3,6 @@ import type { OutputEvent } from '../lib/protocol/types.js';
 import type { SessionRecorder } from '../lib/sessions/recorder.js';
 import { isInItsVersion } from '../lib/protocol/versions.js';
 import { stampEvent } from '../lib/protocol/stamp.js';
-import { OBJECT_HIGH_WATER_MARK } from '../lib/streams.js';
 
 /**
  * Stamped events pass through unchanged and are stored in the run's session
@@ -15,7 +14,7 @@ import { OBJECT_HIGH_WATER_MARK } from '../lib/streams.js';
 export function record(recorder: SessionRecorder): Transform {
   return new Transform({
     objectMode: true,
-    highWaterMark: OBJECT_HIGH_WATER_MARK,
+    highWaterMark: 2,
     transform(event: OutputEvent, _encoding, callback) {
       // a write that failed (a full disk) is said once, in the stream the client reads; the run goes on
       const warnAbout = (next: OutputEvent) => {
