@@ -6,7 +6,7 @@
  * messages of 10 KB while a permission_request waits (peak RSS, bench/soak-field.ts), and `zero --version` against
  * `node -e ''` (paired, alternating runs).
  *
- *   node dist/bench/memory.js [--gb 1] [--reader-mbps 1] [--render-mb 100] [--tiny 1000000] [--answer-mb 100] [--flood 100000] [--starts 20]
+ *   node dist/bench/memory.js [--gb 1] [--reader-mbps 1] [--render-mb 100] [--tiny 1000000] [--answer-mb 100] [--delta-mb 1] [--flood 100000] [--starts 20]
  *     [--only start,tiny,answer,flood,render,stalled,redact]
  *
  * A report, never a test: nothing is asserted.
@@ -31,6 +31,7 @@ const { values: args } = parseArgs({
     'render-mb': { type: 'string', default: '100' },
     tiny: { type: 'string', default: '1000000' },
     'answer-mb': { type: 'string', default: '100' },
+    'delta-mb': { type: 'string', default: '1' },
     flood: { type: 'string', default: '100000' },
     starts: { type: 'string', default: '20' },
     only: { type: 'string', default: 'start,tiny,answer,flood,render,stalled,redact' },
@@ -209,16 +210,16 @@ async function answerRun(server: { url: string }, session: string[]): Promise<{ 
  * `zero exec` of an answer of `mb` MiB in 1 MiB deltas, with its session and with --no-session, beside an answer of
  * one delta: what the answer adds to zero's own peak is the figure whose goal is a small multiple of the largest delta.
  */
-async function hugeAnswer(mb: number, baseline: number): Promise<void> {
-  const [server, small] = [await hugeAnswerServer(mb, 1), await hugeAnswerServer(1, 1)];
+async function hugeAnswer(mb: number, deltaMb: number, baseline: number): Promise<void> {
+  const [server, small] = [await hugeAnswerServer(mb, deltaMb), await hugeAnswerServer(deltaMb, deltaMb)];
   try {
     for (const session of [[], ['--no-session']]) {
       const floor = await answerRun(small, session);
       const { peak, ms, code, out } = await answerRun(server, session);
       console.log(
-        `a ${mb} MiB answer in 1 MiB deltas through zero exec ${session.length ? '--no-session' : 'with its session'}: ${(ms / 1000).toFixed(1)} s, exit ${code}, ${mib(out)} out, ` +
-          `peak RSS ${mib(peak)}, ${mib(peak - baseline)} above Node's baseline = ${((peak - baseline) / MiB).toFixed(0)}× the largest delta ` +
-          `(goal: a small multiple of the largest delta, 1 MiB: under 40 MiB + 10× it); a 1 MiB answer peaks at ${mib(floor.peak)}, ` +
+        `a ${mb} MiB answer in ${deltaMb} MiB deltas through zero exec ${session.length ? '--no-session' : 'with its session'}: ${(ms / 1000).toFixed(1)} s, exit ${code}, ${mib(out)} out, ` +
+          `peak RSS ${mib(peak)}, ${mib(peak - baseline)} above Node's baseline = ${((peak - baseline) / (deltaMb * MiB)).toFixed(0)}× the largest delta ` +
+          `(goal: a small multiple of the largest delta); a ${deltaMb} MiB answer (one delta) peaks at ${mib(floor.peak)}, ` +
           `so the answer adds ${mib(peak - floor.peak)} = ${((peak - floor.peak) / (mb * MiB)).toFixed(2)}× the answer`,
       );
     }
@@ -262,7 +263,7 @@ try {
   const only = new Set(args.only.split(','));
   if (only.has('start')) await startUp(Number(args.starts));
   if (only.has('tiny')) await tinyEvents(Number(args.tiny), baseline);
-  if (only.has('answer')) await hugeAnswer(Number(args['answer-mb']), baseline);
+  if (only.has('answer')) await hugeAnswer(Number(args['answer-mb']), Number(args['delta-mb']), baseline);
   if (only.has('flood')) await floodWait(Number(args.flood));
   if (only.has('render')) await renderLarge(Number(args['render-mb']));
   if (only.has('stalled')) await redactToStalledReader(4000);
