@@ -56,12 +56,17 @@ export function promptShortcut(argv: string[]): string[] {
 const VERSION_FLAGS = new Set(['--version', '-V', '-v', 'version']);
 
 /**
- * The commands that keep V8's young generation at its start size (2 MiB; V8 doubles it up to 32 MiB while much
- * survives its scavenges): what they hold dies young, and a small young generation keeps each scavenge short (a
- * pause for the chunk exec is streaming) and `zero redact`'s peak RSS lower. stats and validate, which keep totals,
- * spent 4–10% more CPU on the extra scavenges: they keep V8's default (docs/performance.md).
+ * V8 settings of the commands that stream: the young generation kept at its start size (2 MiB; V8 doubles it up to
+ * 32 MiB while much survives its scavenges), since what they hold dies young and a small young generation keeps each
+ * scavenge short (a pause for the chunk exec is streaming) and `zero redact`'s peak RSS lower; and for exec an old
+ * generation collected once it grows by 30% (the deltas of a huge answer are large objects that outlive a scavenge and
+ * were left to pile up to 2-3x zero's live heap). stats and validate, which keep totals, spent 4–10% more CPU on the
+ * extra scavenges: they keep V8's defaults (docs/performance.md).
  */
-const SMALL_YOUNG_GENERATION = new Set(['exec', 'redact']);
+const V8_SETTINGS: Record<string, string[]> = {
+  exec: ['--semi-space-growth-factor=1', '--heap-growing-percent=30'],
+  redact: ['--semi-space-growth-factor=1'],
+};
 
 export async function main(given: string[] = process.argv.slice(2), io: CliIO = processIO()): Promise<void> {
   watchStdout(io);
@@ -73,8 +78,8 @@ export async function main(given: string[] = process.argv.slice(2), io: CliIO = 
   const [{ CommanderError }, { program }, { checkOptionValues }] = await Promise.all([import('commander'), import('./program.js'), import('./option-values.js')]);
   const zero = program(io).hook('preAction', (_zero, command) => {
     checkOptionValues(command, argv);
-    // set before the command allocates: a flag that only stops the young generation from growing further
-    if (SMALL_YOUNG_GENERATION.has(command.name())) setFlagsFromString('--semi-space-growth-factor=1');
+    // set before the command allocates: flags that only change when V8 collects, never what a program may do
+    for (const flag of V8_SETTINGS[command.name()] ?? []) setFlagsFromString(flag);
   });
   try {
     await zero.parseAsync(argv, { from: 'user' });
