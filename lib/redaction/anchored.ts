@@ -53,34 +53,57 @@ export function anchoredScanRule(
   if (keywords.length === 0) throw new Error(`anchored rule ${name} needs keywords`);
   const sticky = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}y`);
   // as a trie (`p(?:ass|wd)`): the same matches as a flat alternation, found with fewer comparisons
-  const keyword = new RegExp(`(?:${keywordSource(keywords)})${anchor.follows}`, 'gi');
+  const keywordSearch = `(?:${keywordSource(keywords)})${anchor.follows}`;
+  const keyword = new RegExp(keywordSearch, 'gi');
+  const keywordHere = new RegExp(keywordSearch, 'iy');
+
+  /** The text redacted, given where the next keyword that `follows` holds for is at or after an index (-1: none). */
+  const redact = (text: string, nextHit: (from: number) => number): string => {
+    let out = '';
+    let copied = 0;
+    for (let hit = nextHit(0); hit >= 0; ) {
+      let start = hit;
+      while (start > 0 && anchor.inRun(text.charCodeAt(start - 1))) start--;
+      let end = hit + 1;
+      while (end < text.length && anchor.inRun(text.charCodeAt(end))) end++;
+      // every start in the run, left to right, as scanRule would meet them; the first accepted wins
+      for (let at = Math.max(start - 2, copied); at < end; at++) {
+        if (at < start ? !anchor.startsBefore(text.slice(at, start)) : at > start && !anchor.startsAfter(text.charCodeAt(at - 1))) continue;
+        sticky.lastIndex = at;
+        const match = sticky.exec(text);
+        if (match === null) continue;
+        const range = locate(match);
+        if (range === undefined || range[0] < copied) continue;
+        out += text.slice(copied, range[0]) + REDACTED;
+        copied = range[1];
+        break;
+      }
+      hit = nextHit(end);
+    }
+    return out === '' ? text : out + text.slice(copied);
+  };
+
   return {
     name,
     keywords,
-    apply(text) {
-      let out = '';
-      let copied = 0;
-      keyword.lastIndex = 0;
-      for (let hit = keyword.exec(text); hit !== null; hit = keyword.exec(text)) {
-        let start = hit.index;
-        while (start > 0 && anchor.inRun(text.charCodeAt(start - 1))) start--;
-        let end = hit.index + 1;
-        while (end < text.length && anchor.inRun(text.charCodeAt(end))) end++;
-        keyword.lastIndex = end;
-        // every start in the run, left to right, as scanRule would meet them; the first accepted wins
-        for (let at = Math.max(start - 2, copied); at < end; at++) {
-          if (at < start ? !anchor.startsBefore(text.slice(at, start)) : at > start && !anchor.startsAfter(text.charCodeAt(at - 1))) continue;
-          sticky.lastIndex = at;
-          const match = sticky.exec(text);
-          if (match === null) continue;
-          const range = locate(match);
-          if (range === undefined || range[0] < copied) continue;
-          out += text.slice(copied, range[0]) + REDACTED;
-          copied = range[1];
-          break;
+    apply: (text) =>
+      redact(text, (from) => {
+        keyword.lastIndex = from;
+        const hit = keyword.exec(text);
+        return hit === null ? -1 : hit.index;
+      }),
+    // the keyword search done: only where a keyword begins is `follows` tried
+    applyAt(text, starts) {
+      let next = 0;
+      return redact(text, (from) => {
+        for (; next < starts.length; next++) {
+          const start = starts[next]!;
+          if (start < from) continue;
+          keywordHere.lastIndex = start;
+          if (keywordHere.test(text)) return start;
         }
-      }
-      return out === '' ? text : out + text.slice(copied);
+        return -1;
+      });
     },
   };
 }

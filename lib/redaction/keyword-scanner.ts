@@ -130,16 +130,25 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
 export interface KeywordGroups {
   /** Whether a keyword of any group occurs in `text`. */
   some(text: string): boolean;
-  /** Per group, in their order, 1 when one of its keywords occurs in `text`, else 0; undefined when no keyword occurs. */
-  which(text: string): Uint8Array | undefined;
+  /**
+   * Per group, in their order, 1 when one of its keywords occurs in `text`, else 0; undefined when no keyword occurs.
+   * With `starts`, where each keyword of the located group begins in `text` is pushed onto it, in ascending order.
+   */
+  which(text: string, starts?: number[]): Uint8Array | undefined;
 }
 
-export function keywordGroups(groups: readonly (readonly string[])[]): KeywordGroups {
+/** `located`: the index of the group whose keywords which() can also tell the starts of. */
+export function keywordGroups(groups: readonly (readonly string[])[], located = -1): KeywordGroups {
   const groupOf = groups.flatMap((keywords, group) => keywords.map(() => group));
-  const { classOf, ending, table: tableOf } = automaton(groups.flat());
+  const keywords = groups.flat();
+  const { classOf, ending, table: tableOf } = automaton(keywords);
   // per state, the groups with a keyword ending there; the payload is the state itself (the root never ends one)
-  const groupsAt = ending.map((keywords) => [...new Set(keywords.map((index) => groupOf[index]!))]);
-  const table = tableOf((keywords, state) => (keywords.length === 0 ? 0 : state));
+  const groupsAt = ending.map((ended) => [...new Set(ended.map((index) => groupOf[index]!))]);
+  // per state, the lengths of the located group's keywords ending there, longest first (the earliest start first)
+  const lengthsAt = ending.map((ended) =>
+    [...new Set(ended.filter((index) => groupOf[index] === located).map((index) => keywords[index]!.length))].sort((a, b) => b - a),
+  );
+  const table = tableOf((ended, state) => (ended.length === 0 ? 0 : state));
   return {
     some(text) {
       let at = 0;
@@ -151,7 +160,7 @@ export function keywordGroups(groups: readonly (readonly string[])[]): KeywordGr
       }
       return false;
     },
-    which(text) {
+    which(text, starts) {
       // up to the first keyword, as some() does (the common case: none at all); then noting every group
       let at = 0;
       let i = 0;
@@ -164,17 +173,28 @@ export function keywordGroups(groups: readonly (readonly string[])[]): KeywordGr
       if (i === text.length) return undefined;
       const found = new Uint8Array(groups.length);
       let left = groups.length;
-      for (; i < text.length && left > 0; i++) {
+      // a keyword that begins before one that ends earlier (only when a keyword holds another in its middle)
+      let unordered = false;
+      for (; i < text.length && (left > 0 || starts !== undefined); i++) {
         const code = text.charCodeAt(i);
         const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
         at = entry & 0xffff;
         if (entry > 0xffff) {
-          for (const group of groupsAt[entry >>> 16]!) {
+          const state = entry >>> 16;
+          for (const group of groupsAt[state]!) {
             left -= 1 - found[group]!;
             found[group] = 1;
           }
+          if (starts !== undefined) {
+            for (const length of lengthsAt[state]!) {
+              const start = i + 1 - length;
+              unordered ||= starts.length > 0 && start < starts[starts.length - 1]!;
+              starts.push(start);
+            }
+          }
         }
       }
+      if (unordered) starts!.sort((a, b) => a - b);
       return found;
     },
   };

@@ -78,9 +78,10 @@ export function mayContainKnownSecret(text: string, options?: RedactOptions): bo
   return known.secrets.length > 0 && (containsAny(text, known.forms) || redactFragments(text, known.secrets) !== text);
 }
 
-function redactPlain(text: string, known: Known, rules: readonly TextRule[]): string {
+/** `starts`: where the keywords of the rule with applyAt begin in `text`, which it can use while no rule before it changed the text. */
+function redactPlain(text: string, known: Known, rules: readonly TextRule[], starts: readonly number[]): string {
   let out = known.secrets.length === 0 ? text : redactFragments(redactKnownForms(text, known.forms), known.secrets);
-  for (const rule of rules) out = rule.apply(out);
+  for (const rule of rules) out = rule.applyAt !== undefined && out === text ? rule.applyAt(out, starts) : rule.apply(out);
   return out;
 }
 
@@ -96,12 +97,14 @@ export function redactText(text: string, options?: RedactOptions): string {
   const known = prepareKnown(options?.secrets);
   // Chosen on the original text: replacing a secret with the marker cannot
   // create a keyword (no keyword overlaps the marker; a test checks).
-  const rules = prefilter.select(text);
+  const starts: number[] = [];
+  const rules = prefilter.select(text, starts);
   if (rules.length === 0 && known.secrets.length === 0) return text;
   const decoded = rules.includes(ESCAPES) ? decodeSecretEscapes(text) : text;
   if (decoded !== text) {
-    const redacted = redactPlain(decoded, known, prefilter.select(decoded));
+    const decodedStarts: number[] = [];
+    const redacted = redactPlain(decoded, known, prefilter.select(decoded, decodedStarts), decodedStarts);
     if (redacted !== decoded) return redacted;
   }
-  return redactPlain(text, known, rules);
+  return redactPlain(text, known, rules, starts);
 }

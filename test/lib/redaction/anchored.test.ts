@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { NAME_ANCHOR, anchoredScanRule } from '../../../lib/redaction/anchored.js';
 import { ASSIGNMENT_RULE, ASSIGNMENT_SCAN } from '../../../lib/redaction/assignments.js';
 import { HTTP_RULES, URL_PASSWORD_SCAN } from '../../../lib/redaction/http.js';
+import { buildPrefilter } from '../../../lib/redaction/prefilter.js';
 import { REDACTED, lineLocalRule, prefixedSecretRule } from '../../../lib/redaction/rule.js';
 
 /** Text made of the pieces these rules react to, glued in every way. */
@@ -20,6 +21,20 @@ const text = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join(''));
 t.test('the anchored assignment rule equals the full scan', async (t) => {
   fc.assert(fc.property(text, (input) => ASSIGNMENT_RULE.apply(input) === ASSIGNMENT_SCAN.apply(input)), { numRuns: 20000 });
   t.pass();
+});
+
+t.test('told where its keywords begin (the prefilter\'s pass), the anchored rule equals the full scan', async (t) => {
+  const prefilter = buildPrefilter([ASSIGNMENT_RULE]);
+  fc.assert(
+    fc.property(text, (input) => {
+      const starts: number[] = [];
+      prefilter.select(input, starts);
+      return ASSIGNMENT_RULE.applyAt!(input, starts) === ASSIGNMENT_SCAN.apply(input);
+    }),
+    { numRuns: 20000 },
+  );
+  t.equal(ASSIGNMENT_RULE.applyAt!('password=hunter2hunter2', []), 'password=hunter2hunter2', 'only the starts it is told are tried');
+  t.equal(ASSIGNMENT_RULE.applyAt!('password=hunter2hunter2', [0]), `password=${REDACTED}`);
 });
 
 t.test('the line-local URL rule equals the full scan', async (t) => {
