@@ -23,6 +23,8 @@ export interface KeywordScanner {
 }
 
 const ASCII = 128;
+/** Every UTF-16 code unit: the class table covers them all, so the scan's loop has no branch for what is past ASCII. */
+const CODE_UNITS = 0x10000;
 
 /**
  * The Aho–Corasick automaton of `keywords` (ASCII, matched ignoring case): a complete transition table over
@@ -30,8 +32,9 @@ const ASCII = 128;
  */
 function automaton(keywords: readonly string[]) {
   const lowered = keywords.map((keyword) => keyword.toLowerCase());
-  // Characters no keyword holds are one class: the table has a column per class (it stays small enough to stay in cache).
-  const classOf = new Uint8Array(ASCII);
+  // Characters no keyword holds are one class (0, every code unit past ASCII too): the table has a column per class
+  // (it stays small enough to stay in cache).
+  const classOf = new Uint8Array(CODE_UNITS);
   let classes = 1;
   for (const keyword of lowered) {
     for (let i = 0; i < keyword.length; i++) {
@@ -111,8 +114,7 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
         let at = row;
         let last = NO_KEYWORD;
         for (let i = 0; i < piece.length; i++) {
-          const code = piece.charCodeAt(i);
-          const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+          const entry = table[at + classOf[piece.charCodeAt(i)]!]!;
           at = entry & 0xffff;
           if (entry > 0xffff) last = i + 1 - (entry >>> 16);
         }
@@ -153,8 +155,7 @@ export function keywordGroups(groups: readonly (readonly string[])[], located = 
     some(text) {
       let at = 0;
       for (let i = 0; i < text.length; i++) {
-        const code = text.charCodeAt(i);
-        const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+        const entry = table[at + classOf[text.charCodeAt(i)]!]!;
         if (entry > 0xffff) return true;
         at = entry;
       }
@@ -165,8 +166,7 @@ export function keywordGroups(groups: readonly (readonly string[])[], located = 
       let at = 0;
       let i = 0;
       for (; i < text.length; i++) {
-        const code = text.charCodeAt(i);
-        const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+        const entry = table[at + classOf[text.charCodeAt(i)]!]!;
         if (entry > 0xffff) break;
         at = entry;
       }
@@ -176,8 +176,7 @@ export function keywordGroups(groups: readonly (readonly string[])[], located = 
       // a keyword that begins before one that ends earlier (only when a keyword holds another in its middle)
       let unordered = false;
       for (; i < text.length && (left > 0 || starts !== undefined); i++) {
-        const code = text.charCodeAt(i);
-        const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+        const entry = table[at + classOf[text.charCodeAt(i)]!]!;
         at = entry & 0xffff;
         if (entry > 0xffff) {
           const state = entry >>> 16;
