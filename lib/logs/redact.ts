@@ -50,14 +50,9 @@ const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.de
 
 const DELTA_TYPES = [',"type":"text","runId":"', ',"type":"reasoning","runId":"'] as const;
 const DELTA_KEY = '","delta":"';
-/** Characters a JSON string cannot hold unescaped; a backslash means escapes to decode. */
+/** Characters a JSON string cannot hold unescaped; a backslash means escapes to decode (then JSON.parse of the string alone does). */
 const NOT_PLAIN = /["\\\u0000-\u001f]/;
 
-/**
- * A delta line exactly as zero writes it (`{"schemaVersion":1,"type":"text","runId":"run_…","delta":"…"}`),
- * read without JSON.parse: most lines of a log are these, and only their delta is needed. Anything else
- * (other keys, another order, spaces, escapes in the delta) is undefined: the line is parsed as usual.
- */
 /** A run id of the protocol's shape; a log repeats one on every line, so the last one checked is remembered. */
 let lastRunId = '';
 /** lastRunId and the key after it on a delta line. */
@@ -70,6 +65,11 @@ function isRunId(runId: string): boolean {
   return true;
 }
 
+/**
+ * A delta line exactly as zero writes it (`{"schemaVersion":1,"type":"text","runId":"run_…","delta":"…"}`),
+ * read without JSON.parse of the line: most lines of a log are these, and only their delta is needed (a delta with
+ * escapes is decoded on its own). Anything else (other keys, another order, spaces) is undefined: the line is parsed as usual.
+ */
 function plainDeltaLine(raw: string): Json | undefined {
   if (!raw.startsWith('{"schemaVersion":') || !raw.endsWith('"}')) return undefined;
   const schemaVersion = raw.charCodeAt(17) - 48;
@@ -82,9 +82,21 @@ function plainDeltaLine(raw: string): Json | undefined {
   const idEnd = sameRun ? idStart + lastRunId.length : raw.indexOf(DELTA_KEY, idStart);
   if (idEnd < 0) return undefined;
   const runId = sameRun ? lastRunId : raw.slice(idStart, idEnd);
+  if (!(sameRun || isRunId(runId))) return undefined;
   const delta = raw.slice(idEnd + DELTA_KEY.length, -2);
-  if (!(sameRun || isRunId(runId)) || NOT_PLAIN.test(delta)) return undefined;
-  return { schemaVersion, type: typed === DELTA_TYPES[0] ? 'text' : 'reasoning', runId, delta };
+  const decoded = NOT_PLAIN.test(delta) ? decodedString(raw.slice(idEnd + DELTA_KEY.length - 1, -1)) : delta;
+  if (decoded === undefined) return undefined;
+  return { schemaVersion, type: typed === DELTA_TYPES[0] ? 'text' : 'reasoning', runId, delta: decoded };
+}
+
+/** A JSON string literal (quotes included) decoded, or undefined when it is not exactly one (an unescaped quote ends it early). */
+function decodedString(literal: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(literal);
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
