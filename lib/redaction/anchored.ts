@@ -5,6 +5,10 @@
  * (a sensitive name always holds a keyword), the output is the same as
  * scanRule's; but ordinary code, where nearly every word could start a name,
  * is crossed by one cheap keyword search instead of by the rule's regex.
+ *
+ * `namePasses`, for a pattern whose match names the run from one of its starts (the run's start, or after a
+ * character `startsAfter` accepts) to its end, and a `locate` that declines a match whose name fails it: a run
+ * where no such name passes is skipped without trying the pattern (`key=None`, `{"key": key}` in code).
  */
 
 import { keywordSource } from './prefilter.js';
@@ -49,6 +53,7 @@ export function anchoredScanRule(
   pattern: RegExp,
   locate: (match: RegExpExecArray) => SecretRange | undefined,
   anchor: Anchor,
+  namePasses?: (name: string) => boolean,
 ): TextRule {
   if (keywords.length === 0) throw new Error(`anchored rule ${name} needs keywords`);
   const sticky = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}y`);
@@ -56,6 +61,15 @@ export function anchoredScanRule(
   const keywordSearch = `(?:${keywordSource(keywords)})${anchor.follows}`;
   const keyword = new RegExp(keywordSearch, 'gi');
   const keywordHere = new RegExp(keywordSearch, 'iy');
+
+  /** Whether a name that can begin in the run [start, end) and run to its end passes (a run where none does is skipped). */
+  const somePasses = (text: string, start: number, end: number): boolean => {
+    if (namePasses === undefined || namePasses(text.slice(start, end))) return true;
+    for (let at = start + 1; at < end; at++) {
+      if (anchor.startsAfter(text.charCodeAt(at - 1)) && namePasses(text.slice(at, end))) return true;
+    }
+    return false;
+  };
 
   /** The text redacted, given where the next keyword that `follows` holds for is at or after an index (-1: none). */
   const redact = (text: string, nextHit: (from: number) => number): string => {
@@ -66,6 +80,10 @@ export function anchoredScanRule(
       while (start > 0 && anchor.inRun(text.charCodeAt(start - 1))) start--;
       let end = hit + 1;
       while (end < text.length && anchor.inRun(text.charCodeAt(end))) end++;
+      if (!somePasses(text, start, end)) {
+        hit = nextHit(end);
+        continue;
+      }
       // every start in the run, left to right, as scanRule would meet them; the first accepted wins
       for (let at = Math.max(start - 2, copied); at < end; at++) {
         if (at < start ? !anchor.startsBefore(text.slice(at, start)) : at > start && !anchor.startsAfter(text.charCodeAt(at - 1))) continue;

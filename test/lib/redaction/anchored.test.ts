@@ -57,6 +57,19 @@ t.test('anchoredScanRule: only runs holding a keyword, each start tried in turn'
   t.throws(() => anchoredScanRule('none', [], /x/g, () => undefined, NAME_ANCHOR));
 });
 
+t.test('anchoredScanRule with namePasses: a run where no name can pass is skipped, the others as without it', async (t) => {
+  const looked: string[] = [];
+  const pattern = /(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_.-]{0,20})=([0-9]{1,10})/g;
+  const locate = (match: RegExpExecArray) => {
+    looked.push(match[1]!);
+    return match[1]!.endsWith('pin') ? ([match.index + match[1]!.length + 1, match.index + match[0].length] as const) : undefined;
+  };
+  const rule = anchoredScanRule('pin', ['pin'], pattern, locate, NAME_ANCHOR, (name) => name.endsWith('pin'));
+  t.equal(rule.apply('pin=1234 x-pin=77 pinx=5 my-pin-code=3 a-b-pin=9'), `pin=${REDACTED} x-pin=${REDACTED} pinx=5 my-pin-code=3 a-b-pin=${REDACTED}`);
+  t.same(looked, ['pin', 'x-pin', 'a-b-pin'], 'pinx and my-pin-code are not tried: no name in them ends in pin');
+  t.equal(rule.applyAt!('spin-pin=12', [1, 5]), `spin-pin=${REDACTED}`, 'a name after a dash');
+});
+
 t.test('NAME_ANCHOR', async (t) => {
   const code = (c: string): number => c.charCodeAt(0);
   for (const c of 'aZ09_.-') t.ok(NAME_ANCHOR.inRun(code(c)), c);
