@@ -42,9 +42,16 @@ function plainDelta(value: Json): boolean {
  * the first keyword (a tool's output of code names a `key` or a `token` early on) is asked for keywords first.
  */
 const LONG_LINE = 1024;
+/**
+ * `\/` is JSON's escape of a slash (JSON.stringify never writes it): in the raw line it hides a keyword with a slash
+ * (`https:\/\/user:password@host`) or a credential's base64 from the keyword search, so such a line is parsed.
+ * (`\u` escapes are keywords of their own, and a line with one may be a delta: it is parsed too.)
+ */
+const hidesKeyword = (raw: string): boolean => raw.includes('\\/');
 /** Whether a line that is no plain delta can go out as it came: no keyword in it (a secret), and not a delta. */
 const isCleanOther = (raw: string, options: RedactOptions): boolean =>
-  raw.length > LONG_LINE ? !mayContainSecret(raw, options) && !mayBeDelta(raw) : !mayBeDelta(raw) && !mayContainSecret(raw, options);
+  !hidesKeyword(raw) &&
+  (raw.length > LONG_LINE ? !mayContainSecret(raw, options) && !mayBeDelta(raw) : !mayBeDelta(raw) && !mayContainSecret(raw, options));
 const originalOf = (item: LogItem): Original | undefined => (item.raw === undefined ? undefined : (item as Original));
 const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 

@@ -163,3 +163,17 @@ t.test('delta lines with escapes, read without parsing the line: what the parsed
   t.notMatch(run([{ lineNo: 1, raw: twice }]), KEY.slice(8, 20));
   t.equal(run([{ lineNo: 1, raw: '{"schemaVersion":1,"type":"text","runId":"r1","delta":"a\\"}' }]), '{"schemaVersion":1,"type":"text","runId":"r1","delta":"a\\"}\n', 'a torn line is kept as text');
 });
+
+t.test('a line whose slashes are escaped (\\/, which JSON.stringify never writes) is read, not let through: the escape hid the keyword', async (t) => {
+  const url = 'https:\\/\\/admin:Zx9qWv27Lm@db.example.com\\/app';
+  const raw = `{"schemaVersion":1,"type":"tool_result","runId":"r1","id":"c1","status":"ok","output":"db at ${url}"}`;
+  const out = run([{ lineNo: 1, raw }]);
+  t.notMatch(out, 'Zx9qWv27Lm');
+  t.equal((JSON.parse(out) as { output: string }).output, 'db at https://admin:[REDACTED]@db.example.com/app');
+  // a loaded credential with a slash, written with \/ in the line
+  const secret = 'Ab9/xY7+Qw3/Lm5zPq8R';
+  const withSecret = `{"schemaVersion":1,"type":"warning","runId":"r1","message":"got ${secret.replaceAll('/', '\\/')}"}`;
+  t.notMatch(run([{ lineNo: 1, raw: withSecret }], [secret]), 'xY7+Qw3');
+  const clean = '{"schemaVersion":1,"type":"warning","runId":"r1","message":"see a\\/b"}';
+  t.equal(run([{ lineNo: 1, raw: clean }]), `${clean}\n`, 'nothing to redact: the line as it came');
+});
