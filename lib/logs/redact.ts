@@ -3,6 +3,7 @@ import { createStreamRedactor, type StreamRedactor } from '../redaction/stream.j
 import { mayContainSecret, redactEvent, redactText, redactValue, type RedactOptions } from '../redaction/index.js';
 import type { Step } from '../streams.js';
 import { lineItem, type LogItem, type LogLine } from './framing.js';
+import { mayContainSecretInJson } from '../redaction/text.js';
 import { RUN_ID_PATTERN } from '../protocol/ids.js';
 import { jsonLine } from '../output/serializer.js';
 import { isJsonObject } from '../protocol/json-object.js';
@@ -38,20 +39,11 @@ function plainDelta(value: Json): boolean {
   return true;
 }
 /**
- * A line long enough for mayBeDelta's three searches of all of it to cost more than a keyword search that stops at
- * the first keyword (a tool's output of code names a `key` or a `token` early on) is asked for keywords first.
+ * Whether a line that is no plain delta can go out as it came: no keyword in it (a secret, or an escape that could
+ * hide one), and not a delta. Keywords first: most such lines name one early on (a tool's output names a `key` or a
+ * `token`), and the search stops there.
  */
-const LONG_LINE = 1024;
-/**
- * `\/` is JSON's escape of a slash (JSON.stringify never writes it): in the raw line it hides a keyword with a slash
- * (`https:\/\/user:password@host`) or a credential's base64 from the keyword search, so such a line is parsed.
- * (`\u` escapes are keywords of their own, and a line with one may be a delta: it is parsed too.)
- */
-const hidesKeyword = (raw: string): boolean => raw.includes('\\/');
-/** Whether a line that is no plain delta can go out as it came: no keyword in it (a secret), and not a delta. */
-const isCleanOther = (raw: string, options: RedactOptions): boolean =>
-  !hidesKeyword(raw) &&
-  (raw.length > LONG_LINE ? !mayContainSecret(raw, options) && !mayBeDelta(raw) : !mayBeDelta(raw) && !mayContainSecret(raw, options));
+const isCleanOther = (raw: string, options: RedactOptions): boolean => !mayContainSecretInJson(raw, options) && !mayBeDelta(raw);
 const originalOf = (item: LogItem): Original | undefined => (item.raw === undefined ? undefined : (item as Original));
 const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 

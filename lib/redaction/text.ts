@@ -31,6 +31,13 @@ const ESCAPES: TextRule = { name: 'escapes', keywords: ESCAPE_KEYWORDS, apply: (
 
 const prefilter = buildPrefilter([...TEXT_RULES, ESCAPES]);
 
+/**
+ * Not a rule either: JSON's escaped slash (`\/`, which JSON.stringify never writes) hides `://` (`https:\/\/user:pw@…`)
+ * and a credential's base64 from a search of JSON as written, which then counts it as a keyword.
+ */
+const ESCAPED_SLASH: TextRule = { name: 'escaped-slash', keywords: ['\\/'], apply: (text) => text };
+const jsonPrefilter = buildPrefilter([...TEXT_RULES, ESCAPES, ESCAPED_SLASH]);
+
 interface Known {
   /** The credentials, MIN_SECRET_LENGTH+ characters, deduplicated. */
   readonly secrets: readonly string[];
@@ -67,6 +74,14 @@ const containsAny = (text: string, forms: readonly string[]): boolean => forms.s
  */
 export function mayContainSecret(text: string, options?: RedactOptions): boolean {
   return prefilter.test(text) || mayContainKnownSecret(text, options);
+}
+
+/**
+ * mayContainSecret of JSON as written (a log's line), for what redacting its strings once decoded could change:
+ * its escapes can hide a keyword, so `\u` and `\/` count as keywords (one pass all the same).
+ */
+export function mayContainSecretInJson(json: string, options?: RedactOptions): boolean {
+  return jsonPrefilter.test(json) || mayContainKnownSecret(json, options);
 }
 
 /** The keyword half of mayContainSecret, for text that grows: see Prefilter.scanner. */
