@@ -5,6 +5,10 @@
  * (a sensitive name always holds a keyword), the output is the same as
  * scanRule's; but ordinary code, where nearly every word could start a name,
  * is crossed by one cheap keyword search instead of by the rule's regex.
+ *
+ * `namePasses`, for a pattern whose match names the run from one of its starts (the run's start, or after a
+ * character `startsAfter` accepts) to its end, and a `locate` that declines a match whose name fails it: a run
+ * where no such name passes is skipped without trying the pattern (`key=None`, `{"key": key}` in code).
  */
 
 import { keywordSource } from './prefilter.js';
@@ -49,38 +53,75 @@ export function anchoredScanRule(
   pattern: RegExp,
   locate: (match: RegExpExecArray) => SecretRange | undefined,
   anchor: Anchor,
+  namePasses?: (name: string) => boolean,
 ): TextRule {
   if (keywords.length === 0) throw new Error(`anchored rule ${name} needs keywords`);
   const sticky = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}y`);
   // as a trie (`p(?:ass|wd)`): the same matches as a flat alternation, found with fewer comparisons
-  const keyword = new RegExp(`(?:${keywordSource(keywords)})${anchor.follows}`, 'gi');
+  const keywordSearch = `(?:${keywordSource(keywords)})${anchor.follows}`;
+  const keyword = new RegExp(keywordSearch, 'gi');
+  const keywordHere = new RegExp(keywordSearch, 'iy');
+
+  /** Whether a name that can begin in the run [start, end) and run to its end passes (a run where none does is skipped). */
+  const somePasses = (text: string, start: number, end: number): boolean => {
+    if (namePasses === undefined || namePasses(text.slice(start, end))) return true;
+    for (let at = start + 1; at < end; at++) {
+      if (anchor.startsAfter(text.charCodeAt(at - 1)) && namePasses(text.slice(at, end))) return true;
+    }
+    return false;
+  };
+
+  /** The text redacted, given where the next keyword that `follows` holds for is at or after an index (-1: none). */
+  const redact = (text: string, nextHit: (from: number) => number): string => {
+    let out = '';
+    let copied = 0;
+    for (let hit = nextHit(0); hit >= 0; ) {
+      let start = hit;
+      while (start > 0 && anchor.inRun(text.charCodeAt(start - 1))) start--;
+      let end = hit + 1;
+      while (end < text.length && anchor.inRun(text.charCodeAt(end))) end++;
+      if (!somePasses(text, start, end)) {
+        hit = nextHit(end);
+        continue;
+      }
+      // every start in the run, left to right, as scanRule would meet them; the first accepted wins
+      for (let at = Math.max(start - 2, copied); at < end; at++) {
+        if (at < start ? !anchor.startsBefore(text.slice(at, start)) : at > start && !anchor.startsAfter(text.charCodeAt(at - 1))) continue;
+        sticky.lastIndex = at;
+        const match = sticky.exec(text);
+        if (match === null) continue;
+        const range = locate(match);
+        if (range === undefined || range[0] < copied) continue;
+        out += text.slice(copied, range[0]) + REDACTED;
+        copied = range[1];
+        break;
+      }
+      hit = nextHit(end);
+    }
+    return out === '' ? text : out + text.slice(copied);
+  };
+
   return {
     name,
     keywords,
-    apply(text) {
-      let out = '';
-      let copied = 0;
-      keyword.lastIndex = 0;
-      for (let hit = keyword.exec(text); hit !== null; hit = keyword.exec(text)) {
-        let start = hit.index;
-        while (start > 0 && anchor.inRun(text.charCodeAt(start - 1))) start--;
-        let end = hit.index + 1;
-        while (end < text.length && anchor.inRun(text.charCodeAt(end))) end++;
-        keyword.lastIndex = end;
-        // every start in the run, left to right, as scanRule would meet them; the first accepted wins
-        for (let at = Math.max(start - 2, copied); at < end; at++) {
-          if (at < start ? !anchor.startsBefore(text.slice(at, start)) : at > start && !anchor.startsAfter(text.charCodeAt(at - 1))) continue;
-          sticky.lastIndex = at;
-          const match = sticky.exec(text);
-          if (match === null) continue;
-          const range = locate(match);
-          if (range === undefined || range[0] < copied) continue;
-          out += text.slice(copied, range[0]) + REDACTED;
-          copied = range[1];
-          break;
+    apply: (text) =>
+      redact(text, (from) => {
+        keyword.lastIndex = from;
+        const hit = keyword.exec(text);
+        return hit === null ? -1 : hit.index;
+      }),
+    // the keyword search done: only where a keyword begins is `follows` tried
+    applyAt(text, starts) {
+      let next = 0;
+      return redact(text, (from) => {
+        for (; next < starts.length; next++) {
+          const start = starts[next]!;
+          if (start < from) continue;
+          keywordHere.lastIndex = start;
+          if (keywordHere.test(text)) return start;
         }
-      }
-      return out === '' ? text : out + text.slice(copied);
+        return -1;
+      });
     },
   };
 }

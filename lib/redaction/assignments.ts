@@ -102,4 +102,5 @@ export const ASSIGNMENT_RULE: TextRule = anchoredScanRule(
   NAME_AND_OPERATOR,
   locate,
   NAME_ANCHOR,
+  isSensitiveKey,
 );

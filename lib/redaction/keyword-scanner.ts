@@ -23,6 +23,8 @@ export interface KeywordScanner {
 }
 
 const ASCII = 128;
+/** Every UTF-16 code unit: the class table covers them all, so the scan's loop has no branch for what is past ASCII. */
+const CODE_UNITS = 0x10000;
 
 /**
  * The Aho–Corasick automaton of `keywords` (ASCII, matched ignoring case): a complete transition table over
@@ -30,8 +32,9 @@ const ASCII = 128;
  */
 function automaton(keywords: readonly string[]) {
   const lowered = keywords.map((keyword) => keyword.toLowerCase());
-  // Characters no keyword holds are one class: the table has a column per class (it stays small enough to stay in cache).
-  const classOf = new Uint8Array(ASCII);
+  // Characters no keyword holds are one class (0, every code unit past ASCII too): the table has a column per class
+  // (it stays small enough to stay in cache).
+  const classOf = new Uint8Array(CODE_UNITS);
   let classes = 1;
   for (const keyword of lowered) {
     for (let i = 0; i < keyword.length; i++) {
@@ -111,8 +114,7 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
         let at = row;
         let last = NO_KEYWORD;
         for (let i = 0; i < piece.length; i++) {
-          const code = piece.charCodeAt(i);
-          const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+          const entry = table[at + classOf[piece.charCodeAt(i)]!]!;
           at = entry & 0xffff;
           if (entry > 0xffff) last = i + 1 - (entry >>> 16);
         }
@@ -130,51 +132,68 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
 export interface KeywordGroups {
   /** Whether a keyword of any group occurs in `text`. */
   some(text: string): boolean;
-  /** Per group, in their order, 1 when one of its keywords occurs in `text`, else 0; undefined when no keyword occurs. */
-  which(text: string): Uint8Array | undefined;
+  /**
+   * Per group, in their order, 1 when one of its keywords occurs in `text`, else 0; undefined when no keyword occurs.
+   * With `starts`, where each keyword of the located group begins in `text` is pushed onto it, in ascending order.
+   */
+  which(text: string, starts?: number[]): Uint8Array | undefined;
 }
 
-export function keywordGroups(groups: readonly (readonly string[])[]): KeywordGroups {
+/** `located`: the index of the group whose keywords which() can also tell the starts of. */
+export function keywordGroups(groups: readonly (readonly string[])[], located = -1): KeywordGroups {
   const groupOf = groups.flatMap((keywords, group) => keywords.map(() => group));
-  const { classOf, ending, table: tableOf } = automaton(groups.flat());
+  const keywords = groups.flat();
+  const { classOf, ending, table: tableOf } = automaton(keywords);
   // per state, the groups with a keyword ending there; the payload is the state itself (the root never ends one)
-  const groupsAt = ending.map((keywords) => [...new Set(keywords.map((index) => groupOf[index]!))]);
-  const table = tableOf((keywords, state) => (keywords.length === 0 ? 0 : state));
+  const groupsAt = ending.map((ended) => [...new Set(ended.map((index) => groupOf[index]!))]);
+  // per state, the lengths of the located group's keywords ending there, longest first (the earliest start first)
+  const lengthsAt = ending.map((ended) =>
+    [...new Set(ended.filter((index) => groupOf[index] === located).map((index) => keywords[index]!.length))].sort((a, b) => b - a),
+  );
+  const table = tableOf((ended, state) => (ended.length === 0 ? 0 : state));
   return {
     some(text) {
       let at = 0;
       for (let i = 0; i < text.length; i++) {
-        const code = text.charCodeAt(i);
-        const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+        const entry = table[at + classOf[text.charCodeAt(i)]!]!;
         if (entry > 0xffff) return true;
         at = entry;
       }
       return false;
     },
-    which(text) {
+    which(text, starts) {
       // up to the first keyword, as some() does (the common case: none at all); then noting every group
       let at = 0;
       let i = 0;
       for (; i < text.length; i++) {
-        const code = text.charCodeAt(i);
-        const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+        const entry = table[at + classOf[text.charCodeAt(i)]!]!;
         if (entry > 0xffff) break;
         at = entry;
       }
       if (i === text.length) return undefined;
       const found = new Uint8Array(groups.length);
       let left = groups.length;
-      for (; i < text.length && left > 0; i++) {
-        const code = text.charCodeAt(i);
-        const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+      // a keyword that begins before one that ends earlier (only when a keyword holds another in its middle)
+      let unordered = false;
+      for (; i < text.length && (left > 0 || starts !== undefined); i++) {
+        const entry = table[at + classOf[text.charCodeAt(i)]!]!;
         at = entry & 0xffff;
         if (entry > 0xffff) {
-          for (const group of groupsAt[entry >>> 16]!) {
+          const state = entry >>> 16;
+          for (const group of groupsAt[state]!) {
             left -= 1 - found[group]!;
             found[group] = 1;
           }
+          if (starts !== undefined) {
+            for (const length of lengthsAt[state]!) {
+              const start = i + 1 - length;
+              unordered ||= starts.length > 0 && start < starts[starts.length - 1]!;
+              starts.push(start);
+            }
+          }
         }
       }
+      if (unordered) starts!.sort((a, b) => a - b);
       return found;
     },
   };

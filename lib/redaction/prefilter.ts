@@ -14,8 +14,11 @@ import { escapeRegExp, type TextRule } from './rule.js';
 export interface Prefilter {
   /** Whether any keyword occurs in `text` (or some rule has no keywords). */
   test(text: string): boolean;
-  /** The rules, in their order, whose keywords occur in `text` (plus those without keywords). */
-  select(text: string): readonly TextRule[];
+  /**
+   * The rules, in their order, whose keywords occur in `text` (plus those without keywords). With `starts`, where
+   * the keywords of the rule with applyAt begin in `text` is pushed onto it (see TextRule.applyAt).
+   */
+  select(text: string, starts?: number[]): readonly TextRule[];
   /** A scanner of text that arrives in pieces, for where its last keyword starts (always the piece's start when some rule has no keywords). */
   scanner(): KeywordScanner;
 }
@@ -55,13 +58,18 @@ export function buildPrefilter(rules: readonly TextRule[]): Prefilter {
   const nowhere: KeywordScanner = { scan: () => NO_KEYWORD, reset() {} };
   if (keyed.length === 0) return { test: () => always.length > 0, select: () => always, scanner: () => (always.length > 0 ? everywhere : nowhere) };
 
-  const groups = keywordGroups(rules.map((rule) => rule.keywords));
+  const located = rules.findIndex((rule) => rule.applyAt !== undefined);
+  if (rules.some((rule, index) => rule.applyAt !== undefined && index !== located)) throw new Error('one rule at most has applyAt');
+  const groups = keywordGroups(
+    rules.map((rule) => rule.keywords),
+    located,
+  );
   const scanners = keywordScanners(keyed.flatMap((rule) => rule.keywords));
   return {
     test: (text) => always.length > 0 || groups.some(text),
     scanner: () => (always.length > 0 ? everywhere : scanners()),
-    select(text) {
-      const found = groups.which(text);
+    select(text, starts) {
+      const found = groups.which(text, located < 0 ? undefined : starts);
       return found === undefined ? always : rules.filter((rule, index) => found[index] === 1 || rule.keywords.length === 0);
     },
   };

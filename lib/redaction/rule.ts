@@ -18,6 +18,11 @@ export interface TextRule {
   readonly keywords: readonly string[];
   /** Returns the text with this rule's matches redacted (the same string when none). */
   apply(text: string): string;
+  /**
+   * The same as apply, told where each of the rule's keywords begins in `text` (ascending): what the prefilter's
+   * pass learned, so the rule need not search for them again. The prefilter locates one such rule's keywords.
+   */
+  applyAt?(text: string, keywordStarts: readonly number[]): string;
 }
 
 /** Whether a rule's prefilter lets it run on a text whose lowercase form is `lower`. */

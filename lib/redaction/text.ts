@@ -31,6 +31,13 @@ const ESCAPES: TextRule = { name: 'escapes', keywords: ESCAPE_KEYWORDS, apply: (
 
 const prefilter = buildPrefilter([...TEXT_RULES, ESCAPES]);
 
+/**
+ * Not a rule either: JSON's escaped slash (`\/`, which JSON.stringify never writes) hides `://` (`https:\/\/user:pw@…`)
+ * and a credential's base64 from a search of JSON as written, which then counts it as a keyword.
+ */
+const ESCAPED_SLASH: TextRule = { name: 'escaped-slash', keywords: ['\\/'], apply: (text) => text };
+const jsonPrefilter = buildPrefilter([...TEXT_RULES, ESCAPES, ESCAPED_SLASH]);
+
 interface Known {
   /** The credentials, MIN_SECRET_LENGTH+ characters, deduplicated. */
   readonly secrets: readonly string[];
@@ -69,6 +76,14 @@ export function mayContainSecret(text: string, options?: RedactOptions): boolean
   return prefilter.test(text) || mayContainKnownSecret(text, options);
 }
 
+/**
+ * mayContainSecret of JSON as written (a log's line), for what redacting its strings once decoded could change:
+ * its escapes can hide a keyword, so `\u` and `\/` count as keywords (one pass all the same).
+ */
+export function mayContainSecretInJson(json: string, options?: RedactOptions): boolean {
+  return jsonPrefilter.test(json) || mayContainKnownSecret(json, options);
+}
+
 /** The keyword half of mayContainSecret, for text that grows: see Prefilter.scanner. */
 export const keywordScanner = (): KeywordScanner => prefilter.scanner();
 
@@ -78,9 +93,10 @@ export function mayContainKnownSecret(text: string, options?: RedactOptions): bo
   return known.secrets.length > 0 && (containsAny(text, known.forms) || redactFragments(text, known.secrets) !== text);
 }
 
-function redactPlain(text: string, known: Known, rules: readonly TextRule[]): string {
+/** `starts`: where the keywords of the rule with applyAt begin in `text`, which it can use while no rule before it changed the text. */
+function redactPlain(text: string, known: Known, rules: readonly TextRule[], starts: readonly number[]): string {
   let out = known.secrets.length === 0 ? text : redactFragments(redactKnownForms(text, known.forms), known.secrets);
-  for (const rule of rules) out = rule.apply(out);
+  for (const rule of rules) out = rule.applyAt !== undefined && out === text ? rule.applyAt(out, starts) : rule.apply(out);
   return out;
 }
 
@@ -96,12 +112,14 @@ export function redactText(text: string, options?: RedactOptions): string {
   const known = prepareKnown(options?.secrets);
   // Chosen on the original text: replacing a secret with the marker cannot
   // create a keyword (no keyword overlaps the marker; a test checks).
-  const rules = prefilter.select(text);
+  const starts: number[] = [];
+  const rules = prefilter.select(text, starts);
   if (rules.length === 0 && known.secrets.length === 0) return text;
   const decoded = rules.includes(ESCAPES) ? decodeSecretEscapes(text) : text;
   if (decoded !== text) {
-    const redacted = redactPlain(decoded, known, prefilter.select(decoded));
+    const decodedStarts: number[] = [];
+    const redacted = redactPlain(decoded, known, prefilter.select(decoded, decodedStarts), decodedStarts);
     if (redacted !== decoded) return redacted;
   }
-  return redactPlain(text, known, rules);
+  return redactPlain(text, known, rules, starts);
 }

@@ -1,13 +1,13 @@
 import t from 'tap';
 import { createLogRedactor } from '../../../lib/logs/redact.js';
 import { applyStep } from '../../../lib/streams.js';
-import type { LogItem } from '../../../lib/logs/framing.js';
+import type { LogItem, LogLine } from '../../../lib/logs/framing.js';
 
 const item = (lineNo: number, value: Record<string, unknown>, raw = true): LogItem => ({ lineNo, value, ...(raw ? { raw: JSON.stringify(value) } : {}) });
 const text = (delta: string, runId = 'r1') => ({ schemaVersion: 1, type: 'text', runId, delta });
 const KEY = 'sk-proj-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6';
 
-function run(items: LogItem[], secrets?: string[]): string {
+function run(items: (LogItem | LogLine)[], secrets?: string[]): string {
   return applyStep(createLogRedactor({ secrets }), items).join('');
 }
 
@@ -134,4 +134,46 @@ t.test('a run of deltas longer than what is kept before stream redaction: secret
   t.notMatch(out, KEY.slice(8, 16));
   t.equal(deltasOf(out), whole.replaceAll(KEY, '[REDACTED]'));
   t.equal(out.split('\n')[0], items[0]!.raw, 'the first line, byte-identical');
+});
+
+t.test('delta lines with escapes, read without parsing the line: what the parsed lines give, secrets redacted', async (t) => {
+  const asLines = (items: LogItem[]) => items.map(({ lineNo, raw }) => ({ lineNo, raw: raw! }));
+  const escapedKey = `\\u0073k-proj-${KEY.slice(8)}`;
+  const logs = [
+    ['a "quoted"\tword\n', `key ${KEY.slice(0, 12)}`, `${KEY.slice(12)}\nmore`],
+    [`the key is "${KEY}"`],
+    [`${KEY.slice(0, 20)}`, `${KEY.slice(20)}\\ \u00e9 done`],
+    ['line one\n', `env: "password": "${KEY.slice(8)}"`],
+  ];
+  for (const deltas of logs) {
+    const items = [...deltas.map((delta, n) => item(n + 1, text(delta))), item(deltas.length + 1, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' })];
+    const out = run(asLines(items));
+    t.equal(out, run(items), JSON.stringify(deltas));
+    t.notMatch(out, KEY.slice(8, 20));
+  }
+  // an escape that spells the key's first letter, as JSON writes it in the line: decoded before the rules look
+  const raw = `{"schemaVersion":1,"type":"text","runId":"r1","delta":"${escapedKey} ok"}`;
+  t.notMatch(run([{ lineNo: 1, raw }]), KEY.slice(8, 20));
+  // a key whose first letter after its prefix is written as an escape (\u0041 is A), split across two lines inside it
+  const split = [`${KEY.slice(0, 8)}\\u00`, `41${KEY.slice(9)} ok`].map((delta, n) => item(n + 1, text(delta)));
+  t.equal(run(asLines(split)), run(split), 'an escape torn across lines: as when parsed');
+  t.notMatch(run(asLines(split)), KEY.slice(9, 20));
+  // not one string: the line's last "delta" (a secret) is what JSON.parse reads, and it is redacted
+  const twice = `{"schemaVersion":1,"type":"text","runId":"r1","delta":"a","delta":"${KEY}"}`;
+  t.notMatch(run([{ lineNo: 1, raw: twice }]), KEY.slice(8, 20));
+  t.equal(run([{ lineNo: 1, raw: '{"schemaVersion":1,"type":"text","runId":"r1","delta":"a\\"}' }]), '{"schemaVersion":1,"type":"text","runId":"r1","delta":"a\\"}\n', 'a torn line is kept as text');
+});
+
+t.test('a line whose slashes are escaped (\\/, which JSON.stringify never writes) is read, not let through: the escape hid the keyword', async (t) => {
+  const url = 'https:\\/\\/admin:Zx9qWv27Lm@db.example.com\\/app';
+  const raw = `{"schemaVersion":1,"type":"tool_result","runId":"r1","id":"c1","status":"ok","output":"db at ${url}"}`;
+  const out = run([{ lineNo: 1, raw }]);
+  t.notMatch(out, 'Zx9qWv27Lm');
+  t.equal((JSON.parse(out) as { output: string }).output, 'db at https://admin:[REDACTED]@db.example.com/app');
+  // a loaded credential with a slash, written with \/ in the line
+  const secret = 'Ab9/xY7+Qw3/Lm5zPq8R';
+  const withSecret = `{"schemaVersion":1,"type":"warning","runId":"r1","message":"got ${secret.replaceAll('/', '\\/')}"}`;
+  t.notMatch(run([{ lineNo: 1, raw: withSecret }], [secret]), 'xY7+Qw3');
+  const clean = '{"schemaVersion":1,"type":"warning","runId":"r1","message":"see a\\/b"}';
+  t.equal(run([{ lineNo: 1, raw: clean }]), `${clean}\n`, 'nothing to redact: the line as it came');
 });

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { NAME_ANCHOR, anchoredScanRule } from '../../../lib/redaction/anchored.js';
 import { ASSIGNMENT_RULE, ASSIGNMENT_SCAN } from '../../../lib/redaction/assignments.js';
 import { HTTP_RULES, URL_PASSWORD_SCAN } from '../../../lib/redaction/http.js';
+import { buildPrefilter } from '../../../lib/redaction/prefilter.js';
 import { REDACTED, lineLocalRule, prefixedSecretRule } from '../../../lib/redaction/rule.js';
 
 /** Text made of the pieces these rules react to, glued in every way. */
@@ -20,6 +21,20 @@ const text = fc.array(piece, { maxLength: 30 }).map((parts) => parts.join(''));
 t.test('the anchored assignment rule equals the full scan', async (t) => {
   fc.assert(fc.property(text, (input) => ASSIGNMENT_RULE.apply(input) === ASSIGNMENT_SCAN.apply(input)), { numRuns: 20000 });
   t.pass();
+});
+
+t.test('told where its keywords begin (the prefilter\'s pass), the anchored rule equals the full scan', async (t) => {
+  const prefilter = buildPrefilter([ASSIGNMENT_RULE]);
+  fc.assert(
+    fc.property(text, (input) => {
+      const starts: number[] = [];
+      prefilter.select(input, starts);
+      return ASSIGNMENT_RULE.applyAt!(input, starts) === ASSIGNMENT_SCAN.apply(input);
+    }),
+    { numRuns: 20000 },
+  );
+  t.equal(ASSIGNMENT_RULE.applyAt!('password=hunter2hunter2', []), 'password=hunter2hunter2', 'only the starts it is told are tried');
+  t.equal(ASSIGNMENT_RULE.applyAt!('password=hunter2hunter2', [0]), `password=${REDACTED}`);
 });
 
 t.test('the line-local URL rule equals the full scan', async (t) => {
@@ -40,6 +55,19 @@ t.test('anchoredScanRule: only runs holding a keyword, each start tried in turn'
   t.equal(rule.apply('nothing here'), 'nothing here');
   t.equal(rule.apply('PIN=12'), 'PIN=12', 'keywords are found in any case; the regex decides');
   t.throws(() => anchoredScanRule('none', [], /x/g, () => undefined, NAME_ANCHOR));
+});
+
+t.test('anchoredScanRule with namePasses: a run where no name can pass is skipped, the others as without it', async (t) => {
+  const looked: string[] = [];
+  const pattern = /(?<![A-Za-z0-9_.])([A-Za-z_][A-Za-z0-9_.-]{0,20})=([0-9]{1,10})/g;
+  const locate = (match: RegExpExecArray) => {
+    looked.push(match[1]!);
+    return match[1]!.endsWith('pin') ? ([match.index + match[1]!.length + 1, match.index + match[0].length] as const) : undefined;
+  };
+  const rule = anchoredScanRule('pin', ['pin'], pattern, locate, NAME_ANCHOR, (name) => name.endsWith('pin'));
+  t.equal(rule.apply('pin=1234 x-pin=77 pinx=5 my-pin-code=3 a-b-pin=9'), `pin=${REDACTED} x-pin=${REDACTED} pinx=5 my-pin-code=3 a-b-pin=${REDACTED}`);
+  t.same(looked, ['pin', 'x-pin', 'a-b-pin'], 'pinx and my-pin-code are not tried: no name in them ends in pin');
+  t.equal(rule.applyAt!('spin-pin=12', [1, 5]), `spin-pin=${REDACTED}`, 'a name after a dash');
 });
 
 t.test('NAME_ANCHOR', async (t) => {

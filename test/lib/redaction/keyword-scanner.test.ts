@@ -109,3 +109,44 @@ t.test('property: keywordGroups answers as a regex of each group does', async ()
     { numRuns: 3000 },
   );
 });
+
+/** Where each keyword of `keywords` begins in `text`, ascending, as a regex with the `i` flag finds them (overlaps too). */
+function startsByRegex(text: string, keywords: readonly string[]): number[] {
+  const starts: number[] = [];
+  for (const keyword of new Set(keywords.map((k) => k.toLowerCase()))) {
+    const regex = new RegExp(keywordSource([keyword]), 'gi');
+    for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
+      starts.push(match.index);
+      regex.lastIndex = match.index + 1;
+    }
+  }
+  return starts.sort((a, b) => a - b);
+}
+
+t.test('keywordGroups.which with starts: where the located group\'s keywords begin, in order', async (t) => {
+  const groups = keywordGroups(GROUPS, 2);
+  const starts: number[] = [];
+  t.same([...groups.which('a KEY, then tokenkey and sk-', starts)!], [1, 0, 1, 0, 0, 0, 0]);
+  t.same(starts, [2, 12, 17], 'every key and token, glued or not, any case');
+  const none: number[] = [];
+  t.equal(groups.which('plain', none), undefined);
+  t.same(none, []);
+  // a group keyword inside another keyword's middle ends before it begins: still in order
+  const nested = keywordGroups([['xabcx', 'ab', 'c']], 0);
+  const found: number[] = [];
+  nested.which('xabcx', found);
+  t.same(found, [0, 1, 3]);
+});
+
+t.test('property: which tells every start of the located group, as a regex finds them', async () => {
+  const groups = keywordGroups(GROUPS, 2);
+  const alphabet = fc.constantFrom(...'kKeEyYtoTOn sk-\\u'.split(''));
+  await fc.assert(
+    fc.property(fc.array(alphabet, { maxLength: 40 }).map((chars) => chars.join('')), (text) => {
+      const starts: number[] = [];
+      groups.which(text, starts);
+      return starts.join() === startsByRegex(text, GROUPS[2]!).join();
+    }),
+    { numRuns: 3000 },
+  );
+});

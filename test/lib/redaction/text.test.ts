@@ -1,7 +1,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { REDACTED } from '../../../lib/redaction/rule.js';
-import { MIN_SECRET_LENGTH, TEXT_RULES, mayContainSecret, prepareSecrets, redactText } from '../../../lib/redaction/text.js';
+import { MIN_SECRET_LENGTH, TEXT_RULES, mayContainSecret, prepareSecrets, redactText, mayContainSecretInJson } from '../../../lib/redaction/text.js';
 
 const body = (n: number): string => 'Zq7Wm3Xk9P'.repeat(Math.ceil(n / 10)).slice(0, n);
 
@@ -253,4 +253,14 @@ t.test('Slack webhooks and Sentry DSNs', async (t) => {
   t.equal(redactText('POST https://hooks.slack.com/services/T0ABCDEF12/B0ABCDEF34/Xq7wPz2RkLm9VtYb3NcJd5Hf ok'), `POST https://hooks.slack.com/services/${REDACTED} ok`);
   t.equal(redactText('dsn: "https://0123456789abcdef0123456789abcdef@o123456.ingest.sentry.io/4505"'), `dsn: "https://${REDACTED}@o123456.ingest.sentry.io/4505"`);
   t.equal(redactText('see https://docs.sentry.io/platforms/ and https://hooks.slack.com/services/'), 'see https://docs.sentry.io/platforms/ and https://hooks.slack.com/services/');
+});
+
+t.test('mayContainSecretInJson: escapes that can hide a keyword in JSON as written count as keywords', async (t) => {
+  const url = '{"output":"https:\\/\\/admin:Zx9qWv27Lm@db.example.com"}';
+  t.notOk(mayContainSecret(url), 'no keyword in the text as it is');
+  t.ok(mayContainSecretInJson(url), '\\/ may hide ://');
+  t.ok(mayContainSecretInJson('{"output":"\\u0073k-x"}'));
+  t.ok(mayContainSecretInJson('{"output":"a token"}'));
+  t.notOk(mayContainSecretInJson('{"output":"plain words, a/b"}'));
+  t.ok(mayContainSecretInJson('{"output":"held: Zx9qWv27LmQ4"}', { secrets: ['Zx9qWv27LmQ4'] }), 'a loaded credential too');
 });
