@@ -13,9 +13,9 @@ import { openCappedMatch, PEM_HEADER_START, SHORT_RUN, type CappedMatch } from '
 import { holdFrom, tailStart, type HeldCredentials } from './tail.js';
 import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
 import { knownForms } from './known.js';
-import { NO_KEYWORD } from './keyword-scanner.js';
+import { createLiveKeywords } from './live-keywords.js';
 import { REDACTED } from './rule.js';
-import { keywordScanner, mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
+import { mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
 
 export { holdFrom } from './tail.js';
 
@@ -93,11 +93,10 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   // look: positions count characters since the stream began.
   /** Characters released so far: where `held` starts. */
   let released = 0;
-  /** Where the last keyword seen starts (-1: none yet). */
-  let lastKeyword = -1;
   /** Where the last private-key header seen starts (-1: none yet): a block it opens is held, keyword or not. */
   let lastPem = -1;
-  const keywords = keywordScanner();
+  /** The keywords seen that can still wake a rule (live-keywords.ts). */
+  const keywords = createLiveKeywords();
   const knowsSecrets = secrets.length > 0;
 
   /**
@@ -107,9 +106,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   let lastChars = '';
   const scan = (piece: string): void => {
     const start = released + held.length;
-    const at = keywords.scan(looked(piece));
-    if (at !== NO_KEYWORD) lastKeyword = Math.max(lastKeyword, start + at);
     const before = lastChars;
+    keywords.scan(looked(piece), start, before);
     lastChars = piece.length >= LAST_CHARS ? piece.slice(-LAST_CHARS) : (lastChars + piece).slice(-LAST_CHARS);
     // a header that ends in this piece has its last letter in it (one native search, most pieces have none)
     if (!piece.includes(PEM_HEADER_END_CHAR)) return;
@@ -118,10 +116,10 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     if (pem >= 0) lastPem = start - before.length + pem;
   };
 
-  /** A keyword or a private-key header starts in the window (the context and what is held). */
+  /** A live keyword or a private-key header starts in the window (the context and what is held). */
   const keywordInView = (): boolean => {
     const windowStart = released - context.length;
-    return lastKeyword >= windowStart || lastPem >= windowStart;
+    return keywords.last >= windowStart || lastPem >= windowStart;
   };
 
   /**
@@ -140,8 +138,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     return ready;
   };
 
-  /** Whether redactText could change the window: a keyword starts in it, or a loaded credential is in it. */
-  const suspiciousWindow = (window: string): boolean => lastKeyword >= released - context.length || mayContainKnownSecret(window, options);
+  /** Whether redactText could change the window: a live keyword starts in it, or a loaded credential is in it. */
+  const suspiciousWindow = (window: string): boolean => keywords.last >= released - context.length || mayContainKnownSecret(window, options);
 
   /** `raw`, the start of what was held, goes out: into the context, and counted. */
   const release = (raw: string): void => {
