@@ -68,6 +68,8 @@ const blankNext: Condition = ({ text }) => (text.length === 0 ? OPEN : isBlankCo
 const cookieFlag: Condition = (follow) => (follow.dashed ? blankNext(follow) : DEAD);
 
 const always: Condition = () => LIVE;
+/** An escape's conditions: it wakes no rule of its own, but decoded it may become any keyword. */
+const ESCAPED: readonly Condition[] = [always];
 
 /** What each rule needs after one of its keywords, by rule name (any other rule: live at once). */
 const CONDITIONS: Readonly<Record<string, readonly Condition[]>> = {
@@ -84,20 +86,19 @@ const KEYWORDS = [...new Set([...TEXT_RULES.flatMap((rule) => rule.keywords), ..
 /** Per keyword, the conditions of every rule it wakes (an escape wakes them all: live). */
 const KEYWORD_CONDITIONS: readonly (readonly Condition[])[] = KEYWORDS.map((keyword) => {
   const rules = TEXT_RULES.filter((rule) => rule.keywords.includes(keyword));
-  if (rules.length === 0) return [always];
+  if (rules.length === 0) return ESCAPED;
   return [...new Set(rules.flatMap((rule) => CONDITIONS[rule.name] ?? [always]))];
 });
 const hitScanners = keywordHitScanners(KEYWORDS);
 
 function verdict(conditions: readonly Condition[], follow: Follow): Verdict {
-  if (follow.text.length > FOLLOW_LIMIT) return LIVE;
   let open = false;
   for (const condition of conditions) {
     const answer = condition(follow);
     if (answer === LIVE) return LIVE;
     open ||= answer === OPEN;
   }
-  return open ? OPEN : DEAD;
+  return !open ? DEAD : follow.text.length > FOLLOW_LIMIT ? LIVE : OPEN;
 }
 
 type Pending = { start: number; conditions: readonly Condition[]; follow: Follow };
@@ -109,18 +110,26 @@ export type LiveKeywords = {
   readonly last: number;
   /** A new text begins. */
   reset(): void;
+  /**
+   * Everything before `before` went out, and no match was open in it (closed: no text to come can change it):
+   * its live keywords can wake no rule for the text to come (escapes aside).
+   */
+  retire(before: number): void;
 };
 
 export function createLiveKeywords(): LiveKeywords {
   const hits = hitScanners();
   let pending: Pending[] = [];
   let lastLive = -1;
+  /** Escapes are never retired: redactText decodes every escape of a text in which a decoded secret shows. */
+  let lastEscape = -1;
   let piece = '';
   let before = '';
   let pieceStart = 0;
   const decide = (occurrence: Pending): boolean => {
     const answer = verdict(occurrence.conditions, occurrence.follow);
-    if (answer === LIVE) lastLive = Math.max(lastLive, occurrence.start);
+    if (answer === LIVE && occurrence.conditions === ESCAPED) lastEscape = Math.max(lastEscape, occurrence.start);
+    else if (answer === LIVE) lastLive = Math.max(lastLive, occurrence.start);
     return answer === OPEN;
   };
   /** The character at `at` (relative to the piece; negative: in what came before it). */
@@ -144,7 +153,7 @@ export function createLiveKeywords(): LiveKeywords {
       hits.scan(next, onHit);
     },
     get last() {
-      let last = lastLive;
+      let last = Math.max(lastLive, lastEscape);
       for (const occurrence of pending) last = Math.max(last, occurrence.start);
       return last;
     },
@@ -152,6 +161,10 @@ export function createLiveKeywords(): LiveKeywords {
       hits.reset();
       pending = [];
       lastLive = -1;
+      lastEscape = -1;
+    },
+    retire(before) {
+      if (lastLive < before) lastLive = -1;
     },
   };
 }

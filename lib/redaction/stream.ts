@@ -243,6 +243,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     const out = suspicious ? redactCleanCut(cut) : ready;
     if (out === undefined) return '';
     advance(ready);
+    // all out, no match open: the keywords seen can change nothing to come
+    if (held.length === 0) keywords.retire(released);
     return out;
   };
 

@@ -56,6 +56,7 @@ t.test('every other keyword is live as soon as it is seen', async (t) => {
 
 t.test('a name run longer than any name is taken as live', async (t) => {
   t.equal(lastLive(`token${'x'.repeat(200)}`), 0);
+  t.equal(lastLive(`the token is ${'x'.repeat(200)}`), -1, 'but a long piece after a dead one changes nothing');
 });
 
 t.test('reset forgets what was seen', async (t) => {
@@ -67,4 +68,16 @@ t.test('reset forgets what was seen', async (t) => {
   keywords.reset();
   keywords.scan('en = x', 15, '');
   t.equal(keywords.last, -1, 'no keyword spans the reset');
+});
+
+t.test('retire: live keywords all before a release that closed them no longer count, escapes still do', async (t) => {
+  const keywords = createLiveKeywords();
+  keywords.scan('a token = abc ', 0, '');
+  keywords.retire(2);
+  t.equal(keywords.last, 2, 'not when one starts at or after the release');
+  keywords.retire(14);
+  t.equal(keywords.last, -1);
+  keywords.scan('a \\x41 ', 14, 'a token = abc ');
+  keywords.retire(22);
+  t.equal(keywords.last, 16, 'an escape');
 });
