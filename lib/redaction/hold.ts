@@ -160,16 +160,22 @@ export const DEFAULT_BOUND: HoldBound = {
   cap: capOf(4 * KIB + 128, '\\S'),
 };
 
-type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number; tokenStart: RegExp };
+type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number; tokenStart: TokenBeginnings };
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * The beginnings of tokens' prefixes (lowercase: `s`, `sk`, `gh`, … `github_pa`), and every ending of one (`ithu`), so
+ * a text's end is read backwards one character at a time and left as soon as no beginning can end it.
+ */
+type TokenBeginnings = { beginnings: ReadonlySet<string>; endings: ReadonlySet<string> };
 
-/** The beginning of a token's prefix at a token start, ending the text (searched from a few characters before the end). */
-function tokenStartPattern(prefixes: readonly string[]): RegExp {
-  const beginnings = new Set(prefixes.flatMap((prefix) => Array.from({ length: prefix.length - 1 }, (_, end) => prefix.slice(0, end + 1))));
-  const alternatives = [...beginnings].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  return new RegExp(`${TOKEN_START}(?:${alternatives.join('|')})$`, 'gi');
+function tokenBeginnings(prefixes: readonly string[]): TokenBeginnings {
+  const beginnings = new Set(prefixes.flatMap((prefix) => Array.from({ length: prefix.length - 1 }, (_, end) => prefix.slice(0, end + 1).toLowerCase())));
+  const endings = new Set([...beginnings].flatMap((beginning) => Array.from({ length: beginning.length }, (_, start) => beginning.slice(start))));
+  return { beginnings, endings };
 }
+
+/** A token start at `lastIndex` (lookbehinds only). */
+const AT_TOKEN_START = new RegExp(TOKEN_START, 'y');
 
 /** One scan for every keyword; a keyword found credits the rules whose keyword it starts with (`sk-ant-` → also `sk-`). */
 function keyed(): Keyed {
@@ -184,7 +190,7 @@ function keyed(): Keyed {
     keywords,
     scan: new RegExp(keywordSource(all), 'gi'),
     maxLead: Math.max(...rules.map((rule) => rule.bound.lead)),
-    tokenStart: tokenStartPattern(prefixes),
+    tokenStart: tokenBeginnings(prefixes),
   };
 }
 
@@ -235,13 +241,18 @@ export function pemStart(text: string): number {
   return text.length;
 }
 
-/** A token's prefix is at most this long (`github_pat_`); the lookbehind of a token start, 6 characters (`\u003c`). */
-const TOKEN_PREFIX_HOLD = 16;
-
 /** How many of the last characters of `text` are the beginning of a token at a token start (`… s`, `… gh`). */
 export function tokenPrefixLength(text: string): number {
-  const { tokenStart } = KEYED;
-  tokenStart.lastIndex = Math.max(0, text.length - TOKEN_PREFIX_HOLD);
-  const found = tokenStart.exec(text);
-  return found === null ? 0 : text.length - found.index;
+  const { beginnings, endings } = KEYED.tokenStart;
+  let longest = 0;
+  let ending = '';
+  for (let start = text.length - 1; start >= 0; start--) {
+    // ASCII letters fold, as a regex's `i` flag folds them (no other character equals an ASCII one)
+    const code = text.charCodeAt(start);
+    ending = (code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : text.charAt(start)) + ending;
+    if (!endings.has(ending)) break;
+    AT_TOKEN_START.lastIndex = start;
+    if (beginnings.has(ending) && AT_TOKEN_START.test(text)) longest = ending.length;
+  }
+  return longest;
 }
