@@ -104,7 +104,10 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
    * string built by appending) would flatten all of it at every piece.
    */
   let lastChars = '';
+  /** The last characters before the latest piece (scan moves lastChars on). */
+  let charsBefore = '';
   const scan = (piece: string): void => {
+    charsBefore = lastChars;
     const start = released + held.length;
     const before = lastChars;
     keywords.scan(looked(piece), start, before);
@@ -123,14 +126,23 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   };
 
   /**
-   * When nothing in view can be a secret (no keyword, no private-key header, no loaded credential): `text` (what
-   * is held, and the new piece) goes out as it came but for a tail that could still begin a secret (tailStart:
-   * `… s`, `… -----BEG`). Most deltas of ordinary prose take this way, without the window being built.
+   * Whether a credential in use (whole, encoded or a piece) may show in what is held and the new piece. One that
+   * began in released text would have begun with its end, which tailStart held back (but for one character
+   * glued to a word, which the last characters before what is held cover).
+   */
+  const credentialNear = (piece: string): boolean =>
+    knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held + piece : charsBefore + piece), options);
+
+  /**
+   * When nothing in view can be a secret (no live keyword, no private-key header, no credential in use near):
+   * `text` (what is held, and the new piece) goes out as it came but for a tail that could still begin a secret
+   * (tailStart: `… s`, `… -----BEG`, a piece of a credential). Most deltas of ordinary prose take this way,
+   * without the window being built.
    */
   const releaseQuiet = (text: string): string => {
     // a short text is looked at with the characters before it that tell whether its first one is at a token start
     const seen = looked(text.length >= LAST_CHARS ? text : lastChars.slice(-text.length - TOKEN_START_BEHIND));
-    const cut = text.length - Math.min(text.length, seen.length - tailStart(seen));
+    const cut = text.length - Math.min(text.length, seen.length - tailStart(seen, credentials));
     const ready = cut === text.length ? text : text.slice(0, cut);
     held = cut === text.length ? '' : text.slice(cut);
     if (ready) release(ready);
@@ -251,7 +263,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   const pushPiece = (piece: string): string => {
     scan(piece);
     const inView = keywordInView();
-    if (!knowsSecrets && !inView && held.length + piece.length <= EAGER_HOLD) return releaseQuiet(held + piece);
+    if (!inView && held.length + piece.length <= EAGER_HOLD && !credentialNear(piece)) return releaseQuiet(held + piece);
     held += piece;
     if (outgrown(piece)) return outgrow();
     // with a keyword in view, a look costs the whole window: pieces that end no word wait for one that does

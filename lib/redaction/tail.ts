@@ -44,12 +44,20 @@ function credentialPieceLength(text: string, { secrets, forms }: HeldCredentials
   let piece = 0;
   while (piece < text.length && secrets.some((secret) => secret.includes(text.slice(text.length - piece - 1)))) piece++;
   if (piece === 1 && isNameCode(text.charCodeAt(text.length - 2))) piece = 0;
-  const longestForm = Math.min(text.length, Math.max(0, ...forms.map((form) => form.length - 1)));
-  for (let length = longestForm; length > piece; length--) {
-    const end = text.slice(text.length - length);
-    if (forms.some((form) => form.charCodeAt(0) === end.charCodeAt(0) && form.startsWith(end))) return length;
+  const { longest, firstCodes } = formStarts(forms);
+  for (let length = Math.min(text.length, longest - 1); length > piece; length--) {
+    const start = text.length - length;
+    if (firstCodes.has(text.charCodeAt(start)) && forms.some((form) => text.startsWith(form.slice(0, length), start))) return length;
   }
   return piece;
+}
+
+const formStartsOf = new WeakMap<readonly string[], { longest: number; firstCodes: ReadonlySet<number> }>();
+/** The longest form's length, and the characters forms begin with: most positions of a text's end begin none. */
+function formStarts(forms: readonly string[]): { longest: number; firstCodes: ReadonlySet<number> } {
+  let starts = formStartsOf.get(forms);
+  if (!starts) formStartsOf.set(forms, (starts = { longest: Math.max(0, ...forms.map((form) => form.length)), firstCodes: new Set(forms.map((form) => form.charCodeAt(0))) }));
+  return starts;
 }
 
 /**
