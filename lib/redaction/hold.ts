@@ -176,6 +176,15 @@ function tokenBeginnings(prefixes: readonly string[]): TokenBeginnings {
 
 /** A token start at `lastIndex` (lookbehinds only). */
 const AT_TOKEN_START = new RegExp(TOKEN_START, 'y');
+const isAlphanumericCode = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+
+/** TOKEN_START at `at`: after no letter or digit, at once; after one, only an escape can end there (`\n`, `\u003c`, `\x22`, `%0A`). */
+function atTokenStart(text: string, at: number): boolean {
+  if (at === 0 || !isAlphanumericCode(text.charCodeAt(at - 1))) return true;
+  if (text.charAt(at - 2) !== '\\' && text.charAt(at - 4) !== '\\' && text.charAt(at - 6) !== '\\' && text.charAt(at - 3) !== '%') return false;
+  AT_TOKEN_START.lastIndex = at;
+  return AT_TOKEN_START.test(text);
+}
 
 /** One scan for every keyword; a keyword found credits the rules whose keyword it starts with (`sk-ant-` → also `sk-`). */
 function keyed(): Keyed {
@@ -251,8 +260,7 @@ export function tokenPrefixLength(text: string): number {
     const code = text.charCodeAt(start);
     ending = (code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : text.charAt(start)) + ending;
     if (!endings.has(ending)) break;
-    AT_TOKEN_START.lastIndex = start;
-    if (beginnings.has(ending) && AT_TOKEN_START.test(text)) longest = ending.length;
+    if (beginnings.has(ending) && atTokenStart(text, start)) longest = ending.length;
   }
   return longest;
 }
