@@ -163,15 +163,27 @@ export const DEFAULT_BOUND: HoldBound = {
 type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number; tokenStart: TokenBeginnings };
 
 /**
- * The beginnings of tokens' prefixes (lowercase: `s`, `sk`, `gh`, … `github_pa`), and every ending of one (`ithu`), so
- * a text's end is read backwards one character at a time and left as soon as no beginning can end it.
+ * The beginnings of tokens' prefixes (`s`, `sk`, `gh`, … `github_pa`, lowercase) as a trie of their characters
+ * read backwards: a text's end is walked back one character at a time and left as soon as no beginning can end
+ * it (usually after one or two).
  */
-type TokenBeginnings = { beginnings: ReadonlySet<string>; endings: ReadonlySet<string> };
+type TokenBeginnings = { next: Map<number, TokenBeginnings>; beginning: boolean };
 
 function tokenBeginnings(prefixes: readonly string[]): TokenBeginnings {
-  const beginnings = new Set(prefixes.flatMap((prefix) => Array.from({ length: prefix.length - 1 }, (_, end) => prefix.slice(0, end + 1).toLowerCase())));
-  const endings = new Set([...beginnings].flatMap((beginning) => Array.from({ length: beginning.length }, (_, start) => beginning.slice(start))));
-  return { beginnings, endings };
+  const root: TokenBeginnings = { next: new Map(), beginning: false };
+  for (const prefix of prefixes) {
+    for (let length = 1; length < prefix.length; length++) {
+      let node = root;
+      for (let at = length - 1; at >= 0; at--) {
+        const code = prefix.toLowerCase().charCodeAt(at);
+        let next = node.next.get(code);
+        if (!next) node.next.set(code, (next = { next: new Map(), beginning: false }));
+        node = next;
+      }
+      node.beginning = true;
+    }
+  }
+  return root;
 }
 
 /** A token start at `lastIndex` (lookbehinds only). */
@@ -252,15 +264,14 @@ export function pemStart(text: string): number {
 
 /** How many of the last characters of `text` are the beginning of a token at a token start (`… s`, `… gh`). */
 export function tokenPrefixLength(text: string): number {
-  const { beginnings, endings } = KEYED.tokenStart;
+  let node: TokenBeginnings | undefined = KEYED.tokenStart;
   let longest = 0;
-  let ending = '';
   for (let start = text.length - 1; start >= 0; start--) {
     // ASCII letters fold, as a regex's `i` flag folds them (no other character equals an ASCII one)
     const code = text.charCodeAt(start);
-    ending = (code >= 65 && code <= 90 ? String.fromCharCode(code + 32) : text.charAt(start)) + ending;
-    if (!endings.has(ending)) break;
-    if (beginnings.has(ending) && atTokenStart(text, start)) longest = ending.length;
+    node = node.next.get(code >= 65 && code <= 90 ? code + 32 : code);
+    if (node === undefined) break;
+    if (node.beginning && atTokenStart(text, start)) longest = text.length - start;
   }
   return longest;
 }
