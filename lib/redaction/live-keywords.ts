@@ -22,8 +22,11 @@ const LIVE = 1;
 const DEAD = 2;
 type Verdict = typeof OPEN | typeof LIVE | typeof DEAD;
 
-/** What follows an occurrence, looked at as it arrives: `runEnd` is where the name run after it stops (scanned once). */
-type Follow = { text: string; runEnd: number; dashed: boolean };
+/**
+ * What follows an occurrence: `text` from `from` (the piece it ends in, then what it has been followed by while
+ * open); `runEnd` is where the name run after it stops, scanned once; `dashed`: `--` before it.
+ */
+type Follow = { text: string; from: number; runEnd: number; dashed: boolean };
 type Condition = (follow: Follow) => Verdict;
 
 /** A name, a backslash, a quote and 4 spaces fit in this: an occurrence still open past it is taken as live. */
@@ -37,6 +40,7 @@ const isBlankCode = (code: number): boolean => code === 32 || code === 9;
  */
 const nameOperator: Condition = (follow) => {
   const { text } = follow;
+  follow.runEnd = Math.max(follow.runEnd, follow.from);
   while (follow.runEnd < text.length && isNameCode(text.charCodeAt(follow.runEnd))) follow.runEnd++;
   let at = follow.runEnd;
   if (at < text.length && text.charCodeAt(at) === 92) at++;
@@ -47,22 +51,22 @@ const nameOperator: Condition = (follow) => {
   return code === 58 || code === 61 ? LIVE : DEAD;
 };
 
-/** `text` against the start of `word` (lowercase): it begins with it, or could still. */
-function beginsWith(text: string, word: string): Verdict {
-  const head = text.slice(0, word.length).toLowerCase();
+/** `text` from `from` against the start of `word` (lowercase): it begins with it, or could still. */
+function beginsWith(text: string, from: number, word: string): Verdict {
+  const head = text.slice(from, from + word.length).toLowerCase();
   if (head === word) return LIVE;
   return head.length < word.length && word.startsWith(head) ? OPEN : DEAD;
 }
 
 /** `secret[ _.-]?access`: the AWS secret access key rule's name. */
-const awsKeyName: Condition = ({ text }) => {
-  const glued = beginsWith(text, 'access');
-  if (glued === LIVE || text.length === 0 || !/^[ _.-]/.test(text)) return glued;
-  return Math.min(glued, beginsWith(text.slice(1), 'access')) as Verdict;
+const awsKeyName: Condition = ({ text, from }) => {
+  const glued = beginsWith(text, from, 'access');
+  if (glued === LIVE || text.length === from || !' _.-'.includes(text.charAt(from))) return glued;
+  return Math.min(glued, beginsWith(text, from + 1, 'access')) as Verdict;
 };
 
 /** A space or a tab next: `Bearer <token>`. */
-const blankNext: Condition = ({ text }) => (text.length === 0 ? OPEN : isBlankCode(text.charCodeAt(0)) ? LIVE : DEAD);
+const blankNext: Condition = ({ text, from }) => (text.length === from ? OPEN : isBlankCode(text.charCodeAt(from)) ? LIVE : DEAD);
 
 /** curl's `--cookie <list>`. */
 const cookieFlag: Condition = (follow) => (follow.dashed ? blankNext(follow) : DEAD);
@@ -98,7 +102,7 @@ function verdict(conditions: readonly Condition[], follow: Follow): Verdict {
     if (answer === LIVE) return LIVE;
     open ||= answer === OPEN;
   }
-  return !open ? DEAD : follow.text.length > FOLLOW_LIMIT ? LIVE : OPEN;
+  return !open ? DEAD : follow.text.length - follow.from > FOLLOW_LIMIT ? LIVE : OPEN;
 }
 
 type Pending = { start: number; conditions: readonly Condition[]; follow: Follow };
@@ -132,12 +136,21 @@ export function createLiveKeywords(): LiveKeywords {
     else if (answer === LIVE) lastLive = Math.max(lastLive, occurrence.start);
     return answer === OPEN;
   };
-  /** The character at `at` (relative to the piece; negative: in what came before it). */
-  const charAt = (at: number): string => (at >= 0 ? piece.charAt(at) : before.charAt(before.length + at));
+  /** Whether the character at `at` (relative to the piece; negative: in what came before it) is a `-`. */
+  const dashAt = (at: number): boolean => (at >= 0 ? piece.charCodeAt(at) : before.charCodeAt(before.length + at)) === 45;
+  // most occurrences are decided in the piece they end in: judged in place, a copy of what follows kept only while open
+  const judged: Pending = { start: 0, conditions: [], follow: { text: '', from: 0, runEnd: 0, dashed: false } };
   const onHit = (start: number, keyword: number): void => {
-    const follow = { text: piece.slice(start + KEYWORDS[keyword]!.length), runEnd: 0, dashed: charAt(start - 2) + charAt(start - 1) === '--' };
-    const occurrence = { start: pieceStart + start, conditions: KEYWORD_CONDITIONS[keyword]!, follow };
-    if (decide(occurrence)) pending.push(occurrence);
+    const end = start + KEYWORDS[keyword]!.length;
+    judged.start = pieceStart + start;
+    judged.conditions = KEYWORD_CONDITIONS[keyword]!;
+    const { follow } = judged;
+    follow.text = piece;
+    follow.from = follow.runEnd = end;
+    follow.dashed = dashAt(start - 2) && dashAt(start - 1);
+    if (!decide(judged)) return;
+    const { runEnd, dashed } = judged.follow;
+    pending.push({ start: judged.start, conditions: judged.conditions, follow: { text: piece.slice(end), from: 0, runEnd: runEnd - end, dashed } });
   };
   return {
     scan(next, at, last) {

@@ -132,6 +132,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
    */
   const credentialNear = (piece: string): boolean =>
     knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held + piece : charsBefore + piece), options);
+  /** The same once every piece is in: what is held (with the characters before it when it is short). */
+  const credentialHeld = (): boolean => knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held : lastChars), options);
 
   /**
    * When nothing in view can be a secret (no live keyword, no private-key header, no credential in use near):
@@ -286,7 +288,9 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     flush() {
       blob = undefined;
       capped = undefined;
-      const out = held ? redactAfter(context.text, held) : '';
+      // nothing in view can be a secret: what is held goes out as it came (a token's beginning at the end is no token)
+      const quiet = !keywordInView() && !credentialHeld();
+      const out = !held || quiet ? held : redactAfter(context.text, held);
       released += held.length;
       held = '';
       context = createContext();
