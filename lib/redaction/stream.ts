@@ -14,6 +14,7 @@ import { holdFrom, tailStart, type HeldCredentials } from './tail.js';
 import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
 import { knownForms } from './known.js';
 import { createLiveKeywords } from './live-keywords.js';
+import { credentialScanners } from './credential-pieces.js';
 import { REDACTED } from './rule.js';
 import { mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
 
@@ -98,6 +99,17 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   /** The keywords seen that can still wake a rule (live-keywords.ts). */
   const keywords = createLiveKeywords();
   const knowsSecrets = secrets.length > 0;
+  /** Where a credential in use may show (credential-pieces.ts): the latest start found (-1: none); no scanner, every look searches. */
+  const credentialScan = knowsSecrets ? credentialScanners(secrets)?.() : undefined;
+  let lastCredential = -1;
+  const onCredential = (at: number): void => {
+    lastCredential = Math.max(lastCredential, scanStart + at);
+  };
+  let scanStart = 0;
+  const resetCredentials = (): void => {
+    credentialScan?.reset();
+    lastCredential = -1;
+  };
 
   /**
    * The last characters since the last flush (LAST_CHARS): kept on their own, as slicing them off `held` (a
@@ -111,6 +123,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     const start = released + held.length;
     const before = lastChars;
     keywords.scan(looked(piece), start, before);
+    scanStart = start;
+    credentialScan?.scan(piece, onCredential);
     lastChars = piece.length >= LAST_CHARS ? piece.slice(-LAST_CHARS) : (lastChars + piece).slice(-LAST_CHARS);
     // a header that ends in this piece has its last letter in it (one native search, most pieces have none)
     if (!piece.includes(PEM_HEADER_END_CHAR)) return;
@@ -130,10 +144,15 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
    * began in released text would have begun with its end, which tailStart held back (but for one character
    * glued to a word, which the last characters before what is held cover).
    */
-  const credentialNear = (piece: string): boolean =>
-    knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held + piece : charsBefore + piece), options);
+  const credentialNear = (piece: string): boolean => {
+    if (credentialScan) return lastCredential >= released - context.length;
+    return knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held + piece : charsBefore + piece), options);
+  };
   /** The same once every piece is in: what is held (with the characters before it when it is short). */
-  const credentialHeld = (): boolean => knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held : lastChars), options);
+  const credentialHeld = (): boolean => {
+    if (credentialScan) return lastCredential >= released - context.length;
+    return knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held : lastChars), options);
+  };
 
   /**
    * When nothing in view can be a secret (no live keyword, no private-key header, no credential in use near):
@@ -210,6 +229,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     context = createContext();
     context.extend(out.slice(-CONTEXT_CHARS));
     keywords.reset();
+    resetCredentials();
     lastChars = out.slice(-LAST_CHARS);
     lookedAt = 0;
     blob = cap.run;
@@ -295,6 +315,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
       held = '';
       context = createContext();
       keywords.reset();
+      resetCredentials();
       lastChars = '';
       lookedAt = 0;
       return out;
