@@ -112,7 +112,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   };
 
   /**
-   * The last characters since the last flush (LAST_CHARS): kept on their own, as slicing them off `held` (a
+   * The last characters since the last flush (LAST_CHARS to twice that): kept on their own, as slicing them off `held` (a
    * string built by appending) would flatten all of it at every piece.
    */
   let lastChars = '';
@@ -125,7 +125,9 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     keywords.scan(looked(piece), start, before);
     scanStart = start;
     credentialScan?.scan(piece, onCredential);
-    lastChars = piece.length >= LAST_CHARS ? piece.slice(-LAST_CHARS) : (lastChars + piece).slice(-LAST_CHARS);
+    // cut back to LAST_CHARS only once it has doubled: most pieces are short, and a cut at each copied it
+    if (piece.length >= LAST_CHARS) lastChars = piece.slice(-LAST_CHARS);
+    else lastChars = lastChars.length + piece.length > 2 * LAST_CHARS ? (lastChars + piece).slice(-LAST_CHARS) : lastChars + piece;
     // a header that ends in this piece has its last letter in it (one native search, most pieces have none)
     if (!piece.includes(PEM_HEADER_END_CHAR)) return;
     const text = before + piece;
