@@ -10,7 +10,10 @@
  * stream: then the word is the delta's last, and a redactor that held every delta's last word until the next one
  * made each wait a whole gap.
  *
- *   node dist/bench/latency.js [--runs 5] [--chunks 60] [--gap 40] [--shape both|words|one-word]
+ *   node dist/bench/latency.js [--runs 5] [--chunks 60] [--gap 40] [--shape both|words|one-word] [--against OTHER/bin/zero]
+ *
+ * `--against` adds another build of zero (main's, say) to the alternation, session on: a change measured against
+ * it in the same run.
  *
  * A report, never a test: nothing is asserted.
  */
@@ -30,6 +33,7 @@ const { values: args } = parseArgs({
     chunks: { type: 'string', default: '60' },
     gap: { type: 'string', default: '40' },
     shape: { type: 'string', default: 'both' },
+    against: { type: 'string' },
   },
 });
 const chunks = Number(args.chunks);
@@ -103,7 +107,9 @@ async function measure(command: string[]): Promise<number[]> {
   return seen.map((at, n) => at - written[n]!);
 }
 
-const zeroRun = [ZERO, 'exec', '--provider', 'openai', '-m', 'gpt-4.1', '-o', 'stream-json', 'Say sixty words.'];
+const execArgs = ['exec', '--provider', 'openai', '-m', 'gpt-4.1', '-o', 'stream-json', 'Say sixty words.'];
+const zeroRun = [ZERO, ...execArgs];
+const otherRun = args.against ? [args.against, ...execArgs] : undefined;
 const bareRun = ['--input-type=module', '-e', BARE];
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
 /** Replies of the current shape through zero, the bare reader and zero --no-session, alternating; a table of them. */
@@ -111,17 +117,20 @@ async function measureShape(): Promise<void> {
   const zero: number[] = [];
   const bare: number[] = [];
   const noSession: number[] = [];
+  const other: number[] = [];
   await measure(zeroRun); // warm-up: the file cache and the session folder
   for (let run = 0; run < Number(args.runs); run++) {
     // alternating, so a busier moment of the machine weighs on both
     const order: [number[], string[]][] = [[zero, zeroRun], [bare, bareRun], [noSession, [...zeroRun, '--no-session']]];
+    if (otherRun) order.splice(1, 0, [other, otherRun]);
     if (run % 2 === 1) order.reverse();
     for (const [into, command] of order) into.push(...(await measure(command)));
   }
   const shape = oneWord ? 'one-word ' : '';
   console.log(`node ${process.version}; ${args.runs} replies of ${chunks} ${shape}chunks ${gapMs} ms apart, each way; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log('first word on stdout after the server wrote its chunk (ms):');
-  const rows = [['zero exec -o stream-json', zero, '  (goal: p90 ≤ 2, p99 ≤ 5)'], ['  the same, --no-session', noSession, ''], ['bare Node reader (baseline)', bare, '']] as const;
+  const rows: [string, number[], string][] = [['zero exec -o stream-json', zero, '  (goal: p90 ≤ 2, p99 ≤ 5)'], ['  the same, --no-session', noSession, ''], ['bare Node reader (baseline)', bare, '']];
+  if (otherRun) rows.splice(1, 0, [`  ${args.against}`, other, '']);
   for (const [name, xs, goal] of rows) {
     console.log(`  ${name.padEnd(28)} p50 ${percentile(xs, 50).toFixed(2)}  p90 ${percentile(xs, 90).toFixed(2)}  p99 ${percentile(xs, 99).toFixed(2)}  max ${Math.max(...xs).toFixed(2)}  (${xs.length} chunks)${goal}`);
   }

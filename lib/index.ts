@@ -30,6 +30,7 @@ export type { LogSummary } from './logs/validate.js';
 export type { RunPick } from './logs/replay.js';
 export type { RenderFormat } from './render/format.js';
 export { visible } from './output/visible.js';
+export { TextSpool, SPOOL_AFTER_CHARS } from './files/text-spool.js';
 export * from './errors.js';
 export * from './protocol/types.js';
 export { newRunId, newSessionId, isId, ID_PATTERN, RUN_ID_PATTERN, SESSION_ID_PATTERN } from './protocol/ids.js';

@@ -68,7 +68,10 @@ export function applyStep<In, Out>(step: Step<In, Out>, items: Iterable<In>): Ou
 }
 
 export type StepStreamOptions = {
-  /** Objects out (default); false: the step makes strings (or Buffers), written once per input chunk, joined. */
+  /**
+   * Objects out (default); false: the step makes strings (or Buffers), written once per input chunk, joined, or an
+   * Iterable of strings (a spooled answer's line), whose parts are pulled only as the reader takes them.
+   */
   readableObjectMode?: boolean;
   /** Objects in (default); false: bytes (or strings) in. */
   writableObjectMode?: boolean;
@@ -122,9 +125,37 @@ export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOpti
     batchLength += item.length;
     if (batchLength >= KEPT_ROOM) pushBatch();
   };
-  const emit: Emit<Out> = readableObjectMode ? (item) => void stream.push(item) : (item) => addToBatch(item as unknown as string | Buffer);
+  /** What an input chunk gave from its first Iterable on, written once the step is done with the chunk. */
+  let pulled: (string | Buffer | Iterable<string>)[] | undefined;
+  const emitBytes = (item: string | Buffer | Iterable<string>) => {
+    if (pulled || (typeof item !== 'string' && !Buffer.isBuffer(item))) (pulled ??= []).push(item);
+    else addToBatch(item);
+  };
+  const emit: Emit<Out> = readableObjectMode ? (item) => void stream.push(item) : (item) => emitBytes(item as unknown as string | Buffer);
   /** Waiting to fail until what was pushed has been read: set while a failure waits. */
   let onRead: (() => void) | undefined;
+  /** Waiting for the reader to take what was pushed, before more of an Iterable is pulled. */
+  let onTaken: (() => void) | undefined;
+  const taken = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        onTaken = undefined;
+        stream.off('close', done);
+        resolve();
+      };
+      onTaken = done;
+      stream.once('close', done);
+    });
+  const pull = async (items: (string | Buffer | Iterable<string>)[]) => {
+    for (const item of items) {
+      for (const part of typeof item === 'string' || Buffer.isBuffer(item) ? [item] : item) {
+        addToBatch(part);
+        while (stream.readableLength >= stream.readableHighWaterMark && !stream.destroyed) await taken();
+        if (stream.destroyed) return;
+      }
+    }
+    pushBatch();
+  };
   // A failure destroys the stream, and a destroyed stream drops what it still holds: what the step made before the
   // throw would be lost. So the failure waits until the reader has taken everything.
   const failOnceRead = (error: Error, callback: (error?: Error | null) => void) => {
@@ -143,10 +174,17 @@ export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOpti
       work();
     } catch (error) {
       pushBatch();
+      pulled = undefined;
       return failOnceRead(error as Error, callback);
     }
     pushBatch();
-    callback();
+    if (!pulled) return callback();
+    const items = pulled;
+    pulled = undefined;
+    pull(items).then(() => callback(), (error: Error) => {
+      pushBatch();
+      failOnceRead(error, callback);
+    });
   };
   stream = new Transform({
     writableObjectMode,
@@ -165,6 +203,7 @@ export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOpti
   stream.read = (size?: number) => {
     const chunk = read(size);
     onRead?.();
+    onTaken?.();
     return chunk;
   };
   return stream;

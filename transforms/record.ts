@@ -9,7 +9,7 @@ import { OBJECT_HIGH_WATER_MARK } from '../lib/streams.js';
  * Stamped events pass through unchanged and are stored in the run's session
  * (those of their version: the session holds the run's stream-json events);
  * run_end goes on only once the session holds everything, so a process that
- * exits right after it has lost nothing. A session that cannot be written (a
+ * exits right after it has lost nothing; while the disk is behind, the next event waits for it. A session that cannot be written (a
  * full disk) gets a warning in the stream, before the event that found it out.
  */
 export function record(recorder: SessionRecorder): Transform {
@@ -22,10 +22,11 @@ export function record(recorder: SessionRecorder): Transform {
         const message = recorder.takeWarning();
         if (message) this.push(stampEvent({ type: 'warning', message }, next.runId, next.schemaVersion));
       };
-      if (isInItsVersion(event) && event.type !== 'heartbeat') recorder.record(event);
+      const backlogged = isInItsVersion(event) && event.type !== 'heartbeat' ? recorder.record(event) : undefined;
       warnAbout(event);
-      if (event.type !== 'run_end') return callback(null, event);
-      recorder.finish().then(() => {
+      if (event.type !== 'run_end' && !backlogged) return callback(null, event);
+      // run_end waits for everything; another event, while the disk is behind, for the backlog to be written
+      (event.type === 'run_end' ? recorder.finish() : backlogged!).then(() => {
         warnAbout(event);
         callback(null, event);
       }, callback);

@@ -9,6 +9,7 @@ import { isJsonObject } from '../protocol/json-object.js';
 import { askReason } from '../tools/permissions.js';
 import type { Meter } from './limits.js';
 import { retryRequest, type AnswerSchema } from './answer-schema.js';
+import { TextSpool } from '../files/text-spool.js';
 
 export type AgentRun = ModelRun & {
   prompt: string;
@@ -32,6 +33,8 @@ export type ModelRun = {
   meter?: Meter;
   /** --output-schema: the answer must be a JSON document that conforms; one that does not is sent back (retries). */
   answer?: AnswerSchema;
+  /** A turn's text past this many characters goes to a spool (lib/files/text-spool.ts), and a `final` carries it as `spool`. */
+  spoolAfterChars?: number;
 };
 
 /** The client's answer to a permission request, as its `permission_decision` tells it. */
@@ -145,17 +148,17 @@ export function userMessage(prompt: string, images?: ImageInput[]): ChatMessage 
 export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nextCheckpoint: () => number): AsyncGenerator<Event, void> {
   let retries = run.answer?.retries ?? 0;
   for (let turn = 1; turn <= run.maxTurns; turn++) {
-    let text = '';
+    const text = new TextSpool(run.spoolAfterChars ?? Infinity);
     const calls: ToolCallRequest[] = [];
     const reasoningBlocks: unknown[] = [];
     try {
-      yield* streamInto(run, messages, calls, reasoningBlocks, (delta) => (text += delta));
+      yield* streamInto(run, messages, calls, reasoningBlocks, (delta) => text.write(delta));
     } catch (error) {
-      if (run.signal.aborted && text) messages.push({ role: 'assistant', content: text, toolCalls: [] });
+      if (run.signal.aborted && text.length) messages.push(assistantMessage(text, [], []));
       throw error;
     }
     for (const message of uniqueCallIds(calls)) yield { type: 'warning', message };
-    const answer: ChatMessage = { role: 'assistant', content: text, toolCalls: calls, ...(reasoningBlocks.length ? { reasoningBlocks } : {}) };
+    const answer = assistantMessage(text, calls, reasoningBlocks);
     messages.push(answer);
     if (calls.length === 0) {
       const outcome = answerOf(run, text, retries--);
@@ -187,9 +190,9 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
  * The answer of a turn that asked for no tool: its `final`; under --output-schema, one that does not conform is sent
  * back (`retry`, what the model is told, and a `warning` for the client) while retries are left, else InvalidOutputError.
  */
-function answerOf(run: ModelRun, text: string, retriesLeft: number): { final: FinalEvent } | { retry: string; warning: string } {
-  if (!run.answer) return { final: { type: 'final', text } };
-  const verdict = run.answer.check(text);
+function answerOf(run: ModelRun, text: TextSpool, retriesLeft: number): { final: FinalEvent } | { retry: string; warning: string } {
+  if (!run.answer) return { final: text.spooled ? { type: 'final', text: '', spool: text } : { type: 'final', text: text.text() } };
+  const verdict = run.answer.check(text.text());
   if (verdict.ok) return { final: { type: 'final', text: verdict.text, structured: verdict.value } };
   const { retries } = run.answer;
   if (retriesLeft <= 0) throw new InvalidOutputError(`The answer does not conform to --output-schema after ${retries} retr${retries === 1 ? 'y' : 'ies'}: ${verdict.errors}.`);
@@ -221,6 +224,21 @@ async function* lastAnswer(run: ModelRun, messages: ChatMessage[]): AsyncGenerat
   if (!text.trim()) return NO_LAST_ANSWER;
   messages.push(request, { role: 'assistant', content: text, toolCalls: [], ...(reasoningBlocks.length ? { reasoningBlocks } : {}) });
   return text;
+}
+
+/**
+ * The assistant's message of a turn. A spooled text is not held as a string: the message reads it back when its
+ * `content` is first asked for (the next request of a turn with tool calls, or of a --multi-turn conversation).
+ */
+function assistantMessage(text: TextSpool, toolCalls: ToolCallRequest[], reasoningBlocks: unknown[]): ChatMessage & { role: 'assistant' } {
+  const reasoning = reasoningBlocks.length ? { reasoningBlocks } : {};
+  if (!text.spooled) return { role: 'assistant', content: text.text(), toolCalls, ...reasoning };
+  const message = { role: 'assistant', toolCalls, ...reasoning } as ChatMessage & { role: 'assistant' };
+  return Object.defineProperty(message, 'content', {
+    enumerable: true,
+    configurable: true,
+    get: () => Object.defineProperty(message, 'content', { value: text.text(), enumerable: true, writable: true }).content,
+  });
 }
 
 /**

@@ -35,6 +35,11 @@ export type AgentOptions = {
   answer?: AnswerSchema;
   /** The model's price and the run's budgets and deadline (--max-budget-usd, --max-tool-calls, --run-timeout). */
   limits?: RunLimits;
+  /**
+   * Opt-in (zero exec sets it): a turn's text past this many characters is spooled to an encrypted temporary file
+   * instead of held, and its `final` carries it as `spool` (a TextSpool) with `text` ''. docs/api.md.
+   */
+  spoolAfterChars?: number;
 };
 
 /** Zero's default turn limit (internal/config/resolver.go). */
@@ -79,7 +84,7 @@ export function createAgentRun(options: AgentOptions): AgentRunExchange {
     // the tools load when a run needs them: a log tool, which builds its chain beside this one, never does
     const toolbox = options.toolbox ?? (await import('../tools/registry.js')).createToolbox();
     const { provider, cwd, extraRoots } = options;
-    const run: Omit<ModelRun, 'permissions'> = { provider, toolbox, cwd, extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, meter, ...(options.answer ? { answer: options.answer } : {}) };
+    const run: Omit<ModelRun, 'permissions'> = { provider, toolbox, cwd, extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, meter, spoolAfterChars: options.spoolAfterChars, ...(options.answer ? { answer: options.answer } : {}) };
     return { history: start?.history ?? [], run };
   };
 

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { SPOOL_AFTER_CHARS } from '../files/text-spool.js';
 import { CancelledError, UsageError } from '../errors.js';
 import { execChain, reportEvents, reportFailure, type ExecInput } from '../pipeline.js';
 import { NO_INPUT } from '../protocol/combine.js';
@@ -188,6 +189,8 @@ export async function runExec(words: string[], raw: RawExecOptions, io: CliIO): 
       permissionTimeoutMs: settings.permissionTimeoutMs,
       limits: spending,
       answer,
+      // a long answer goes to an encrypted spool, not memory: the final is written from it in parts
+      spoolAfterChars: SPOOL_AFTER_CHARS,
       session: recorder,
       output: { format: settings.outputFormat, schemaVersion: settings.schemaVersion, secrets, stderr: screen.progress, recorder, heartbeatMs: settings.heartbeatMs, permissionEvents: settings.permissionPrompt === 'stdio' },
       onFailure: debug.failure,

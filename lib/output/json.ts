@@ -31,7 +31,7 @@ export function toLegacyJson(event: OutputEvent): LegacyEvent {
     case 'warning':
       return { type: 'warning', message: event.message };
     case 'final':
-      return { type: 'final', text: event.text };
+      return { type: 'final', text: event.text, ...(event.spool ? { spool: event.spool } : {}) };
     case 'error':
       return { type: 'error', code: event.code, message: event.message };
     case 'turn_start':

@@ -67,9 +67,10 @@ export function createSerializer(format: OutputFormat, stderr: ProgressWriter): 
 
 /**
  * The serialize stage's step: each event as the format writes it on stdout (nothing for an event it does not show).
- * A JSON line is emitted in parts (lib/output/json-parts.ts): a huge answer's `final` is never one string.
+ * A JSON line is emitted in parts (lib/output/json-parts.ts): a huge answer's `final` is never one string, and a
+ * spooled one's parts are pulled as they are read (an Iterable, lib/streams.ts).
  */
-export function serializeStep(format: OutputFormat, stderr: ProgressWriter): Step<OutputEvent, string> {
+export function serializeStep(format: OutputFormat, stderr: ProgressWriter): Step<OutputEvent, string | Iterable<string>> {
   if (format === 'text') {
     const write = textSerializer(stderr);
     return mapStep((event) => write(event) || undefined);

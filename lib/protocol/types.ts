@@ -4,6 +4,7 @@
  * the schema version 2 shape (a superset of version 1); toSchemaVersion
  * (lib/protocol/versions.ts) makes the version-1 form.
  */
+import type { TextSpool } from '../files/text-spool.js';
 
 export type SchemaVersion = 1 | 2;
 export const SCHEMA_VERSIONS: readonly SchemaVersion[] = [1, 2];
@@ -111,8 +112,12 @@ export type PermissionDecisionEvent = {
   reason?: string;
 } & PermissionDetails;
 export type UsageEvent = { type: 'usage'; promptTokens?: number; completionTokens?: number; totalTokens?: number; costUsd?: number };
-/** `text` is absent in Zero Go's logs when the answer is empty; `structured` (version 2 only, with --output-schema) is the answer's JSON value, `text` its JSON text. */
-export type FinalEvent = { type: 'final'; text?: string; structured?: unknown };
+/**
+ * `text` is absent in Zero Go's logs when the answer is empty; `structured` (version 2 only, with --output-schema) is the answer's JSON value, `text` its JSON text.
+ * `spool` only in a run that asked for it (`spoolAfterChars`, docs/api.md): a long answer's text is there, read back in chunks, and `text` is ''.
+ * It is never written as a field: a JSON line writes `text` from it.
+ */
+export type FinalEvent = { type: 'final'; text?: string; structured?: unknown; spool?: TextSpool };
 export type WarningEvent = { type: 'warning'; message: string };
 export type ErrorEvent = { type: 'error'; code: string; message: string; recoverable: boolean };
 /** A conversation's user turn begins (--multi-turn): its number from 1, and what the user said. */

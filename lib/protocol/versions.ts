@@ -49,7 +49,8 @@ export function createVersioner(version: SchemaVersion, options: { keep?: Readon
         case 'tool_call':
           return event.sideEffect === 'none' ? { ...event, sideEffect: 'unknown' } : event;
         case 'final':
-          return { type: 'final', text: event.text };
+          // a spooled answer goes on in its spool (lib/files/text-spool.ts), which the JSON line writes as `text`
+          return { type: 'final', text: event.text, ...(event.spool ? { spool: event.spool } : {}) };
         default:
           return event;
       }

@@ -1,4 +1,4 @@
-import type { Event, ReasoningEvent, TextEvent } from '../protocol/types.js';
+import type { Event, FinalEvent, ReasoningEvent, TextEvent } from '../protocol/types.js';
 import { createStreamRedactor, type StreamRedactor } from './stream.js';
 import type { RedactOptions } from './text.js';
 import { redactEvent } from './value.js';
@@ -38,6 +38,11 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
   };
 }
 
+/** A spooled `final` (lib/files/text-spool.ts): its text through the stream redactor, which gives what redactText of the whole gives, into a spool of its own. */
+function redactSpooled({ spool, ...event }: FinalEvent, options: RedactOptions): FinalEvent {
+  return { ...redactEvent(event, options), spool: spool!.through(createStreamRedactor(options)) };
+}
+
 /** The redact stage's step: a run's events, redacted, as createEventRedactor tells; each goes to `emit` as it is released. */
 export function redactStep(options: RedactOptions = {}): Step<Event, Event> {
   // what is held: the redactor of its kind, and the latest delta event of that kind (two variables, not an object per delta)
@@ -60,7 +65,7 @@ export function redactStep(options: RedactOptions = {}): Step<Event, Event> {
     write(event, emit) {
       if (!isDeltaEvent(event)) {
         release(emit);
-        return emit(redactEvent(event, options));
+        return emit(event.type === 'final' && event.spool ? redactSpooled(event, options) : redactEvent(event, options));
       }
       if (heldBy && template!.type !== event.type) release(emit);
       const redactor = (heldBy ??= redactorFor(event.type));

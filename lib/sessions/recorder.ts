@@ -37,8 +37,12 @@ export type RunStart = { sessionId?: string; history: ChatMessage[]; warnings: s
 export type SessionRecorder = {
   /** The run starts: create, continue or fork the session, store the prompt, and hand back the history. */
   begin(prompt: string, images?: ImageInput[]): Promise<RunStart>;
-  /** A stamped output event, stored in order (appended within FLUSH_DELAY_MS, at once at a tool boundary; nothing is stored before begin). */
-  record(event: object): void;
+  /**
+   * A stamped output event, stored in order (appended within FLUSH_DELAY_MS, at once at a tool boundary; nothing is
+   * stored before begin). While more than MAX_BACKLOG_CHARS wait for the disk, a promise: the caller waits for it
+   * before the next event, so a disk slower than the run never has it hold a huge answer's deltas.
+   */
+  record(event: object): Promise<void> | void;
   /** Stores what is pending, flushes it to the disk, writes the metadata and releases the session. */
   finish(): Promise<void>;
   /** Once, after a write failed: the warning that says the session could not be written, and why. */
@@ -51,6 +55,26 @@ export type SessionRecorder = {
  * more than 100 ms before: this delay, plus a write that was already under way.
  */
 export const FLUSH_DELAY_MS = 40;
+
+/**
+ * Appends begin at least this far apart, so that a fast stream's deltas still share writes. Within that, an event
+ * is appended once it is on its way out (setImmediate: after the output's own writes), not on a timer that could
+ * fire just as the next chunk arrives and hold it up.
+ */
+const WRITE_SPACING_MS = 20;
+
+/** How much may wait to be appended, in characters of the events' strings (a delta, a tool's output). */
+export const MAX_BACKLOG_CHARS = 4 << 20;
+
+/** An event's size as the backlog counts it: its own strings (a spooled final's text is in its file). */
+function charsOf(event: object): number {
+  let chars = 0;
+  for (const key in event) {
+    const field = (event as Record<string, unknown>)[key];
+    if (typeof field === 'string') chars += field.length;
+  }
+  return chars;
+}
 
 /** Events after which a run may sit still for long (a command runs, a model thinks): appended at once. */
 const BOUNDARIES = new Set(['tool_call', 'tool_result', 'run_end']);
@@ -72,7 +96,12 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
   const { root, plan, cwd, provider, model, secrets, profile, script } = options;
   let session: Session | undefined;
   let pending: object[] = [];
+  let pendingChars = 0;
+  /** Characters recorded and not yet appended (or failed). */
+  let backlog = 0;
   let timer: NodeJS.Timeout | undefined;
+  let soon: NodeJS.Immediate | undefined;
+  let lastWrite = -Infinity;
   let writes: Promise<void> = Promise.resolve();
   let failure: unknown;
   let warned = false;
@@ -80,11 +109,16 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
   // Each batch is appended after the one before (ordered, never concurrent); after a failed one, none is, so no gap.
   const flush = () => {
     clearTimeout(timer);
-    timer = undefined;
+    clearImmediate(soon);
+    [timer, soon] = [undefined, undefined];
     if (!session || pending.length === 0) return;
-    const [target, batch] = [session, pending];
-    pending = [];
-    writes = writes.then(() => (failure ? undefined : appendEvents(target, batch, { metadata: false }))).catch((error) => void (failure ??= error));
+    lastWrite = performance.now();
+    const [target, batch, chars] = [session, pending, pendingChars];
+    [pending, pendingChars] = [[], 0];
+    writes = writes
+      .then(() => (failure ? undefined : appendEvents(target, batch, { metadata: false })))
+      .catch((error) => void (failure ??= error))
+      .then(() => void (backlog -= chars));
   };
 
   return {
@@ -118,8 +152,15 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
     record(event) {
       if (!session || failure) return;
       pending.push(event);
+      const chars = charsOf(event);
+      pendingChars += chars;
+      backlog += chars;
       if (BOUNDARIES.has((event as { type?: unknown }).type as string)) flush();
+      else if (performance.now() - lastWrite >= WRITE_SPACING_MS) soon ??= setImmediate(flush);
       else timer ??= setTimeout(flush, FLUSH_DELAY_MS);
+      if (backlog <= MAX_BACKLOG_CHARS) return;
+      flush();
+      return writes;
     },
     async finish() {
       // A resumed session was locked before the run; release it even if the run never started.

@@ -6,6 +6,10 @@ import { checkAgainstSchema } from '../../lib/protocol/validate.js';
 import { through, throughUntilError } from '../helpers/streams.js';
 import { settled } from '../helpers/timing.js';
 import type { OutputEvent } from '../../lib/protocol/types.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { TextSpool } from '../../lib/files/text-spool.js';
+import { createRecorder } from '../../lib/sessions/recorder.js';
 
 async function readAll(stream: Readable): Promise<string> {
   let text = '';
@@ -221,4 +225,40 @@ t.test('renderChain: the transcript in Markdown (the default) or HTML, titled by
   const html = (await through<Buffer>(renderChain({ format: 'html' }), [Buffer.from(RUN)])).join('');
   t.match(html, /^<!doctype html>[\s\S]*<title>Zero transcript<\/title>[\s\S]*<\/html>\n$/);
   t.notMatch(html, KEY.slice(4, 16));
+});
+
+t.test('outputChain: a spooled final writes what the same final as a string writes (each format, each version, the session), its secrets redacted across read edges', async (t) => {
+  const MiB = 1 << 20;
+  const literal = 'credential-in-use-123';
+  const key = `sk-ant-api03-${'K'.repeat(93)}AA`;
+  // secrets straddling the spool's 1 MiB reads; quotes, newlines, multi-byte text and pairs around them
+  const filler = (length: number) => 'lorem "ipsum" é 😀\n'.repeat(Math.ceil(length / 19)).slice(0, length);
+  const text = `${filler(MiB - 20)} ${key} ${filler(MiB - key.length - 22 - 10)} ${literal} end`;
+  const runWith = async (final: object, format: 'stream-json' | 'json' | 'text', schemaVersion: 1 | 2, recorder?: ReturnType<typeof createRecorder>) => {
+    const run: object[] = [{ type: 'run_start', cwd: '/repo', provider: 'openai', model: 'm' }, { type: 'text', delta: 'Hi.' }, final, { type: 'run_end', status: 'success', exitCode: 0 }];
+    return (await through(outputChain({ format, schemaVersion, runId: 'run_20261206000000_aaaaaa', secrets: [literal], stderr: { write: () => {} }, ...(recorder ? { recorder } : {}) }), run)).join('');
+  };
+  const spooled = () => {
+    const spool = new TextSpool(1000);
+    for (let start = 0; start < text.length; start += 64 * 1024) spool.write(text.slice(start, start + 64 * 1024));
+    return { type: 'final', text: '', spool };
+  };
+  for (const [format, schemaVersion] of [['stream-json', 1], ['stream-json', 2], ['json', 1], ['text', 1]] as const) {
+    const expected = await runWith({ type: 'final', text }, format, schemaVersion);
+    t.ok((await runWith(spooled(), format, schemaVersion)) === expected, `${format}, version ${schemaVersion}: the same bytes`);
+    if (format === 'text') continue;
+    t.notMatch(expected, key.slice(14, 40));
+    t.notMatch(expected, literal);
+  }
+  const stored = async (final: object) => {
+    const root = t.testdir({});
+    const recorder = createRecorder({ root, plan: { kind: 'new' }, cwd: '/repo', provider: 'openai', model: 'm', secrets: [literal] });
+    const { sessionId } = await recorder.begin('Write.');
+    const out = await runWith(final, 'stream-json', 1, recorder);
+    return { out, journal: readFileSync(join(root, sessionId!, 'events.jsonl'), 'utf8') };
+  };
+  const [asString, asSpool] = [await stored({ type: 'final', text }), await stored(spooled())];
+  t.ok(asSpool.out === asString.out, 'with a session: stdout the same');
+  t.ok(asSpool.journal.replace(/"content":"[^"]*"/, '') === asString.journal.replace(/"content":"[^"]*"/, ''), 'and events.jsonl the same');
+  t.notMatch(asSpool.journal, key.slice(14, 40));
 });

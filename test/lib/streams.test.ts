@@ -171,3 +171,33 @@ t.test('joinDuplex: a failure of the readable side reaches the reader of the joi
   readable.destroy(new Error('the output chain failed'));
   t.match(await failed, { message: 'the output chain failed' });
 });
+
+t.test('byte mode: an Iterable a step gives is pulled only as the reader takes it, in order with what came around it', async (t) => {
+  const part = 'y'.repeat(64 * 1024);
+  let pulled = 0;
+  function* parts() {
+    for (let index = 0; index < 64; index++) {
+      pulled++;
+      yield part;
+    }
+  }
+  const stage = stepStream({ write: (_chunk: Buffer, emit: (out: string | Iterable<string>) => void) => (emit('<'), emit(parts()), emit('>')) }, { writableObjectMode: false, readableObjectMode: false });
+  stage.end('go');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  t.ok(pulled <= 2 * 16 + 1, `with no reader, ${pulled} of 64 parts were pulled (about 1 MiB, not 4)`);
+  t.ok(stage.readableLength <= 2 * (1 << 20), 'and are buffered');
+  const chunks: Buffer[] = [];
+  for await (const chunk of stage) chunks.push(chunk as Buffer);
+  t.equal(Buffer.concat(chunks).toString(), `<${part.repeat(64)}>`);
+});
+
+t.test('byte mode: an Iterable that fails fails the stream, after what it gave before', async (t) => {
+  function* parts() {
+    yield 'a';
+    throw new Error('spool gone');
+  }
+  const stage = stepStream({ write: (_chunk: Buffer, emit: (out: string | Iterable<string>) => void) => emit(parts()) }, { writableObjectMode: false, readableObjectMode: false });
+  const { out, error } = await throughUntilError<Buffer>(stage, ['go']);
+  t.equal(error?.message, 'spool gone');
+  t.equal(out.map(String).join(''), 'a');
+});

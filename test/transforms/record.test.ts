@@ -7,7 +7,7 @@ t.test('events pass through unchanged and are recorded; run_end waits until the 
   const log: string[] = [];
   const recorder: SessionRecorder = {
     begin: async () => ({ sessionId: 'zero_20261130000000_aaaaaa', history: [], warnings: [] }),
-    record: (event) => log.push(`record ${(event as { type: string }).type}`),
+    record: (event) => void log.push(`record ${(event as { type: string }).type}`),
     finish: async () => {
       await new Promise((resolve) => setTimeout(resolve, 20));
       log.push('finished');
@@ -60,4 +60,21 @@ t.test('a session that could not be written: its warning goes out once, stamped 
   const end = { schemaVersion: 2, type: 'run_end', runId, status: 'success', exitCode: 0 };
   const warning = { schemaVersion: 2, type: 'warning', runId, message: 'The session x could not be written: the disk is full (ENOSPC).' };
   t.same(await through(record(recorder), [text, end]), [warning, text, warning, end]);
+});
+
+t.test('while the recorder is behind the disk, the event waits for it before it goes on', async (t) => {
+  const log: string[] = [];
+  const recorder: SessionRecorder = {
+    begin: async () => ({ sessionId: 'x', history: [], warnings: [] }),
+    record: (event) => {
+      if ((event as { delta?: string }).delta !== 'big') return;
+      return new Promise<void>((resolve) => setTimeout(resolve, 20)).then(() => void log.push('written'));
+    },
+    finish: async () => {},
+    takeWarning: () => undefined,
+  };
+  const stage = record(recorder);
+  stage.on('data', (event: { delta?: string }) => log.push(`out ${event.delta}`));
+  await through(stage, [{ type: 'text', delta: 'big' }, { type: 'text', delta: 'small' }]);
+  t.same(log, ['written', 'out big', 'out small']);
 });

@@ -6,7 +6,7 @@ import { ScriptedProvider, type ScriptTurn } from '../../../lib/providers/script
 import { createToolbox } from '../../../lib/tools/registry.js';
 
 /** A conversation over the scripted provider; resolves with the events once the input (the items `feed` puts) has been answered. */
-async function converse(turns: ScriptTurn[], feed: (conversation: ReturnType<typeof createConversation>, events: Event[]) => Promise<void> | void, options: { maxTurns?: number; history?: ChatMessage[]; seen?: string[][] } = {}) {
+async function converse(turns: ScriptTurn[], feed: (conversation: ReturnType<typeof createConversation>, events: Event[]) => Promise<void> | void, options: { maxTurns?: number; history?: ChatMessage[]; seen?: string[][]; spoolAfterChars?: number } = {}) {
   const controller = new AbortController();
   const conversation = createConversation(controller.signal);
   const events: Event[] = [];
@@ -21,7 +21,7 @@ async function converse(turns: ScriptTurn[], feed: (conversation: ReturnType<typ
   const firsts: string[] = [];
   const answers = conversation.run(async (first) => {
     firsts.push(first.prompt);
-    const run = { provider, toolbox: createToolbox(), cwd: process.cwd(), maxTurns: options.maxTurns ?? 5, signal: controller.signal };
+    const run = { provider, toolbox: createToolbox(), cwd: process.cwd(), maxTurns: options.maxTurns ?? 5, signal: controller.signal, spoolAfterChars: options.spoolAfterChars };
     return { history: options.history ?? [], run };
   });
   const done = (async () => {
@@ -94,4 +94,16 @@ t.test("a turn interrupted before it ran never reaches the model: the next turn'
   }, { seen });
   t.match(events.filter((event) => event.type === 'turn_end'), [{ turn: 1, status: 'interrupted' }, { turn: 2, status: 'success' }]);
   t.same(seen, [['later']]);
+});
+
+t.test('a spooled answer goes whole, read back, in the next turn\'s request', async (t) => {
+  const long = 'a long answer 😀 '.repeat(40);
+  const seen: string[][] = [];
+  const { events } = await converse([{ text: long }, { text: 'Short.' }], async (conversation) => {
+    await conversation.put({ kind: 'turn', prompt: 'one' });
+    await conversation.put({ kind: 'turn', prompt: 'two' });
+  }, { seen, spoolAfterChars: 100 });
+  const [first] = events.filter((event) => event.type === 'final') as { text?: string; spool?: { text(): string } }[];
+  t.equal(first?.spool?.text(), long, 'the first final carries its spool');
+  t.same(seen[1], ['one', long, 'two']);
 });

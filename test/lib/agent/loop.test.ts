@@ -9,6 +9,7 @@ import type { Event, ImageInput } from '../../../lib/protocol/types.js';
 import { createMeter, type Meter } from '../../../lib/agent/limits.js';
 import type { ChatMessage } from '../../../lib/protocol/chat.js';
 import type { Provider, ProviderChunk, TurnRequest } from '../../../lib/providers/types.js';
+import type { TextSpool } from '../../../lib/files/text-spool.js';
 
 /** A provider written inline: each turn is a function of what the model receives. */
 function provider(turns: ((request: TurnRequest) => ProviderChunk[] | Error)[]): Provider & { seen: ChatMessage[][] } {
@@ -367,4 +368,39 @@ t.test('a budget spent at the turn limit ends the run as budget_exceeded, not wi
   t.match(events.find((event) => event.type === 'usage'), { costUsd: 1 });
   t.notOk(events.some((event) => event.type === 'final' || event.type === 'warning'));
   t.match(error, { code: 'budget_exceeded', exitCode: 4 });
+});
+
+t.test('spoolAfterChars: a long answer is not held; its final carries the spool, the text read back whole', async (t) => {
+  const pieces = Array.from({ length: 50 }, (_, index) => `piece ${index} 😀 `);
+  const p = provider([() => pieces.map((delta) => ({ type: 'text', delta }))]);
+  const events: Event[] = [];
+  for await (const event of runAgent({ prompt: 'start', provider: p, toolbox: createToolbox(), cwd: t.testdir({}), maxTurns: 5, signal: new AbortController().signal, spoolAfterChars: 100 })) events.push(event);
+  const final = events.at(-1) as { type: string; text?: string; spool?: TextSpool };
+  t.equal(final.type, 'final');
+  t.equal(final.text, '', 'no string of the answer');
+  t.ok(final.spool?.spooled, 'the answer is in its spool');
+  t.equal(final.spool?.text(), pieces.join(''));
+  t.same(
+    events.filter((event) => event.type === 'text').map((event) => (event as { delta: string }).delta),
+    pieces,
+    'the deltas stream as without a spool',
+  );
+});
+
+t.test('spoolAfterChars: a short answer is a string as without it; a long text before tool calls goes whole in the next request', async (t) => {
+  const long = 'x'.repeat(500);
+  const p = provider([() => [{ type: 'text', delta: long }, { type: 'tool_call', id: 'c1', name: 'list_directory', args: {} }], () => [{ type: 'text', delta: 'Short.' }]]);
+  const events: Event[] = [];
+  for await (const event of runAgent({ prompt: 'start', provider: p, toolbox: createToolbox(), cwd: t.testdir({ 'a.txt': '' }), maxTurns: 5, signal: new AbortController().signal, spoolAfterChars: 100 })) events.push(event);
+  t.same(p.seen[1]![1], { role: 'assistant', content: long, toolCalls: [{ id: 'c1', name: 'list_directory', args: {} }] }, 'the spooled text, read back');
+  t.same(events.at(-1), { type: 'final', text: 'Short.' });
+});
+
+t.test('spoolAfterChars with --output-schema: the check reads the answer whole, and the final is its JSON text', async (t) => {
+  const answer = { name: 'answer', schema: { type: 'object' }, strict: false, retries: 0, check: (text: string) => ({ ok: true as const, text, value: JSON.parse(text) as unknown }) };
+  const json = JSON.stringify({ items: Array.from({ length: 40 }, (_, index) => `item ${index}`) });
+  const p = provider([() => [{ type: 'text', delta: json.slice(0, 200) }, { type: 'text', delta: json.slice(200) }]]);
+  const events: Event[] = [];
+  for await (const event of runAgent({ prompt: 'start', provider: p, toolbox: createToolbox(), cwd: t.testdir({}), maxTurns: 5, signal: new AbortController().signal, spoolAfterChars: 100, answer })) events.push(event);
+  t.same(events.at(-1), { type: 'final', text: json, structured: JSON.parse(json) });
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { packageVersion } from '../../../lib/package.js';
 import { promptShortcut } from '../../../lib/cli/main.js';
 import { zeroHere } from '../../helpers/cli.js';
@@ -13,6 +14,24 @@ t.test('bin/zero --version prints the version and exits 0; zero with no command 
   const bare = await zero([]);
   t.same([bare.code, bare.stdout], [2, '']);
   t.match(bare.stderr, /^Usage: zero .*\[command\]/);
+});
+
+t.test("zero exec and zero redact keep V8's young generation at its start size (2 MiB); zero stats lets it grow", async (t) => {
+  const dir = t.testdir({
+    // at the exit, allocation that makes V8 grow its young generation, then its size
+    'probe.mjs': `import { getHeapSpaceStatistics } from 'node:v8';
+process.on('exit', () => {
+  let kept = [];
+  for (let i = 0; i < 3e6; i++) if (kept.push({ i }) > 100000) kept = [];
+  const newSpace = getHeapSpaceStatistics().find((space) => space.space_name === 'new_space');
+  process.stderr.write(\`new space \${newSpace.space_size / 2 ** 20} MiB\\n\`);
+});`,
+  });
+  const env = cleanEnv({ NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${pathToFileURL(join(dir, 'probe.mjs')).href}` });
+  const newSpace = async (args: string[]) => Number(/new space (\d+) MiB/.exec((await zero(args, { env, stdin: '' })).stderr)?.[1]);
+  t.ok((await newSpace(['stats'])) >= 16, 'V8 grows it for zero stats');
+  t.ok((await newSpace(['redact'])) <= 4, 'not for zero redact');
+  t.ok((await newSpace(['exec', '--provider', 'scripted', '--no-session', 'hi'])) <= 4, 'nor for zero exec');
 });
 
 t.test('zero --version, -V, -v and zero version print the version, as in Zero and most CLIs', async (t) => {

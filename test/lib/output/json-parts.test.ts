@@ -1,5 +1,6 @@
 import t from 'tap';
-import { PART_CHARS, jsonLineParts } from '../../../lib/output/json-parts.js';
+import { PART_CHARS, emitJsonLine, jsonLineParts } from '../../../lib/output/json-parts.js';
+import { TextSpool } from '../../../lib/files/text-spool.js';
 
 const line = (value: object) => [...jsonLineParts(value)];
 
@@ -26,4 +27,27 @@ t.test('a surrogate pair at the end of a slice stays whole: never written as two
     t.equal(parts.join(''), `${JSON.stringify({ text })}\n`, `pair ${shift} before the cut`);
     t.notMatch(parts.join(''), /\\ud/, 'no escaped half');
   }
+});
+
+t.test('a spooled final: its text is written from the spool, as JSON.stringify writes the same final with the text', async (t) => {
+  const text = 'a"b\\c\n\t\u0001\u2028😀 end é '.repeat(Math.ceil((3 * PART_CHARS) / 20));
+  const spool = new TextSpool(PART_CHARS);
+  // pieces of 5 units: pairs and escapes cut everywhere
+  for (let start = 0; start < text.length; start += 5) spool.write(text.slice(start, start + 5));
+  t.ok(spool.spooled);
+  const stamped = { schemaVersion: 2, type: 'final', runId: 'run_1', text: '', spool };
+  const parts = line(stamped);
+  t.equal(parts.join(''), `${JSON.stringify({ schemaVersion: 2, type: 'final', runId: 'run_1', text })}\n`);
+  t.ok(Math.max(...parts.map((part) => part.length)) <= 6 * PART_CHARS + 40, 'in parts');
+});
+
+t.test('emitJsonLine: a spooled line is emitted as its parts unread, any other line as strings', async (t) => {
+  const spool = new TextSpool(4);
+  spool.write('spooled text');
+  const emitted: (string | Iterable<string>)[] = [];
+  emitJsonLine({ type: 'final', text: '', spool }, (part) => void emitted.push(part));
+  emitJsonLine({ type: 'final', text: 'short' }, (part) => void emitted.push(part));
+  t.equal(typeof emitted[0], 'object', 'an Iterable');
+  t.equal([...(emitted[0] as Iterable<string>)].join(''), '{"type":"final","text":"spooled text"}\n');
+  t.same(emitted.slice(1), ['{"type":"final","text":"short"}\n']);
 });

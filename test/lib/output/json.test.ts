@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import t from 'tap';
 import { toLegacyJson } from '../../../lib/output/json.js';
+import { TextSpool } from '../../../lib/files/text-spool.js';
 import type { Event, OutputEvent, Stamped } from '../../../lib/protocol/types.js';
 
 const runId = 'run_20261130053326_ab12cd';
@@ -138,4 +139,11 @@ t.test('property: every legacy event has snake_case keys, no camelCase, no undef
 t.test('turn_start and turn_end (--multi-turn): lines of their own, the run id left to run_start', async (t) => {
   t.same(toLegacyJson(stamped({ type: 'turn_start', turn: 2, content: 'And the tests?' })), { type: 'turn_start', turn: 2, content: 'And the tests?' });
   t.same(toLegacyJson(stamped({ type: 'turn_end', turn: 2, status: 'interrupted' })), { type: 'turn_end', turn: 2, status: 'interrupted' });
+});
+
+t.test('a spooled final keeps its spool in the json format (its line writes the text from it)', async (t) => {
+  const spool = new TextSpool(4);
+  spool.write('a long answer');
+  t.same(toLegacyJson(stamped({ type: 'final', text: '', spool })), { type: 'final', text: '', spool });
+  t.same(toLegacyJson(stamped({ type: 'final', text: 'short' })), { type: 'final', text: 'short' });
 });

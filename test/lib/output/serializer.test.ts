@@ -25,7 +25,7 @@ t.test('json: the snake_case lines', async (t) => {
 t.test('stream-json and json: a huge final is emitted in parts, never as one string, the same bytes', async (t) => {
   const final = { schemaVersion: 1, type: 'final', runId, text: 'answer "x"\n'.repeat(PART_CHARS / 2) } as OutputEvent;
   for (const format of ['stream-json', 'json'] as const) {
-    const parts = applyStep(serializeStep(format, { write: () => t.fail('nothing on stderr') }), [final, events[2]!]);
+    const parts = applyStep(serializeStep(format, { write: () => t.fail('nothing on stderr') }), [final, events[2]!]) as string[];
     t.equal(parts.join(''), [final, events[2]!].map(createSerializer(format, { write: () => {} })).join(''), format);
     t.ok(Math.max(...parts.map((part) => part.length)) < 2 * PART_CHARS, `${format}: no part near the line's ${parts.join('').length} characters`);
   }

@@ -3,6 +3,7 @@ import { createVersioner, isInItsVersion, resolveVersion } from '../../../lib/pr
 import { stampEvent } from '../../../lib/protocol/stamp.js';
 import { checkAgainstSchema } from '../../../lib/protocol/validate.js';
 import type { Event } from '../../../lib/protocol/types.js';
+import { TextSpool } from '../../../lib/files/text-spool.js';
 
 const RUN_ID = 'run_20261201000000_abcdef';
 
@@ -87,4 +88,14 @@ t.test('version 2: a budget, the deadline and an answer out of schema end as inc
     t.same(inVersion(2, ending), [{ ...ending[0]!, recoverable: false }, { type: 'run_end', status: 'incomplete', exitCode: 4 }], code);
     t.same(inVersion(1, ending), ending, code);
   }
+});
+
+t.test('a spooled final keeps its spool in both versions (its line writes the text from it)', async (t) => {
+  const spool = new TextSpool(4);
+  spool.write('a long answer');
+  for (const version of [1, 2] as const) {
+    const final = createVersioner(version)({ type: 'final', text: '', spool });
+    t.equal((final as { spool?: TextSpool }).spool, spool, `version ${version}`);
+  }
+  t.same(createVersioner(1)({ type: 'final', text: 'short', structured: { a: 1 } }), { type: 'final', text: 'short' }, 'version 1 still drops structured, and adds no spool');
 });

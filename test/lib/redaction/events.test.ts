@@ -1,6 +1,7 @@
 import t from 'tap';
 import { createEventRedactor } from '../../../lib/redaction/events.js';
 import type { Event } from '../../../lib/protocol/types.js';
+import { TextSpool } from '../../../lib/files/text-spool.js';
 
 const key = ['ghp_', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'].join('');
 
@@ -74,4 +75,18 @@ t.test('a re-split reasoning delta keeps the fields of its own event, not those 
   const stamped = (type: 'text' | 'reasoning', delta: string) => ({ schemaVersion: 2, type, runId: `run_20261201000000_${type === 'text' ? 'aaaaaa' : 'bbbbbb'}`, delta }) as unknown as Event;
   const out = run([stamped('text', 'hello '), stamped('reasoning', `why ${key}`), stamped('text', 'world')]);
   for (const event of out) t.equal((event as unknown as { runId: string }).runId.endsWith(event.type === 'text' ? 'aaaaaa' : 'bbbbbb'), true, `${event.type} keeps its own fields`);
+});
+
+t.test('a spooled final: its text through the stream redactor into a spool of its own, as a final of the whole text is redacted', async (t) => {
+  const text = `start ${'words and more words '.repeat(30)}${key} middle credential-in-use-123 ${'tail '.repeat(30)}`;
+  const raw = new TextSpool(50);
+  // pieces of 7: the key and the literal cut across them
+  for (let start = 0; start < text.length; start += 7) raw.write(text.slice(start, start + 7));
+  const [redacted] = run([{ type: 'final', text: '', spool: raw }], ['credential-in-use-123']) as unknown as [{ text: string; spool: TextSpool }];
+  const [whole] = run([{ type: 'final', text }], ['credential-in-use-123']) as unknown as [{ text: string }];
+  t.not(redacted.spool, raw, 'a new spool');
+  t.equal(redacted.text, '');
+  t.equal(redacted.spool.text(), whole.text);
+  t.notMatch(whole.text, key);
+  t.equal(raw.text(), text, 'the raw spool is left as it was (the next request needs it)');
 });

@@ -2,7 +2,7 @@ import t from 'tap';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout } from 'node:timers/promises';
-import { createRecorder } from '../../../lib/sessions/recorder.js';
+import { MAX_BACKLOG_CHARS, createRecorder } from '../../../lib/sessions/recorder.js';
 import { listSessions, lockSession, openSession, readAllEvents } from '../../../lib/sessions/index.js';
 
 const base = { cwd: '/repo', provider: 'scripted', model: 'scripted' };
@@ -143,4 +143,24 @@ t.test("an image's data holding the base64 of a credential in use is redacted be
   const stored = readFileSync(join(root, sessionId!, 'events.jsonl'), 'utf8');
   t.notOk(stored.includes(Buffer.from(key).toString('base64').slice(0, 20)), 'not its base64 form');
   t.match(JSON.parse(stored.split('\n')[0]!), { type: 'message', images: [{ mediaType: 'image/png', data: /\[REDACTED\]/ }] });
+});
+
+t.test('more than MAX_BACKLOG_CHARS waiting for the disk: record asks the caller to wait until it is written', async (t) => {
+  const root = t.testdir({});
+  const recorder = createRecorder({ root, plan: { kind: 'new' }, ...base });
+  const { sessionId } = await recorder.begin('Write a lot.');
+  const delta = 'x'.repeat(1 << 20);
+  const waits: number[] = [];
+  for (let index = 0; index < (MAX_BACKLOG_CHARS >> 20) * 2; index++) {
+    const backlog = recorder.record(stamped('text', { delta }));
+    if (!backlog) continue;
+    waits.push(index);
+    await backlog;
+    const lines = readFileSync(join(root, sessionId!, 'events.jsonl'), 'utf8').trim().split('\n');
+    t.equal(lines.length, index + 2, 'once it resolves, every event recorded is in events.jsonl');
+  }
+  t.ok(waits.length >= 1, 'the caller was asked to wait');
+  t.ok(waits[0]! <= MAX_BACKLOG_CHARS >> 20, 'as soon as the backlog passed the bound');
+  t.equal(recorder.record(stamped('warning', { message: 'small' })), undefined, 'a small event below the bound goes on at once');
+  await recorder.finish();
 });

@@ -1,0 +1,177 @@
+import { createCipheriv, createDecipheriv, randomBytes, type Cipher } from 'node:crypto';
+import { closeSync, mkdtempSync, openSync, readSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+
+/** Past this many characters, a spool's text goes to its file (a turn's text below it stays a string, as without a spool). */
+export const SPOOL_AFTER_CHARS = 4 << 20;
+/** How much of the file is read back at a time. */
+const READ_BYTES = 1 << 20;
+const CIPHER = 'aes-256-ctr';
+
+/** Closes the file of a spool nobody holds any more: a spool has no owner to close it (every stage that sees it reads it). */
+const unheld = new FinalizationRegistry<number>((fd) => {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+});
+
+/**
+ * A file nobody else can open or find: created 0600 in a 0700 directory of its own, then unlinked with its directory
+ * at once, so no path to it exists, even after a SIGKILL. Undefined when it cannot be made (no room, no /tmp).
+ */
+function anonymousFile(): number | undefined {
+  let dir: string | undefined;
+  try {
+    dir = mkdtempSync(join(tmpdir(), 'zero-spool-'));
+    const path = join(dir, 'text');
+    const fd = openSync(path, 'wx+', 0o600);
+    unlinkSync(path);
+    return fd;
+  } catch {
+    return undefined;
+  } finally {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A surrogate without its other half: UTF-8 cannot carry it, so a text that has one is not spooled. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * A text that is written once, in pieces, and read back any number of times: a string while it is short, past
+ * `spoolAfter` characters a file (see anonymousFile) encrypted with AES-256-CTR under a key held only in this object,
+ * since the text (a model's raw answer) may hold secrets and secrets never reach the disk in the clear. A file that
+ * cannot be made or written (a full /tmp), or a text UTF-8 cannot carry (a lone surrogate), leaves the text in
+ * memory, as it would be without a spool. Read back, no chunk ends between the halves of a surrogate pair.
+ */
+export class TextSpool {
+  #pieces: string[] = [];
+  /** A high surrogate that ended the last piece: it goes with the next one. */
+  #carry = '';
+  #length = 0;
+  #fd: number | undefined;
+  #bytes = 0;
+  #cipher: Cipher | undefined;
+  #spoolable = true;
+  readonly #key = randomBytes(32);
+  readonly #iv = randomBytes(16);
+
+  constructor(readonly spoolAfter = SPOOL_AFTER_CHARS) {}
+
+  /** Characters (UTF-16 units) written so far. */
+  get length(): number {
+    return this.#length;
+  }
+
+  /** Whether the text is in its file (else it is held as a string). */
+  get spooled(): boolean {
+    return this.#fd !== undefined;
+  }
+
+  write(piece: string): void {
+    if (!piece) return;
+    this.#length += piece.length;
+    let text = this.#carry + piece;
+    this.#carry = '';
+    if (isHighSurrogate(text.charCodeAt(text.length - 1))) {
+      this.#carry = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    if (!text) return;
+    if (this.#fd === undefined) {
+      this.#pieces.push(text);
+      if (this.#spoolable && this.#length > this.spoolAfter) this.#spill();
+      return;
+    }
+    if (!this.#writeOut(text)) this.#pieces.push(text);
+  }
+
+  /** The text in pieces of about a MiB (a piece written, in memory), read back from the file if it is there. */
+  *chunks(): Generator<string> {
+    if (this.#fd !== undefined) yield* this.#readBack(this.#fd);
+    else yield* this.#pieces;
+    if (this.#carry) yield this.#carry;
+  }
+
+  /** A new spool of this text through a streaming transform (the stream redactor): what it gives for each chunk, then its flush. */
+  through(transform: { push(piece: string): string; flush(): string }): TextSpool {
+    const out = new TextSpool(this.spoolAfter);
+    for (const chunk of this.chunks()) out.write(transform.push(chunk));
+    out.write(transform.flush());
+    return out;
+  }
+
+  /** The whole text as one string: for what needs it whole (a next request, a schema check). */
+  text(): string {
+    let text = '';
+    for (const chunk of this.chunks()) text += chunk;
+    return text;
+  }
+
+  *#readBack(fd: number): Generator<string> {
+    const decipher = createDecipheriv(CIPHER, this.#key, this.#iv);
+    const decoder = new StringDecoder('utf8');
+    const buffer = Buffer.allocUnsafe(READ_BYTES);
+    for (let at = 0; at < this.#bytes; ) {
+      const read = readSync(fd, buffer, 0, Math.min(READ_BYTES, this.#bytes - at), at);
+      if (read === 0) throw new Error('The answer spool ended before its text did.');
+      at += read;
+      const text = decoder.write(decipher.update(buffer.subarray(0, read)));
+      if (text) yield text;
+    }
+    const rest = decoder.end(decipher.final());
+    if (rest) yield rest;
+  }
+
+  /** The pieces held so far go to a new file; none is made if it cannot be (the text stays here, and is not tried again). */
+  #spill(): void {
+    const fd = this.#pieces.some((piece) => LONE_SURROGATE.test(piece)) ? undefined : anonymousFile();
+    if (fd === undefined) {
+      this.#spoolable = false;
+      return;
+    }
+    this.#fd = fd;
+    this.#cipher = createCipheriv(CIPHER, this.#key, this.#iv);
+    unheld.register(this, fd, this);
+    const pieces = this.#pieces;
+    this.#pieces = [];
+    for (const [index, piece] of pieces.entries()) {
+      if (this.#writeOut(piece)) continue;
+      this.#pieces.push(...pieces.slice(index));
+      return;
+    }
+  }
+
+  /** A piece appended to the file, encrypted; false (and the text back in memory) when it cannot be. */
+  #writeOut(piece: string): boolean {
+    try {
+      if (LONE_SURROGATE.test(piece)) throw new Error('not UTF-8');
+      const bytes = this.#cipher!.update(piece, 'utf8');
+      for (let done = 0; done < bytes.length; ) done += writeSync(this.#fd!, bytes, done, bytes.length - done, this.#bytes + done);
+      this.#bytes += bytes.length;
+      return true;
+    } catch {
+      this.#backInMemory();
+      return false;
+    }
+  }
+
+  /** A write failed (a full /tmp): what the file holds is read back, the file closed, and the text kept as a string. */
+  #backInMemory(): void {
+    const fd = this.#fd!;
+    const held = [...this.#readBack(fd)];
+    unheld.unregister(this);
+    closeSync(fd);
+    this.#fd = undefined;
+    this.#cipher = undefined;
+    this.#bytes = 0;
+    this.#spoolable = false;
+    this.#pieces = [...held, ...this.#pieces];
+  }
+}

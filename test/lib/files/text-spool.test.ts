@@ -1,0 +1,114 @@
+import t from 'tap';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readlinkSync, readSync, fstatSync, rmdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { TextSpool } from '../../../lib/files/text-spool.js';
+
+// The spool's file is unlinked at once: it is found through the process's open files (/proc/self/fd), the only path to it.
+const spoolFds = (): number[] =>
+  readdirSync('/proc/self/fd')
+    .map(Number)
+    .filter((fd) => {
+      try {
+        return /zero-spool-.*\(deleted\)$/.test(readlinkSync(`/proc/self/fd/${fd}`));
+      } catch {
+        return false;
+      }
+    });
+
+const bytesOf = (fd: number): Buffer => {
+  const bytes = Buffer.alloc(fstatSync(fd).size);
+  readSync(fd, bytes, 0, bytes.length, 0);
+  return bytes;
+};
+
+const written = (spool: TextSpool, pieces: string[]) => {
+  for (const piece of pieces) spool.write(piece);
+  return spool;
+};
+
+t.test('ASCII and multi-byte text, written in pieces that split characters and pairs, reads back whole', async (t) => {
+  const text = 'plain ascii, é, 中文, emoji 😀🎉, and a "quote"\n'.repeat(5000);
+  // pieces of 7 UTF-16 units: they cut surrogate pairs in half, and the 1 MiB reads cut UTF-8 sequences
+  const pieces = Array.from({ length: Math.ceil(text.length / 7) }, (_, index) => text.slice(index * 7, index * 7 + 7));
+  const spool = written(new TextSpool(1000), pieces);
+  t.ok(spool.spooled, 'past its threshold the text is in the file');
+  t.equal(spool.length, text.length);
+  t.equal(spool.text(), text);
+  const chunks = [...spool.chunks()];
+  t.equal(chunks.join(''), text);
+  t.ok(chunks.every((chunk) => !/[\ud800-\udbff]$/.test(chunk)), 'no chunk ends between the halves of a pair');
+  t.equal(spool.text(), text, 'read back as often as asked');
+});
+
+t.test('below its threshold the text stays a string, and no file is made', async (t) => {
+  const before = spoolFds().length;
+  const spool = written(new TextSpool(100), ['short ', 'text 😀'.slice(0, 6), '😀'.slice(1)]);
+  t.notOk(spool.spooled);
+  t.equal(spool.text(), 'short text 😀');
+  t.equal(spoolFds().length, before);
+});
+
+t.test('nothing on disk in the clear, and no path to the file', async (t) => {
+  const before = new Set(spoolFds());
+  const secret = 'sk-ant-api03-' + 'S'.repeat(90);
+  const spool = written(new TextSpool(10), [`the key is ${secret}, `.repeat(2000)]);
+  const [fd] = spoolFds().filter((fd) => !before.has(fd));
+  t.ok(fd !== undefined, 'the spool has a file open');
+  const bytes = bytesOf(fd!);
+  t.ok(bytes.length >= spool.length, 'the text is in it');
+  t.equal(bytes.indexOf('sk-ant-api03'), -1, 'not the secret');
+  t.equal(bytes.indexOf('the key is'), -1, 'nor any of the text');
+  t.notOk(readdirSync(tmpdir()).some((name) => name.startsWith('zero-spool-')), 'no directory left in the temp dir');
+  t.match(readlinkSync(`/proc/self/fd/${fd}`), /\(deleted\)$/, 'the file is unlinked');
+  t.equal(fstatSync(fd!).mode & 0o777, 0o600);
+});
+
+t.test('a text with a lone surrogate, which UTF-8 cannot carry, stays in memory exactly', async (t) => {
+  const text = `before \ud800 after ${'x'.repeat(100)}`;
+  const spool = written(new TextSpool(10), [text.slice(0, 9), text.slice(9)]);
+  t.notOk(spool.spooled);
+  t.equal(spool.text(), text);
+  const late = written(new TextSpool(10), ['x'.repeat(20), 'lone \udc00 low', 'more']);
+  t.notOk(late.spooled, 'a lone surrogate after the text was spooled brings it back to memory');
+  t.equal(late.text(), `${'x'.repeat(20)}lone \udc00 lowmore`);
+});
+
+t.test('through: a new spool of the text as a streaming transform gives it', async (t) => {
+  const spool = written(new TextSpool(10), ['abc'.repeat(100), 'def'.repeat(100)]);
+  let pieces = 0;
+  const upper = spool.through({ push: (piece) => (pieces++, piece.toUpperCase()), flush: () => '!' });
+  t.equal(upper.text(), `${'ABC'.repeat(100)}${'DEF'.repeat(100)}!`);
+  t.ok(pieces >= 1);
+  t.ok(upper.spooled);
+});
+
+t.test('a temp dir that cannot be written keeps the text in memory, as without a spool', async (t) => {
+  const tmp = process.env.TMPDIR;
+  process.env.TMPDIR = '/nonexistent/zero-spool-test';
+  t.teardown(() => (tmp === undefined ? delete process.env.TMPDIR : (process.env.TMPDIR = tmp)));
+  const spool = written(new TextSpool(10), ['a'.repeat(50), 'b'.repeat(50)]);
+  t.notOk(spool.spooled);
+  t.equal(spool.text(), 'a'.repeat(50) + 'b'.repeat(50));
+});
+
+t.test('a temp dir that fills up mid-text: what the file held comes back, and the text goes on in memory, whole', { skip: process.getuid?.() !== 0 && 'mounting a tmpfs needs root' }, async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'zero-spool-full-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]);
+  const tmp = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  t.teardown(() => {
+    tmp === undefined ? delete process.env.TMPDIR : (process.env.TMPDIR = tmp);
+    execFileSync('umount', [dir]);
+    rmdirSync(dir);
+  });
+  const pieces = Array.from({ length: 32 }, (_, index) => `${index} é😀 `.repeat(1000));
+  const spool = new TextSpool(1000);
+  spool.write(pieces[0]!);
+  t.ok(spool.spooled, 'the first piece went to the file');
+  for (const piece of pieces.slice(1)) spool.write(piece);
+  t.notOk(spool.spooled, 'once the disk was full, the text is in memory');
+  t.equal(spool.text(), pieces.join(''));
+  t.same(readdirSync(dir), [], 'nothing left on the full disk');
+});
