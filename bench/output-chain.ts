@@ -3,7 +3,9 @@
  * stamp → serialize) against a bare split2 → JSON.parse → JSON.stringify
  * baseline, over the same synthetic stream-json log (or the foreign log of bench/foreign-log.ts), in one process.
  *
- *   node dist/bench/output-chain.js [--events 200000] [--reps 9] [--chunk-kib 64] [--log synthetic|foreign] [--seed 42 | 29, the log's own] [--stages]
+ *   node dist/bench/output-chain.js [--events 200000] [--reps 9] [--chunk-kib 64] [--log synthetic|foreign] [--seed 42 | 29, the log's own] [--stages] [--credential]
+ *
+ * --credential: the redact stage knows a credential in use, as in every `zero exec` (the key it calls the provider with).
  *
  * Env: BENCH_EVENTS, BENCH_REPS. A report, never a test: nothing is asserted.
  */
@@ -39,6 +41,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string' },
     log: { type: 'string', default: 'synthetic' },
     stages: { type: 'boolean', default: false },
+    credential: { type: 'boolean', default: false },
   },
 });
 const reps = Math.max(1, Number(args.reps));
@@ -74,10 +77,12 @@ function nullSink(objectMode: boolean, countRedacted = false): Sink {
 
 type Stages = () => Transform[];
 /** The stages one stream each, as a program that pipes them would. */
-const outputStages: Stages = () => [split({ label: 'bench log' }), parse(), validate('output'), redact(), stamp(), serialize('stream-json')];
+// made up, and in two parts: the test of this repository's sources finds no credential in it
+const redactOptions = args.credential ? { secrets: [['sk-proj-', 'Zq8nR2vT6yU1iO5pL9kJ3hG7fD4sA0mNbVcXzQw'].join('')] } : {};
+const outputStages: Stages = () => [split({ label: 'bench log' }), parse(), validate('output'), redact(redactOptions), stamp(), serialize('stream-json')];
 /** The same stages' steps fused in one stream, as lib/pipeline.ts builds its chains. */
 const outputChain: Stages = () => [
-  stepStream(composeSteps([createLineFramer({ label: 'bench log' }), parseStep(), validateStep('output'), guardStep('outputChain', redactStep()), stampStep(), serializeStep('stream-json', process.stderr)]), {
+  stepStream(composeSteps([createLineFramer({ label: 'bench log' }), parseStep(), validateStep('output'), guardStep('outputChain', redactStep(redactOptions)), stampStep(), serializeStep('stream-json', process.stderr)]), {
     writableObjectMode: false,
     readableObjectMode: false,
   }),
@@ -145,7 +150,7 @@ function table(rows: Row[], reference: Row): string {
 const check = await runOnce(outputChain, false, true);
 console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), ${process.platform}/${process.arch}`);
 console.log(
-  `input (${args.log} log): ${log.events.toLocaleString('en-US')} events in ${log.runs} runs, ${mb(log.bytes.length)} MB, ${chunks.length} chunks of ${chunkBytes / 1024} KiB; ` +
+  `input (${args.log} log${args.credential ? ", a credential in use" : ""}): ${log.events.toLocaleString('en-US')} events in ${log.runs} runs, ${mb(log.bytes.length)} MB, ${chunks.length} chunks of ${chunkBytes / 1024} KiB; ` +
     `secrets planted ${log.secrets}, [REDACTED] out ${check.sink.redacted}; output ${check.sink.chunks.toLocaleString('en-US')} lines`,
 );
 gc();

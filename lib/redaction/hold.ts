@@ -160,15 +160,42 @@ export const DEFAULT_BOUND: HoldBound = {
   cap: capOf(4 * KIB + 128, '\\S'),
 };
 
-type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number; tokenStart: RegExp };
+type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number; tokenStart: TokenBeginnings };
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * The beginnings of tokens' prefixes (`s`, `sk`, `gh`, … `github_pa`, lowercase) as a trie of their characters
+ * read backwards: a text's end is walked back one character at a time and left as soon as no beginning can end
+ * it (usually after one or two).
+ */
+type TokenBeginnings = { next: Map<number, TokenBeginnings>; beginning: boolean };
 
-/** The beginning of a token's prefix at a token start, ending the text (searched from a few characters before the end). */
-function tokenStartPattern(prefixes: readonly string[]): RegExp {
-  const beginnings = new Set(prefixes.flatMap((prefix) => Array.from({ length: prefix.length - 1 }, (_, end) => prefix.slice(0, end + 1))));
-  const alternatives = [...beginnings].sort((a, b) => b.length - a.length).map(escapeRegExp);
-  return new RegExp(`${TOKEN_START}(?:${alternatives.join('|')})$`, 'gi');
+function tokenBeginnings(prefixes: readonly string[]): TokenBeginnings {
+  const root: TokenBeginnings = { next: new Map(), beginning: false };
+  for (const prefix of prefixes) {
+    for (let length = 1; length < prefix.length; length++) {
+      let node = root;
+      for (let at = length - 1; at >= 0; at--) {
+        const code = prefix.toLowerCase().charCodeAt(at);
+        let next = node.next.get(code);
+        if (!next) node.next.set(code, (next = { next: new Map(), beginning: false }));
+        node = next;
+      }
+      node.beginning = true;
+    }
+  }
+  return root;
+}
+
+/** A token start at `lastIndex` (lookbehinds only). */
+const AT_TOKEN_START = new RegExp(TOKEN_START, 'y');
+const isAlphanumericCode = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+
+/** TOKEN_START at `at`: after no letter or digit, at once; after one, only an escape can end there (`\n`, `\u003c`, `\x22`, `%0A`). */
+function atTokenStart(text: string, at: number): boolean {
+  if (at === 0 || !isAlphanumericCode(text.charCodeAt(at - 1))) return true;
+  if (text.charAt(at - 2) !== '\\' && text.charAt(at - 4) !== '\\' && text.charAt(at - 6) !== '\\' && text.charAt(at - 3) !== '%') return false;
+  AT_TOKEN_START.lastIndex = at;
+  return AT_TOKEN_START.test(text);
 }
 
 /** One scan for every keyword; a keyword found credits the rules whose keyword it starts with (`sk-ant-` → also `sk-`). */
@@ -184,7 +211,7 @@ function keyed(): Keyed {
     keywords,
     scan: new RegExp(keywordSource(all), 'gi'),
     maxLead: Math.max(...rules.map((rule) => rule.bound.lead)),
-    tokenStart: tokenStartPattern(prefixes),
+    tokenStart: tokenBeginnings(prefixes),
   };
 }
 
@@ -235,13 +262,16 @@ export function pemStart(text: string): number {
   return text.length;
 }
 
-/** A token's prefix is at most this long (`github_pat_`); the lookbehind of a token start, 6 characters (`\u003c`). */
-const TOKEN_PREFIX_HOLD = 16;
-
 /** How many of the last characters of `text` are the beginning of a token at a token start (`… s`, `… gh`). */
 export function tokenPrefixLength(text: string): number {
-  const { tokenStart } = KEYED;
-  tokenStart.lastIndex = Math.max(0, text.length - TOKEN_PREFIX_HOLD);
-  const found = tokenStart.exec(text);
-  return found === null ? 0 : text.length - found.index;
+  let node: TokenBeginnings | undefined = KEYED.tokenStart;
+  let longest = 0;
+  for (let start = text.length - 1; start >= 0; start--) {
+    // ASCII letters fold, as a regex's `i` flag folds them (no other character equals an ASCII one)
+    const code = text.charCodeAt(start);
+    node = node.next.get(code >= 65 && code <= 90 ? code + 32 : code);
+    if (node === undefined) break;
+    if (node.beginning && atTokenStart(text, start)) longest = text.length - start;
+  }
+  return longest;
 }

@@ -128,6 +128,42 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
   };
 }
 
+/** Every keyword occurrence in text that arrives in pieces, as KeywordScanner finds the last one. */
+export interface KeywordHitScanner {
+  /**
+   * The next piece of the text: `hit` for each keyword that ends in it, with where it starts (relative to the
+   * piece's start, negative when it starts in an earlier piece) and its index in the keywords.
+   */
+  scan(piece: string, hit: (start: number, keyword: number) => void): void;
+  /** A new text begins: no keyword spans what came before and what comes next. */
+  reset(): void;
+}
+
+/** A factory of hit scanners for `keywords` (ASCII, matched ignoring case), the automaton built once. */
+export function keywordHitScanners(keywords: readonly string[]): () => KeywordHitScanner {
+  const { classOf, ending, table: tableOf } = automaton(keywords);
+  // the payload is the state itself (the root never ends a keyword)
+  const table = tableOf((found, state) => (found.length === 0 ? 0 : state));
+  return () => {
+    let row = 0;
+    return {
+      scan(piece, hit) {
+        let at = row;
+        for (let i = 0; i < piece.length; i++) {
+          const code = piece.charCodeAt(i);
+          const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
+          at = entry & 0xffff;
+          if (entry > 0xffff) for (const index of ending[entry >>> 16]!) hit(i + 1 - keywords[index]!.length, index);
+        }
+        row = at;
+      },
+      reset() {
+        row = 0;
+      },
+    };
+  };
+}
+
 /** Which groups of keywords occur in a text (ASCII keywords, matched ignoring case), each character looked at once. */
 export interface KeywordGroups {
   /** Whether a keyword of any group occurs in `text`. */

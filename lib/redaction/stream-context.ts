@@ -36,38 +36,42 @@ const STALE_CUTS = 64;
  * The context, kept as it grows: the pieces released since an older cut (one between each two cuts), and the
  * cuts as positions since the context began. Releasing costs no copy and no walk of the cuts (the latest cut
  * that leaves CONTEXT_CHARS or more only moves on); the text is joined when a release that needs it looks (a
- * quiet one needs only its length).
+ * quiet one needs only its length). A class: a stream makes one at every flush, before each event that is not a delta.
  */
-export function createContext() {
-  let pieces: string[] = [];
-  let cuts = [0];
+class ReleasedContext {
+  private pieces: string[] = [];
+  private cuts = [0];
   /** The context starts at cuts[keep]. */
-  let keep = 0;
-  let end = 0;
-  let text: string | undefined = '';
-  return {
-    get length(): number {
-      return end - cuts[keep]!;
-    },
-    get text(): string {
-      return (text ??= pieces.length - keep === 1 ? pieces[keep]! : pieces.slice(keep).join(''));
-    },
-    /** As a Context: its text, and its cuts from 0. */
-    view(): Context {
-      const start = cuts[keep]!;
-      return { text: this.text, cuts: cuts.slice(keep).map((cut) => cut - start) };
-    },
-    /** Releases `raw` into it: the text from the latest cut that leaves CONTEXT_CHARS or more. */
-    extend(raw: string): void {
-      pieces.push(raw);
-      end += raw.length;
-      cuts.push(end);
-      text = undefined;
-      while (keep + 1 < cuts.length && end - cuts[keep + 1]! >= CONTEXT_CHARS) keep++;
-      if (keep < STALE_CUTS && cuts[keep]! - cuts[0]! < STALE_CHARS) return;
-      pieces = pieces.slice(keep);
-      cuts = cuts.slice(keep);
-      keep = 0;
-    },
-  };
+  private keep = 0;
+  private end = 0;
+  private joined: string | undefined = '';
+
+  get length(): number {
+    return this.end - this.cuts[this.keep]!;
+  }
+
+  get text(): string {
+    return (this.joined ??= this.pieces.length - this.keep === 1 ? this.pieces[this.keep]! : this.pieces.slice(this.keep).join(''));
+  }
+
+  /** As a Context: its text, and its cuts from 0. */
+  view(): Context {
+    const start = this.cuts[this.keep]!;
+    return { text: this.text, cuts: this.cuts.slice(this.keep).map((cut) => cut - start) };
+  }
+
+  /** Releases `raw` into it: the text from the latest cut that leaves CONTEXT_CHARS or more. */
+  extend(raw: string): void {
+    this.pieces.push(raw);
+    this.end += raw.length;
+    this.cuts.push(this.end);
+    this.joined = undefined;
+    while (this.keep + 1 < this.cuts.length && this.end - this.cuts[this.keep + 1]! >= CONTEXT_CHARS) this.keep++;
+    if (this.keep < STALE_CUTS && this.cuts[this.keep]! - this.cuts[0]! < STALE_CHARS) return;
+    this.pieces = this.pieces.slice(this.keep);
+    this.cuts = this.cuts.slice(this.keep);
+    this.keep = 0;
+  }
 }
+
+export const createContext = (): ReleasedContext => new ReleasedContext();

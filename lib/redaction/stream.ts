@@ -13,9 +13,10 @@ import { openCappedMatch, PEM_HEADER_START, SHORT_RUN, type CappedMatch } from '
 import { holdFrom, tailStart, type HeldCredentials } from './tail.js';
 import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
 import { knownForms } from './known.js';
-import { NO_KEYWORD } from './keyword-scanner.js';
+import { createLiveKeywords } from './live-keywords.js';
+import { credentialScanners } from './credential-pieces.js';
 import { REDACTED } from './rule.js';
-import { keywordScanner, mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
+import { mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
 
 export { holdFrom } from './tail.js';
 
@@ -93,24 +94,40 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   // look: positions count characters since the stream began.
   /** Characters released so far: where `held` starts. */
   let released = 0;
-  /** Where the last keyword seen starts (-1: none yet). */
-  let lastKeyword = -1;
   /** Where the last private-key header seen starts (-1: none yet): a block it opens is held, keyword or not. */
   let lastPem = -1;
-  const keywords = keywordScanner();
+  /** The keywords seen that can still wake a rule (live-keywords.ts). */
+  const keywords = createLiveKeywords();
   const knowsSecrets = secrets.length > 0;
+  /** Where a credential in use may show (credential-pieces.ts): the latest start found (-1: none); no scanner, every look searches. */
+  const credentialScan = knowsSecrets ? credentialScanners(secrets)?.() : undefined;
+  let lastCredential = -1;
+  const onCredential = (at: number): void => {
+    lastCredential = Math.max(lastCredential, scanStart + at);
+  };
+  let scanStart = 0;
+  const resetCredentials = (): void => {
+    credentialScan?.reset();
+    lastCredential = -1;
+  };
 
   /**
-   * The last characters since the last flush (LAST_CHARS): kept on their own, as slicing them off `held` (a
+   * The last characters since the last flush (LAST_CHARS to twice that): kept on their own, as slicing them off `held` (a
    * string built by appending) would flatten all of it at every piece.
    */
   let lastChars = '';
+  /** The last characters before the latest piece (scan moves lastChars on). */
+  let charsBefore = '';
   const scan = (piece: string): void => {
+    charsBefore = lastChars;
     const start = released + held.length;
-    const at = keywords.scan(looked(piece));
-    if (at !== NO_KEYWORD) lastKeyword = Math.max(lastKeyword, start + at);
     const before = lastChars;
-    lastChars = piece.length >= LAST_CHARS ? piece.slice(-LAST_CHARS) : (lastChars + piece).slice(-LAST_CHARS);
+    keywords.scan(looked(piece), start, before);
+    scanStart = start;
+    credentialScan?.scan(piece, onCredential);
+    // cut back to LAST_CHARS only once it has doubled: most pieces are short, and a cut at each copied it
+    if (piece.length >= LAST_CHARS) lastChars = piece.slice(-LAST_CHARS);
+    else lastChars = lastChars.length + piece.length > 2 * LAST_CHARS ? (lastChars + piece).slice(-LAST_CHARS) : lastChars + piece;
     // a header that ends in this piece has its last letter in it (one native search, most pieces have none)
     if (!piece.includes(PEM_HEADER_END_CHAR)) return;
     const text = before + piece;
@@ -118,21 +135,37 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     if (pem >= 0) lastPem = start - before.length + pem;
   };
 
-  /** A keyword or a private-key header starts in the window (the context and what is held). */
+  /** A live keyword or a private-key header starts in the window (the context and what is held). */
   const keywordInView = (): boolean => {
     const windowStart = released - context.length;
-    return lastKeyword >= windowStart || lastPem >= windowStart;
+    return keywords.last >= windowStart || lastPem >= windowStart;
   };
 
   /**
-   * When nothing in view can be a secret (no keyword, no private-key header, no loaded credential): `text` (what
-   * is held, and the new piece) goes out as it came but for a tail that could still begin a secret (tailStart:
-   * `… s`, `… -----BEG`). Most deltas of ordinary prose take this way, without the window being built.
+   * Whether a credential in use (whole, encoded or a piece) may show in what is held and the new piece. One that
+   * began in released text would have begun with its end, which tailStart held back (but for one character
+   * glued to a word, which the last characters before what is held cover).
+   */
+  const credentialNear = (piece: string): boolean => {
+    if (credentialScan) return lastCredential >= released - context.length;
+    return knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held + piece : charsBefore + piece), options);
+  };
+  /** The same once every piece is in: what is held (with the characters before it when it is short). */
+  const credentialHeld = (): boolean => {
+    if (credentialScan) return lastCredential >= released - context.length;
+    return knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held : lastChars), options);
+  };
+
+  /**
+   * When nothing in view can be a secret (no live keyword, no private-key header, no credential in use near):
+   * `text` (what is held, and the new piece) goes out as it came but for a tail that could still begin a secret
+   * (tailStart: `… s`, `… -----BEG`, a piece of a credential). Most deltas of ordinary prose take this way,
+   * without the window being built.
    */
   const releaseQuiet = (text: string): string => {
     // a short text is looked at with the characters before it that tell whether its first one is at a token start
     const seen = looked(text.length >= LAST_CHARS ? text : lastChars.slice(-text.length - TOKEN_START_BEHIND));
-    const cut = text.length - Math.min(text.length, seen.length - tailStart(seen));
+    const cut = text.length - Math.min(text.length, seen.length - tailStart(seen, credentials));
     const ready = cut === text.length ? text : text.slice(0, cut);
     held = cut === text.length ? '' : text.slice(cut);
     if (ready) release(ready);
@@ -140,8 +173,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     return ready;
   };
 
-  /** Whether redactText could change the window: a keyword starts in it, or a loaded credential is in it. */
-  const suspiciousWindow = (window: string): boolean => lastKeyword >= released - context.length || mayContainKnownSecret(window, options);
+  /** Whether redactText could change the window: a live keyword starts in it, or a loaded credential is in it. */
+  const suspiciousWindow = (window: string): boolean => keywords.last >= released - context.length || mayContainKnownSecret(window, options);
 
   /** `raw`, the start of what was held, goes out: into the context, and counted. */
   const release = (raw: string): void => {
@@ -198,6 +231,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     context = createContext();
     context.extend(out.slice(-CONTEXT_CHARS));
     keywords.reset();
+    resetCredentials();
     lastChars = out.slice(-LAST_CHARS);
     lookedAt = 0;
     blob = cap.run;
@@ -245,13 +279,15 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     const out = suspicious ? redactCleanCut(cut) : ready;
     if (out === undefined) return '';
     advance(ready);
+    // all out, no match open: the keywords seen can change nothing to come
+    if (held.length === 0) keywords.retire(released);
     return out;
   };
 
   const pushPiece = (piece: string): string => {
     scan(piece);
     const inView = keywordInView();
-    if (!knowsSecrets && !inView && held.length + piece.length <= EAGER_HOLD) return releaseQuiet(held + piece);
+    if (!inView && held.length + piece.length <= EAGER_HOLD && !credentialNear(piece)) return releaseQuiet(held + piece);
     held += piece;
     if (outgrown(piece)) return outgrow();
     // with a keyword in view, a look costs the whole window: pieces that end no word wait for one that does
@@ -274,11 +310,14 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     flush() {
       blob = undefined;
       capped = undefined;
-      const out = held ? redactAfter(context.text, held) : '';
+      // nothing in view can be a secret: what is held goes out as it came (a token's beginning at the end is no token)
+      const quiet = !keywordInView() && !credentialHeld();
+      const out = !held || quiet ? held : redactAfter(context.text, held);
       released += held.length;
       held = '';
       context = createContext();
       keywords.reset();
+      resetCredentials();
       lastChars = '';
       lookedAt = 0;
       return out;

@@ -26,6 +26,8 @@ const NO_CREDENTIALS: HeldCredentials = { secrets: [], forms: [], longest: 0 };
 
 /** How many of the last characters of `text` begin a private-key header (`-----BEG`). */
 function pemPrefixLength(text: string): number {
+  // most text ends in none of its characters
+  if (!PEM_HEADER_START.includes(text.charAt(text.length - 1))) return 0;
   for (let length = Math.min(PEM_HEADER_START.length - 1, text.length); length > 0; length--) {
     if (text.endsWith(PEM_HEADER_START.slice(0, length))) return length;
   }
@@ -38,15 +40,24 @@ function pemPrefixLength(text: string): number {
  * holds; at worst that one character of it shows, and a piece is redacted from 8 characters).
  */
 function credentialPieceLength(text: string, { secrets, forms }: HeldCredentials): number {
+  if (secrets.length === 0) return 0;
   let piece = 0;
   while (piece < text.length && secrets.some((secret) => secret.includes(text.slice(text.length - piece - 1)))) piece++;
   if (piece === 1 && isNameCode(text.charCodeAt(text.length - 2))) piece = 0;
-  const longestForm = Math.min(text.length, Math.max(0, ...forms.map((form) => form.length - 1)));
-  for (let length = longestForm; length > piece; length--) {
-    const end = text.slice(text.length - length);
-    if (forms.some((form) => form.charCodeAt(0) === end.charCodeAt(0) && form.startsWith(end))) return length;
+  const { longest, firstCodes } = formStarts(forms);
+  for (let length = Math.min(text.length, longest - 1); length > piece; length--) {
+    const start = text.length - length;
+    if (firstCodes.has(text.charCodeAt(start)) && forms.some((form) => text.startsWith(form.slice(0, length), start))) return length;
   }
   return piece;
+}
+
+const formStartsOf = new WeakMap<readonly string[], { longest: number; firstCodes: ReadonlySet<number> }>();
+/** The longest form's length, and the characters forms begin with: most positions of a text's end begin none. */
+function formStarts(forms: readonly string[]): { longest: number; firstCodes: ReadonlySet<number> } {
+  let starts = formStartsOf.get(forms);
+  if (!starts) formStartsOf.set(forms, (starts = { longest: Math.max(0, ...forms.map((form) => form.length)), firstCodes: new Set(forms.map((form) => form.charCodeAt(0))) }));
+  return starts;
 }
 
 /**
@@ -58,7 +69,7 @@ function credentialPieceLength(text: string, { secrets, forms }: HeldCredentials
  */
 export function tailStart(text: string, credentials: HeldCredentials = NO_CREDENTIALS): number {
   const run = trailingRunStart(text);
-  if (/[\\&]/.test(text.slice(run))) {
+  if (text.indexOf('\\', run) >= 0 || text.indexOf('&', run) >= 0) {
     return text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, credentials.longest - 1);
   }
   return text.length - Math.max(tokenPrefixLength(text), pemPrefixLength(text), credentialPieceLength(text, credentials));

@@ -38,6 +38,9 @@ t.test('tailStart: a word goes at once unless its end could begin a secret', asy
   t.equal(heldOf('say (sk'), 'sk', 'after punctuation, a token start');
   t.equal(heldOf('say x_s'), 's', 'after an underscore, a token start');
   t.equal(heldOf('say ask'), '', 'inside a word, no token starts');
+  t.equal(heldOf('say %0Ask'), 'sk', 'after a URL-encoded character, a token start');
+  t.equal(heldOf('say x0Ask'), '', 'not after the same letters without the %');
+  t.equal(heldOf('say Gh'), 'Gh', 'any case');
   t.equal(heldOf('a\\nsk'), 'a\\nsk', 'a run with an escape: held whole, as an escaped key is found only decoded');
   t.equal(heldOf('key:\n-----BEG'), '-----BEG', 'the beginning of a private-key header, wherever it is');
   t.equal(heldOf('see Zq8nR2', ['Zq8nR2vT6yU1iO5pL9kJ']), 'Zq8nR2', 'a piece of a credential in use');

@@ -1,0 +1,183 @@
+/**
+ * Which keywords of streamed text can still wake a rule (stream.ts). The prefilter's keywords include words
+ * that prose and code use all the time (`key`, `token`, `password`, `secret`): a stream redactor that held and
+ * redacted again every window naming one did so for nearly every delta of a model that talks about its code.
+ * But those rules match only a name followed by an operator (`token =`, `"apiKey":`, `?sig=`, `Cookie:`), an
+ * AWS key name (`secret access key`), `bearer` or `--cookie` and a space: the few characters after each
+ * occurrence decide it, most of them at once (`the token is`: dead at the `i`). Every other keyword (a token's
+ * prefix, `://`, a private-key header, an escape) is live as soon as it is seen, as before.
+ *
+ * A dead occurrence can wake no rule whatever follows, so a window whose keywords are all dead is as quiet as
+ * one without any: redactText leaves it as it is (each rule's keyword condition below is a necessary condition
+ * of its regex).
+ */
+
+import { ESCAPE_KEYWORDS } from './escapes.js';
+import { isNameCode } from './hold.js';
+import { keywordHitScanners } from './keyword-scanner.js';
+import { TEXT_RULES } from './text.js';
+
+const OPEN = 0;
+const LIVE = 1;
+const DEAD = 2;
+type Verdict = typeof OPEN | typeof LIVE | typeof DEAD;
+
+/**
+ * What follows an occurrence: `text` from `from` (the piece it ends in, then what it has been followed by while
+ * open); `runEnd` is where the name run after it stops, scanned once; `dashed`: `--` before it.
+ */
+type Follow = { text: string; from: number; runEnd: number; dashed: boolean };
+type Condition = (follow: Follow) => Verdict;
+
+/** A name, a backslash, a quote and 4 spaces fit in this: an occurrence still open past it is taken as live. */
+const FOLLOW_LIMIT = 160;
+
+const isBlankCode = (code: number): boolean => code === 32 || code === 9;
+
+/**
+ * The rest of a name, then `\?["']?[ \t]{0,4}` and `:` or `=`: the anchored assignment rule's condition; the
+ * query parameter (`[?&]name=`), header (`authorization:`, `x-api-key=`) and cookie (`Cookie:`) rules' names meet it too.
+ */
+const nameOperator: Condition = (follow) => {
+  const { text } = follow;
+  follow.runEnd = Math.max(follow.runEnd, follow.from);
+  while (follow.runEnd < text.length && isNameCode(text.charCodeAt(follow.runEnd))) follow.runEnd++;
+  let at = follow.runEnd;
+  if (at < text.length && text.charCodeAt(at) === 92) at++;
+  if (at < text.length && (text.charCodeAt(at) === 34 || text.charCodeAt(at) === 39)) at++;
+  for (let blanks = 0; blanks < 4 && at < text.length && isBlankCode(text.charCodeAt(at)); blanks++) at++;
+  if (at === text.length) return OPEN;
+  const code = text.charCodeAt(at);
+  return code === 58 || code === 61 ? LIVE : DEAD;
+};
+
+/** `text` from `from` against the start of `word` (lowercase): it begins with it, or could still. */
+function beginsWith(text: string, from: number, word: string): Verdict {
+  const head = text.slice(from, from + word.length).toLowerCase();
+  if (head === word) return LIVE;
+  return head.length < word.length && word.startsWith(head) ? OPEN : DEAD;
+}
+
+/** `secret[ _.-]?access`: the AWS secret access key rule's name. */
+const awsKeyName: Condition = ({ text, from }) => {
+  const glued = beginsWith(text, from, 'access');
+  if (glued === LIVE || text.length === from || !' _.-'.includes(text.charAt(from))) return glued;
+  return Math.min(glued, beginsWith(text, from + 1, 'access')) as Verdict;
+};
+
+/** A space or a tab next: `Bearer <token>`. */
+const blankNext: Condition = ({ text, from }) => (text.length === from ? OPEN : isBlankCode(text.charCodeAt(from)) ? LIVE : DEAD);
+
+/** curl's `--cookie <list>`. */
+const cookieFlag: Condition = (follow) => (follow.dashed ? blankNext(follow) : DEAD);
+
+const always: Condition = () => LIVE;
+/** An escape's conditions: it wakes no rule of its own, but decoded it may become any keyword. */
+const ESCAPED: readonly Condition[] = [always];
+
+/** What each rule needs after one of its keywords, by rule name (any other rule: live at once). */
+const CONDITIONS: Readonly<Record<string, readonly Condition[]>> = {
+  'sensitive-assignment': [nameOperator],
+  'query-param': [nameOperator],
+  'authorization-header': [nameOperator],
+  'api-key-header': [nameOperator],
+  'cookie-header': [nameOperator, cookieFlag],
+  'aws-secret-access-key': [awsKeyName],
+  'bearer-token': [blankNext],
+};
+
+const KEYWORDS = [...new Set([...TEXT_RULES.flatMap((rule) => rule.keywords), ...ESCAPE_KEYWORDS])];
+/** Per keyword, the conditions of every rule it wakes (an escape wakes them all: live). */
+const KEYWORD_CONDITIONS: readonly (readonly Condition[])[] = KEYWORDS.map((keyword) => {
+  const rules = TEXT_RULES.filter((rule) => rule.keywords.includes(keyword));
+  if (rules.length === 0) return ESCAPED;
+  return [...new Set(rules.flatMap((rule) => CONDITIONS[rule.name] ?? [always]))];
+});
+const hitScanners = keywordHitScanners(KEYWORDS);
+
+function verdict(conditions: readonly Condition[], follow: Follow): Verdict {
+  let open = false;
+  for (const condition of conditions) {
+    const answer = condition(follow);
+    if (answer === LIVE) return LIVE;
+    open ||= answer === OPEN;
+  }
+  return !open ? DEAD : follow.text.length - follow.from > FOLLOW_LIMIT ? LIVE : OPEN;
+}
+
+type Pending = { start: number; conditions: readonly Condition[]; follow: Follow };
+
+export type LiveKeywords = {
+  /** The next piece, which starts at stream position `at`; `before`: the characters before it (the last 18 are enough: a keyword and `--`). */
+  scan(piece: string, at: number, before: string): void;
+  /** Where the latest keyword that is live or still open starts (-1: none). */
+  readonly last: number;
+  /** A new text begins. */
+  reset(): void;
+  /**
+   * Everything before `before` went out, and no match was open in it (closed: no text to come can change it):
+   * its live keywords can wake no rule for the text to come (escapes aside).
+   */
+  retire(before: number): void;
+};
+
+export function createLiveKeywords(): LiveKeywords {
+  const hits = hitScanners();
+  let pending: Pending[] = [];
+  let lastLive = -1;
+  /** Escapes are never retired: redactText decodes every escape of a text in which a decoded secret shows. */
+  let lastEscape = -1;
+  let piece = '';
+  let before = '';
+  let pieceStart = 0;
+  const decide = (occurrence: Pending): boolean => {
+    const answer = verdict(occurrence.conditions, occurrence.follow);
+    if (answer === LIVE && occurrence.conditions === ESCAPED) lastEscape = Math.max(lastEscape, occurrence.start);
+    else if (answer === LIVE) lastLive = Math.max(lastLive, occurrence.start);
+    return answer === OPEN;
+  };
+  /** Whether the character at `at` (relative to the piece; negative: in what came before it) is a `-`. */
+  const dashAt = (at: number): boolean => (at >= 0 ? piece.charCodeAt(at) : before.charCodeAt(before.length + at)) === 45;
+  // most occurrences are decided in the piece they end in: judged in place, a copy of what follows kept only while open
+  const judged: Pending = { start: 0, conditions: [], follow: { text: '', from: 0, runEnd: 0, dashed: false } };
+  const onHit = (start: number, keyword: number): void => {
+    const end = start + KEYWORDS[keyword]!.length;
+    judged.start = pieceStart + start;
+    judged.conditions = KEYWORD_CONDITIONS[keyword]!;
+    const { follow } = judged;
+    follow.text = piece;
+    follow.from = follow.runEnd = end;
+    follow.dashed = dashAt(start - 2) && dashAt(start - 1);
+    if (!decide(judged)) return;
+    const { runEnd, dashed } = judged.follow;
+    pending.push({ start: judged.start, conditions: judged.conditions, follow: { text: piece.slice(end), from: 0, runEnd: runEnd - end, dashed } });
+  };
+  return {
+    scan(next, at, last) {
+      if (pending.length > 0) {
+        pending = pending.filter((occurrence) => {
+          occurrence.follow.text += next.slice(0, FOLLOW_LIMIT + 1 - occurrence.follow.text.length);
+          return decide(occurrence);
+        });
+      }
+      piece = next;
+      before = last;
+      pieceStart = at;
+      hits.scan(next, onHit);
+    },
+    get last() {
+      let last = Math.max(lastLive, lastEscape);
+      for (const occurrence of pending) last = Math.max(last, occurrence.start);
+      return last;
+    },
+    reset() {
+      hits.reset();
+      pending = [];
+      lastLive = -1;
+      lastEscape = -1;
+    },
+    retire(before) {
+      if (lastLive < before) lastLive = -1;
+    },
+  };
+}

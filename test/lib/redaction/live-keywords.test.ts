@@ -1,0 +1,83 @@
+import t from 'tap';
+import { createLiveKeywords } from '../../../lib/redaction/live-keywords.js';
+
+/** Where the latest live or open keyword starts once `pieces` have been scanned in turn (-1: none). */
+function lastLive(...pieces: string[]): number {
+  const keywords = createLiveKeywords();
+  let at = 0;
+  let before = '';
+  for (const piece of pieces) {
+    keywords.scan(piece, at, before);
+    at += piece.length;
+    before = (before + piece).slice(-32);
+  }
+  return keywords.last;
+}
+
+t.test('a name keyword is dead once what follows its name is no operator', async (t) => {
+  for (const prose of ['the token is valid', 'a keyword here', 'bypass it', 'password reset link', 'the author of it', 'design notes']) {
+    t.equal(lastLive(prose), -1, prose);
+  }
+});
+
+t.test('a name keyword followed by an operator is live, from where it starts', async (t) => {
+  t.equal(lastLive('set token = abc'), 4);
+  t.equal(lastLive('{"apiKey": "x'), 5, 'quoted, the keyword inside the name');
+  t.equal(lastLive('{\\"password\\":'), 3, 'JSON inside a JSON string');
+  t.equal(lastLive('https://h/x?sig=abc'), 12, 'a query parameter');
+  t.equal(lastLive('Cookie: a=b'), 0);
+  t.equal(lastLive('Authorization:\tBearer x'), 15, 'the header: `auth` and `authorization` live, `bearer` too (a blank follows it)');
+});
+
+t.test('open while what follows could still be an operator: at the end of a piece', async (t) => {
+  t.equal(lastLive('the token'), 4, 'the name may go on');
+  t.equal(lastLive('the token  '), 4, 'blanks before an operator');
+  t.equal(lastLive('the token', ' is'), -1, 'decided by the next piece');
+  t.equal(lastLive('the tok', 'en', '   ', '= x'), 4, 'a keyword split across pieces, then its operator three pieces on');
+  t.equal(lastLive('the token     = x'), -1, 'more than four blanks: no operator can follow');
+});
+
+t.test('other rules keyed by the same words', async (t) => {
+  t.equal(lastLive('AWS Secret Access Key [None]: x'), 4, '`secret` then `access`: the AWS key name');
+  t.equal(lastLive('aws_secret', '_acc'), 4, 'open while `access` may still come');
+  t.equal(lastLive('my secret plan'), -1);
+  t.equal(lastLive('curl --cookie sid=x'), 7, '`--cookie` and a blank');
+  t.equal(lastLive('a cookie jar'), -1);
+  t.equal(lastLive('the bearer of news'), 4, '`bearer` and a blank: the token rule judges what follows');
+  t.equal(lastLive('bearers'), -1);
+});
+
+t.test('every other keyword is live as soon as it is seen', async (t) => {
+  t.equal(lastLive('see sk-'), 4);
+  t.equal(lastLive('x https://h'), 7);
+  t.equal(lastLive('a \\u0073'), 2, 'an escape');
+  t.equal(lastLive('the token is', ' sk-'), 13);
+});
+
+t.test('a name run longer than any name is taken as live', async (t) => {
+  t.equal(lastLive(`token${'x'.repeat(200)}`), 0);
+  t.equal(lastLive(`the token is ${'x'.repeat(200)}`), -1, 'but a long piece after a dead one changes nothing');
+});
+
+t.test('reset forgets what was seen', async (t) => {
+  const keywords = createLiveKeywords();
+  keywords.scan('set token = ', 0, '');
+  keywords.reset();
+  t.equal(keywords.last, -1);
+  keywords.scan('tok', 12, '');
+  keywords.reset();
+  keywords.scan('en = x', 15, '');
+  t.equal(keywords.last, -1, 'no keyword spans the reset');
+});
+
+t.test('retire: live keywords all before a release that closed them no longer count, escapes still do', async (t) => {
+  const keywords = createLiveKeywords();
+  keywords.scan('a token = abc ', 0, '');
+  keywords.retire(2);
+  t.equal(keywords.last, 2, 'not when one starts at or after the release');
+  keywords.retire(14);
+  t.equal(keywords.last, -1);
+  keywords.scan('a \\x41 ', 14, 'a token = abc ');
+  keywords.retire(22);
+  t.equal(keywords.last, 16, 'an escape');
+});
