@@ -227,12 +227,14 @@ function promptSource(input: ExecInput, multiTurn = false): { head: Readable; wr
 
 export type LogChainOptions = {
   framing?: Framing;
+  /** The longest line read (default: the framing's, 16 MiB); a longer one ends the chain with a usage error. */
+  maxLineBytes?: number;
   /** What the log's output is redacted with (the credentials in use). */
   redaction?: RedactOptions;
 };
 
 /** bytes (and LogFileStarts) → the steps the chain's places are given to (the framing's items first). */
-function logChain(framing: Framing | undefined, steps: (places: LogPlaces) => Step<any, any>[], readableObjectMode = false, frame = () => createLogFramer(framing, { keepBytes: false }) as Step<Buffer | string, { lineNo: number }>): Duplex {
+function logChain(options: LogChainOptions, steps: (places: LogPlaces) => Step<any, any>[], readableObjectMode = false, frame = () => createLogFramer(options.framing, { keepBytes: false, maxLineBytes: options.maxLineBytes }) as Step<Buffer | string, { lineNo: number }>): Duplex {
   const places = createLogPlaces();
   const framer = createFilesFramer(frame, places);
   // bytes are written as objects too, among the LogFileStarts, one chunk buffered as before
@@ -242,19 +244,19 @@ function logChain(framing: Framing | undefined, steps: (places: LogPlaces) => St
 /** `zero redact`: frame → redact → the same log, secrets replaced, clean lines as they came. */
 export function redactLogChain(options: LogChainOptions = {}): Duplex {
   // the redactor parses only the lines it must: a clean line goes out as it came
-  return logChain(options.framing, () => [createLogRedactor(options.redaction)], false, () => createLogLineFramer(options.framing));
+  return logChain(options, () => [createLogRedactor(options.redaction)], false, () => createLogLineFramer(options.framing, { maxLineBytes: options.maxLineBytes }));
 }
 
 /** `zero validate`: frame → schema of each line's version + order rules → the report; `summary()` once it has ended. */
 export function validateLogChain(options: LogChainOptions & Omit<LogCheckOptions, 'redaction' | 'places'> = {}): { chain: Duplex; summary(): LogSummary | undefined } {
   let report: ReturnType<typeof createLogReport> | undefined;
-  const chain = logChain(options.framing, (places) => [(report = createLogReport({ ...options, places }))]);
+  const chain = logChain(options, (places) => [(report = createLogReport({ ...options, places }))]);
   return { chain, summary: () => report!.summary() };
 }
 
 /** `zero stats`: frame → per-run totals, at the end. */
 export function statsChain(options: LogChainOptions & { format?: StatsFormat } = {}): Duplex {
-  return logChain(options.framing, () => [createStatsReport(options.format, options.redaction)]);
+  return logChain(options, () => [createStatsReport(options.format, options.redaction)]);
 }
 
 export type ReplayChainOptions = LogChainOptions & {
@@ -283,10 +285,10 @@ export function replayChain(options: ReplayChainOptions = {}): { chain: Duplex; 
   const picked = (places: LogPlaces) => [(picker = createRunPicker(options.runId, places)), createRecordedCheck(places), replayed];
   const serializer = mapStep(createLogSerializer(options.format ?? 'stream-json', options.stderr ?? process.stderr));
   if (!options.delay) {
-    const chain = logChain(options.framing, (places) => [...picked(places), serializer]);
+    const chain = logChain(options, (places) => [...picked(places), serializer]);
     return { chain, pick: picker!.pick };
   }
-  const chain = new pumpify.obj(logChain(options.framing, picked, true), pace(options.delay), stepStream(serializer, { readableObjectMode: false }));
+  const chain = new pumpify.obj(logChain(options, picked, true), pace(options.delay), stepStream(serializer, { readableObjectMode: false }));
   return { chain, pick: picker!.pick };
 }
 
@@ -295,5 +297,5 @@ const RENDERERS = { markdown: createMarkdownRenderer, html: createHtmlRenderer, 
 /** `zero render`: frame → transcript (redacted as it is made) → markdown | html | text, written as the log is read. */
 export function renderChain(options: LogChainOptions & { format?: RenderFormat; source?: string } = {}): Duplex {
   const render = RENDERERS[options.format ?? 'markdown'];
-  return logChain(options.framing, (places) => [createTranscript({ redaction: options.redaction, places }), render({ title: transcriptTitle(options.source) })]);
+  return logChain(options, (places) => [createTranscript({ redaction: options.redaction, places }), render({ title: transcriptTitle(options.source) })]);
 }

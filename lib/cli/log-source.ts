@@ -5,7 +5,7 @@ import { UsageError, describeErrno } from '../errors.js';
 import { FRAMINGS, type Framing } from '../logs/framing.js';
 import type { LogFileStart } from '../logs/places.js';
 import { EVENTS_FILE } from '../sessions/paths.js';
-import { choice } from './option-values.js';
+import { choice, positiveInteger } from './option-values.js';
 
 /**
  * A file is read in pieces of this size, not the default 64 KiB: each piece goes through the whole log chain
@@ -62,3 +62,10 @@ export function openLogs(files: readonly string[], stdin: Readable): Readable {
 export const readsStdin = (files: readonly string[]) => files.length === 0 || files.includes(STDIN);
 
 export const checkFraming = (value: string): Framing => choice('--framing', value, FRAMINGS);
+
+/** How a log command frames its input: `--framing` and `--max-line-bytes` (undefined: the framing's default, 16 MiB). */
+export type RawLogFraming = { framing?: string; maxLineBytes?: string };
+export const logFraming = (raw: RawLogFraming): { framing: Framing; maxLineBytes?: number } => ({
+  framing: checkFraming(raw.framing ?? 'auto'),
+  maxLineBytes: positiveInteger('--max-line-bytes', raw.maxLineBytes),
+});

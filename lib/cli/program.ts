@@ -70,6 +70,7 @@ const withFormat = (made: Command, what?: string, fallback?: string) =>
   made.addOption(formatOption(what, fallback)).addOption(new Option('--format <format>').hideHelp());
 const LOG_FILES = 'the log: files read in order as one log (a session folder: its events.jsonl); stdin for - or none';
 const framingOption = () => new Option('--framing <mode>', 'lines (strict JSONL) | values (any JSON values, a top-level array included) | auto').default('auto');
+const maxLineBytesOption = () => new Option('--max-line-bytes <n>', 'longest line (or JSON value) read (default: 16 MiB)');
 
 /** Help asked for goes to stdout; help shown because a command is missing goes to stderr; errors are main's to word. */
 const output = (io: CliIO) => ({ writeOut: (text: string) => void io.stdout.write(text), writeErr: (text: string) => void io.stderr.write(text), outputError: () => {} });
@@ -177,6 +178,7 @@ function logCommands(zero: Command, io: CliIO): void {
     'markdown',
   )
     .addOption(framingOption())
+    .addOption(maxLineBytesOption())
     .addHelpText('after', renderExamples(io.env))
     .action(async (file, options) => (await import('./render.js')).runRender(file, options, io));
   withFormat(
@@ -186,6 +188,7 @@ function logCommands(zero: Command, io: CliIO): void {
     'text | json | stream-json (json: one object per problem, then a summary)',
   )
     .addOption(framingOption())
+    .addOption(maxLineBytesOption())
     .option('--input', 'validate input events (the -i stream-json of zero exec) instead')
     .option('--max-problems <n>', 'problems printed at most (default: 50)')
     .addHelpText('after', VALIDATE_EXAMPLES)
@@ -197,12 +200,14 @@ function logCommands(zero: Command, io: CliIO): void {
     'text | json | stream-json (one JSON object per run)',
   )
     .addOption(framingOption())
+    .addOption(maxLineBytesOption())
     .addHelpText('after', '\nExamples:\n  $ zero stats run.jsonl\n  $ zero stats a.jsonl b.jsonl              (several files: one log)\n  $ zero stats -o json run.jsonl | jq .tokens   (-o json: snake_case; -o stream-json: camelCase)')
     .action(async (file, options) => (await import('./stats.js')).runStats(file, options, io));
   command(zero, 'redact', io)
     .description('Write a log with every secret replaced by [REDACTED]; lines with nothing to redact come out byte-identical.')
     .argument('[files...]', LOG_FILES)
     .addOption(framingOption())
+    .addOption(maxLineBytesOption())
     .addHelpText('after', '\nExamples:\n  $ zero redact run.jsonl > shareable.jsonl\n  $ jq . run.jsonl | zero redact > shareable.jsonl   # values framing: written back as JSONL')
     .action(async (file, options) => (await import('./redact.js')).runRedact(file, options, io));
   withFormat(
@@ -213,6 +218,7 @@ function logCommands(zero: Command, io: CliIO): void {
     'stream-json',
   )
     .addOption(framingOption())
+    .addOption(maxLineBytesOption())
     .option('--delay <ms>', `milliseconds between events (at most ${MAX_TIMER_MS})`, '0')
     .option('--new-run-id', 'stamp the events with a fresh runId')
     .option('--run <id>', 'the run to replay, in a log of several runs (default: the first)')

@@ -3,11 +3,11 @@ import { UsageError } from '../errors.js';
 import { renderChain } from '../pipeline.js';
 import { RENDER_FORMATS } from '../render/format.js';
 import { logRedaction, runChain, runCommand } from './command.js';
-import { checkFraming, openLogs, readsStdin } from './log-source.js';
+import { logFraming, openLogs, readsStdin, type RawLogFraming } from './log-source.js';
 import { choice } from './option-values.js';
 import type { CliIO } from './io.js';
 
-export type RawRenderOptions = { outputFormat?: string; framing?: string };
+export type RawRenderOptions = RawLogFraming & { outputFormat?: string };
 
 /** What the transcript is of, for its title: its file's name (a session folder's), or a few of them. */
 export function sourceName(files: readonly string[]): string | undefined {
@@ -20,9 +20,8 @@ export function sourceName(files: readonly string[]): string | undefined {
 export async function runRender(files: string[], raw: RawRenderOptions, io: CliIO): Promise<void> {
   await runCommand(io, 'text', async () => {
     const format = choice('--output-format', raw.outputFormat ?? 'markdown', RENDER_FORMATS);
-    const framing = checkFraming(raw.framing ?? 'auto');
     if (readsStdin(files) && io.stdin.isTTY) throw new UsageError('No log to render. Give a FILE or pipe one on stdin.');
     const source = openLogs(files, io.stdin);
-    return runChain(io, 'text', source, renderChain({ framing, format, redaction: await logRedaction(io), source: sourceName(files) }), () => 0);
+    return runChain(io, 'text', source, renderChain({ ...logFraming(raw), format, redaction: await logRedaction(io), source: sourceName(files) }), () => 0);
   });
 }

@@ -3,11 +3,11 @@ import { newRunId, RUN_ID_PATTERN } from '../protocol/ids.js';
 import { OUTPUT_FORMATS } from '../output/serializer.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import type { CliIO } from './io.js';
-import { checkFraming, openLogs } from './log-source.js';
+import { logFraming, openLogs, type RawLogFraming } from './log-source.js';
 import { outputFormatFromArgv } from './options.js';
 import { choice, milliseconds } from './option-values.js';
 
-type RawReplayOptions = { outputFormat: string; framing: string; delay: string; newRunId?: boolean; run?: string };
+type RawReplayOptions = RawLogFraming & { outputFormat: string; delay: string; newRunId?: boolean; run?: string };
 
 /**
  * `zero replay [FILE...]`: one recorded run (of a log of several files read as one: the first, or --run's)
@@ -18,11 +18,10 @@ export async function runReplay(files: string[], raw: RawReplayOptions, io: CliI
   const format = outputFormatFromArgv(['-o', raw.outputFormat]);
   await runCommand(io, 'text', async () => {
     choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
-    const framing = checkFraming(raw.framing);
     const delay = milliseconds('--delay', raw.delay);
     const source = openLogs(files, io.stdin);
     const runId = raw.newRunId ? newRunId() : undefined;
-    const { chain, pick } = replayChain({ framing, runId: raw.run, newRunId: runId, delay, format, stderr: io.stderr, redaction: await logRedaction(io) });
+    const { chain, pick } = replayChain({ ...logFraming(raw), runId: raw.run, newRunId: runId, delay, format, stderr: io.stderr, redaction: await logRedaction(io) });
     // a failure is reported under the recorded runId, unless a hand-edited log put something else there, in the run's version
     const failureRunId = () => runId ?? (pick.chosen !== undefined && RUN_ID_PATTERN.test(pick.chosen) ? pick.chosen : undefined);
     return runChain(io, format, source, chain, () => pick.exitCode ?? 1, { runId: failureRunId, schemaVersion: () => pick.schemaVersion });

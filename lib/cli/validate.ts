@@ -2,10 +2,10 @@ import { validateLogChain } from '../pipeline.js';
 import { OUTPUT_FORMATS } from '../output/serializer.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import type { CliIO } from './io.js';
-import { checkFraming, openLogs } from './log-source.js';
+import { logFraming, openLogs, type RawLogFraming } from './log-source.js';
 import { choice, nonNegativeInteger } from './option-values.js';
 
-type RawValidateOptions = { outputFormat: string; framing: string; input?: boolean; maxProblems: string };
+type RawValidateOptions = RawLogFraming & { outputFormat: string; input?: boolean; maxProblems: string };
 
 /**
  * `zero validate [FILE...]`: each line against the schema of its version, and the order rules per run (several
@@ -14,11 +14,10 @@ type RawValidateOptions = { outputFormat: string; framing: string; input?: boole
 export async function runValidate(files: string[], raw: RawValidateOptions, io: CliIO): Promise<void> {
   await runCommand(io, 'text', async () => {
     const chosen = choice('--output-format', raw.outputFormat, OUTPUT_FORMATS);
-    const framing = checkFraming(raw.framing);
     const maxProblems = nonNegativeInteger('--max-problems', raw.maxProblems);
     const source = openLogs(files, io.stdin);
     const kind = raw.input ? 'input' : 'output';
-    const { chain, summary } = validateLogChain({ framing, kind, maxProblems, format: chosen === 'text' ? 'text' : 'json', redaction: await logRedaction(io) });
+    const { chain, summary } = validateLogChain({ ...logFraming(raw), kind, maxProblems, format: chosen === 'text' ? 'text' : 'json', redaction: await logRedaction(io) });
     return runChain(io, 'text', source, chain, () => (summary()?.valid ? 0 : 1));
   });
 }

@@ -225,3 +225,19 @@ t.test('a log of 8 MB of a JWT-like run in 1,000-character deltas: the marker on
   // about one look per character; slicing the whole held run at every delta was thousands (98 s for this log)
   t.ok(perChar < 20, `${perChar.toFixed(2)} characters of text looked at per character`);
 });
+
+t.test('--max-line-bytes: a line longer than the limit is a usage error that names the flag; raising it reads the line', async (t) => {
+  const { dir, stdout } = await recorded(t);
+  const key = ['sk-proj-', 'Qm7Xt2Lp9Rv4Nc8Hb3Wd6Kf1Zs5Yg0Ja'].join('');
+  const log = join(dir, 'long.jsonl');
+  writeFileSync(log, `${stdout.split('\n')[0]}\n${JSON.stringify({ schemaVersion: 1, type: 'warning', runId: jsonLines(stdout)[0]!.runId, message: `${'x'.repeat(3000)} token=${key}` })}\n`);
+  const refused = await zero(['redact', '--max-line-bytes', '1000', log]);
+  t.equal(refused.code, 2);
+  t.match(refused.stderr, /line 2: the line is longer than 1000 bytes \(--max-line-bytes\)/);
+  const read = await zero(['redact', '--max-line-bytes', '5000', log]);
+  t.equal(read.code, 0);
+  t.equal(read.stdout.split('\n').length, 3, 'both lines out');
+  t.notMatch(read.stdout, key);
+  t.match(read.stdout, 'token=[REDACTED]');
+  t.equal((await zero(['redact', '--max-line-bytes', '0', log])).code, 2, 'not a positive integer: a usage error');
+});

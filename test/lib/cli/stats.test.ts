@@ -115,3 +115,13 @@ t.test('a log of another program (sess_… session ids, a run id not of zero\'s 
   t.match(runs.at(-1), { run_id: FOREIGN_RUN_ID, outcome: 'success' });
   t.notMatch((await zero(['stats', log.file])).stdout, /skipped/);
 });
+
+t.test('--max-line-bytes, as every log command takes it: a longer line is a usage error naming the flag', async (t) => {
+  const dir = t.testdir();
+  const log = join(dir, 'run.jsonl');
+  writeFileSync(log, `${JSON.stringify({ schemaVersion: 1, type: 'warning', runId: 'run_20260101100000_abcdef', message: 'x'.repeat(500) })}\n`);
+  const refused = await zero(['stats', '--max-line-bytes', '100', log]);
+  t.equal(refused.code, 2);
+  t.match(refused.stderr, /longer than 100 bytes \(--max-line-bytes\)/);
+  t.not((await zero(['stats', '--max-line-bytes', '1000', log])).code, 2, 'read once the limit is raised');
+});
