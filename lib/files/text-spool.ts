@@ -25,13 +25,16 @@ const unheld = new FinalizationRegistry<number>((fd) => {
  */
 function anonymousFile(): number | undefined {
   let dir: string | undefined;
+  let fd: number | undefined;
   try {
     dir = mkdtempSync(join(tmpdir(), 'zero-spool-'));
     const path = join(dir, 'text');
-    const fd = openSync(path, 'wx+', 0o600);
+    fd = openSync(path, 'wx+', 0o600);
     unlinkSync(path);
     return fd;
   } catch {
+    // opened but not unlinked: the file goes with its directory below, and its descriptor is not left open
+    if (fd !== undefined) closeSync(fd);
     return undefined;
   } finally {
     if (dir) rmSync(dir, { recursive: true, force: true });
