@@ -41,8 +41,12 @@ function anonymousFile(): number | undefined {
   }
 }
 
-/** A surrogate without its other half: UTF-8 cannot carry it, so a text that has one is not spooled. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/**
+ * Whether a text has a surrogate without its other half: UTF-8 cannot carry it, so a text that has one is not spooled.
+ * String.prototype.isWellFormed (ES2024, in every Node zero runs on, >=20; not in this project's ES2022 lib types):
+ * native, several times faster than a lookaround regex over every MiB written.
+ */
+const hasLoneSurrogate = (text: string): boolean => !(text as string & { isWellFormed(): boolean }).isWellFormed();
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
@@ -134,7 +138,7 @@ export class TextSpool {
 
   /** The pieces held so far go to a new file; none is made if it cannot be (the text stays here, and is not tried again). */
   #spill(): void {
-    const fd = this.#pieces.some((piece) => LONE_SURROGATE.test(piece)) ? undefined : anonymousFile();
+    const fd = this.#pieces.some(hasLoneSurrogate) ? undefined : anonymousFile();
     if (fd === undefined) {
       this.#spoolable = false;
       return;
@@ -154,7 +158,7 @@ export class TextSpool {
   /** A piece appended to the file, encrypted; false (and the text back in memory) when it cannot be. */
   #writeOut(piece: string): boolean {
     try {
-      if (LONE_SURROGATE.test(piece)) throw new Error('not UTF-8');
+      if (hasLoneSurrogate(piece)) throw new Error('not UTF-8');
       const bytes = this.#cipher!.update(piece, 'utf8');
       for (let done = 0; done < bytes.length; ) done += writeSync(this.#fd!, bytes, done, bytes.length - done, this.#bytes + done);
       this.#bytes += bytes.length;
