@@ -48,7 +48,8 @@ function anonymousFile(): number | undefined {
  */
 const hasLoneSurrogate = (text: string): boolean => !(text as string & { isWellFormed(): boolean }).isWellFormed();
 
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+/** The first half of a surrogate pair (a UTF-16 unit): a text cut after it cuts a character in two. */
+export const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /**
  * A text that is written once, in pieces, and read back any number of times: a string while it is short, past
