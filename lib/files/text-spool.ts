@@ -25,23 +25,31 @@ const unheld = new FinalizationRegistry<number>((fd) => {
  */
 function anonymousFile(): number | undefined {
   let dir: string | undefined;
+  let fd: number | undefined;
   try {
     dir = mkdtempSync(join(tmpdir(), 'zero-spool-'));
     const path = join(dir, 'text');
-    const fd = openSync(path, 'wx+', 0o600);
+    fd = openSync(path, 'wx+', 0o600);
     unlinkSync(path);
     return fd;
   } catch {
+    // opened but not unlinked: the file goes with its directory below, and its descriptor is not left open
+    if (fd !== undefined) closeSync(fd);
     return undefined;
   } finally {
     if (dir) rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** A surrogate without its other half: UTF-8 cannot carry it, so a text that has one is not spooled. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/**
+ * Whether a text has a surrogate without its other half: UTF-8 cannot carry it, so a text that has one is not spooled.
+ * String.prototype.isWellFormed (ES2024, in every Node zero runs on, >=20; not in this project's ES2022 lib types):
+ * native, several times faster than a lookaround regex over every MiB written.
+ */
+const hasLoneSurrogate = (text: string): boolean => !(text as string & { isWellFormed(): boolean }).isWellFormed();
 
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+/** The first half of a surrogate pair (a UTF-16 unit): a text cut after it cuts a character in two. */
+export const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /**
  * A text that is written once, in pieces, and read back any number of times: a string while it is short, past
@@ -131,7 +139,7 @@ export class TextSpool {
 
   /** The pieces held so far go to a new file; none is made if it cannot be (the text stays here, and is not tried again). */
   #spill(): void {
-    const fd = this.#pieces.some((piece) => LONE_SURROGATE.test(piece)) ? undefined : anonymousFile();
+    const fd = this.#pieces.some(hasLoneSurrogate) ? undefined : anonymousFile();
     if (fd === undefined) {
       this.#spoolable = false;
       return;
@@ -151,7 +159,7 @@ export class TextSpool {
   /** A piece appended to the file, encrypted; false (and the text back in memory) when it cannot be. */
   #writeOut(piece: string): boolean {
     try {
-      if (LONE_SURROGATE.test(piece)) throw new Error('not UTF-8');
+      if (hasLoneSurrogate(piece)) throw new Error('not UTF-8');
       const bytes = this.#cipher!.update(piece, 'utf8');
       for (let done = 0; done < bytes.length; ) done += writeSync(this.#fd!, bytes, done, bytes.length - done, this.#bytes + done);
       this.#bytes += bytes.length;

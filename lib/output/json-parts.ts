@@ -1,4 +1,4 @@
-import { TextSpool } from '../files/text-spool.js';
+import { TextSpool, isHighSurrogate } from '../files/text-spool.js';
 
 /**
  * Strings longer than this are written in slices of this many UTF-16 units: small enough that a slice's JSON is
@@ -24,8 +24,7 @@ function hasLongString(value: object): boolean {
 /** Where a slice of `text` may end at or before `end`: never between the two halves of a surrogate pair. */
 function sliceEnd(text: string, end: number): number {
   if (end >= text.length) return text.length;
-  const code = text.charCodeAt(end - 1);
-  return code >= 0xd800 && code <= 0xdbff ? end - 1 : end;
+  return isHighSurrogate(text.charCodeAt(end - 1)) ? end - 1 : end;
 }
 
 /**
