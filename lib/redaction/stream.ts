@@ -13,6 +13,7 @@ import { openCappedMatch, PEM_HEADER_START, SHORT_RUN, type CappedMatch } from '
 import { holdFrom, tailStart, type HeldCredentials } from './tail.js';
 import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
 import { knownForms } from './known.js';
+import { decodeSecretEscapes } from './escapes.js';
 import { createLiveKeywords } from './live-keywords.js';
 import { credentialScanners } from './credential-pieces.js';
 import { REDACTED } from './rule.js';
@@ -72,7 +73,16 @@ function redactorAfter(options: RedactOptions): (context: string, raw: string) =
       lastRedacted = redactText(looked(context), options);
     }
     const withContext = redactText(looked(context + raw), options);
-    return withContext.startsWith(lastRedacted) ? withContext.slice(lastRedacted.length) : redactText(looked(raw), options);
+    if (withContext.startsWith(lastRedacted)) return withContext.slice(lastRedacted.length);
+    // redactText decoded an escape in the context (a secret in the whole shows only decoded): the context decoded
+    // then, as it was redacted in the whole; `raw` alone could miss a keyword begun in it (`c` + `ookie=…`)
+    const decoded = decodeSecretEscapes(context);
+    if (decoded !== context) {
+      const decodedBefore = redactText(decoded, options);
+      const decodedWith = redactText(looked(decoded + raw), options);
+      if (decodedWith.startsWith(decodedBefore)) return decodedWith.slice(decodedBefore.length);
+    }
+    return redactText(looked(raw), options);
   };
 }
 
