@@ -131,8 +131,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   const scan = (piece: string): void => {
     charsBefore = lastChars;
     const start = released + held.length;
-    const before = lastChars;
-    keywords.scan(looked(piece), start, before);
+    keywords.scan(looked(piece), start, charsBefore);
     scanStart = start;
     credentialScan?.scan(piece, onCredential);
     // cut back to LAST_CHARS only once it has doubled: most pieces are short, and a cut at each copied it
@@ -140,9 +139,9 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     else lastChars = lastChars.length + piece.length > 2 * LAST_CHARS ? (lastChars + piece).slice(-LAST_CHARS) : lastChars + piece;
     // a header that ends in this piece has its last letter in it (one native search, most pieces have none)
     if (!piece.includes(PEM_HEADER_END_CHAR)) return;
-    const text = before + piece;
+    const text = charsBefore + piece;
     const pem = text.lastIndexOf(PEM_HEADER_START);
-    if (pem >= 0) lastPem = start - before.length + pem;
+    if (pem >= 0) lastPem = start - charsBefore.length + pem;
   };
 
   /** A live keyword or a private-key header starts in the window (the context and what is held). */
