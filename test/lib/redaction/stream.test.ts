@@ -383,3 +383,13 @@ t.test('an escape released before a secret split off its keyword: the secret is 
   const { out } = stream(['say \\u0073 and the c', 'ookie=wAKCAQEA and the p', 'assword=hunter2hunter2 ok']);
   t.notOk(out.includes('wAKCAQEA') || out.includes('hunter2'), out);
 });
+
+t.test(
+  'a token glued to the end of a credential in use is held until it is whole',
+  { todo: 'the hold reads token starts in the raw text; redactText redacts the credential first, which puts the token at one' },
+  async (t) => {
+    const credential = 'Zq8nR2vT6yU1iO5pL9kJ3hG7fD4sA0mN';
+    const pieces = [`${credential}sk-proj-Q7xL1spNxnyVm`, '__'];
+    t.equal(stream(pieces, [credential]).out, redactText(pieces.join(''), { secrets: [credential] }));
+  },
+);
