@@ -402,3 +402,12 @@ t.test(
     t.equal(stream(pieces).out, redactText(pieces.join('')));
   },
 );
+
+t.test(
+  'a value after an escaped sensitive name is held until it ends',
+  { todo: 'the hold reads names in the raw text (tail.ts walkBackOverKeys, hold.ts openMatchStart): `\\u0070ass` is no name there' },
+  async (t) => {
+    const pieces = ['s_\\u0070ass :p', 'EY-----'];
+    t.equal(stream(pieces).out.split('[REDACTED]').length, 2, 'the value is redacted');
+  },
+);
