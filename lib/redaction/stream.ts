@@ -12,12 +12,11 @@
 import { openCappedMatch, PEM_HEADER_START, SHORT_RUN, type CappedMatch } from './hold.js';
 import { holdFrom, tailStart, type HeldCredentials } from './tail.js';
 import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
-import { knownForms } from './known.js';
 import { decodeSecretEscapes } from './escapes.js';
 import { createLiveKeywords } from './live-keywords.js';
 import { credentialScanners } from './credential-pieces.js';
 import { REDACTED } from './rule.js';
-import { mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
+import { mayContainKnownSecret, prepareKnown, redactText, type RedactOptions } from './text.js';
 
 export { holdFrom } from './tail.js';
 
@@ -90,10 +89,11 @@ const ESCAPED_CHAR_LENGTH = 6;
 
 export function createStreamRedactor(options: RedactOptions = {}): StreamRedactor {
   // A credential in use may arrive encoded: `\u0073`-escaped or as an HTML entity (6 characters each), URL-encoded (3), base64 (4/3).
-  const secrets = prepareSecrets(options.secrets);
+  // prepared once per secrets array (text.ts), as redactText has them: not again for every stream
+  const { secrets, forms } = prepareKnown(options.secrets);
   const credentials: HeldCredentials = {
     secrets,
-    forms: knownForms(secrets),
+    forms,
     longest: ESCAPED_CHAR_LENGTH * Math.max(0, ...secrets.map((secret) => secret.length)),
   };
   const redactAfter = redactorAfter(options);
