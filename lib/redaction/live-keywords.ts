@@ -86,6 +86,8 @@ const CONDITIONS: Readonly<Record<string, readonly Condition[]>> = {
   'bearer-token': [blankNext],
 };
 
+// a rule with no keyword would never be live here, and what it matches would go out unredacted
+if (TEXT_RULES.some((rule) => rule.keywords.length === 0)) throw new Error('live keywords: every text rule needs keywords');
 const KEYWORDS = [...new Set([...TEXT_RULES.flatMap((rule) => rule.keywords), ...ESCAPE_KEYWORDS])];
 /** Per keyword, the conditions of every rule it wakes (an escape wakes them all: live). */
 const KEYWORD_CONDITIONS: readonly (readonly Condition[])[] = KEYWORDS.map((keyword) => {

@@ -12,11 +12,11 @@
 import { openCappedMatch, PEM_HEADER_START, SHORT_RUN, type CappedMatch } from './hold.js';
 import { holdFrom, tailStart, type HeldCredentials } from './tail.js';
 import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
-import { knownForms } from './known.js';
+import { decodeSecretEscapes } from './escapes.js';
 import { createLiveKeywords } from './live-keywords.js';
 import { credentialScanners } from './credential-pieces.js';
 import { REDACTED } from './rule.js';
-import { mayContainKnownSecret, prepareSecrets, redactText, type RedactOptions } from './text.js';
+import { mayContainKnownSecret, prepareKnown, redactText, type RedactOptions } from './text.js';
 
 export { holdFrom } from './tail.js';
 
@@ -72,7 +72,16 @@ function redactorAfter(options: RedactOptions): (context: string, raw: string) =
       lastRedacted = redactText(looked(context), options);
     }
     const withContext = redactText(looked(context + raw), options);
-    return withContext.startsWith(lastRedacted) ? withContext.slice(lastRedacted.length) : redactText(looked(raw), options);
+    if (withContext.startsWith(lastRedacted)) return withContext.slice(lastRedacted.length);
+    // redactText decoded an escape in the context (a secret in the whole shows only decoded): the context decoded
+    // then, as it was redacted in the whole; `raw` alone could miss a keyword begun in it (`c` + `ookie=…`)
+    const decoded = decodeSecretEscapes(context);
+    if (decoded !== context) {
+      const decodedBefore = redactText(decoded, options);
+      const decodedWith = redactText(looked(decoded + raw), options);
+      if (decodedWith.startsWith(decodedBefore)) return decodedWith.slice(decodedBefore.length);
+    }
+    return redactText(looked(raw), options);
   };
 }
 
@@ -80,10 +89,11 @@ const ESCAPED_CHAR_LENGTH = 6;
 
 export function createStreamRedactor(options: RedactOptions = {}): StreamRedactor {
   // A credential in use may arrive encoded: `\u0073`-escaped or as an HTML entity (6 characters each), URL-encoded (3), base64 (4/3).
-  const secrets = prepareSecrets(options.secrets);
+  // prepared once per secrets array (text.ts), as redactText has them: not again for every stream
+  const { secrets, forms } = prepareKnown(options.secrets);
   const credentials: HeldCredentials = {
     secrets,
-    forms: knownForms(secrets),
+    forms,
     longest: ESCAPED_CHAR_LENGTH * Math.max(0, ...secrets.map((secret) => secret.length)),
   };
   const redactAfter = redactorAfter(options);
@@ -121,8 +131,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   const scan = (piece: string): void => {
     charsBefore = lastChars;
     const start = released + held.length;
-    const before = lastChars;
-    keywords.scan(looked(piece), start, before);
+    keywords.scan(looked(piece), start, charsBefore);
     scanStart = start;
     credentialScan?.scan(piece, onCredential);
     // cut back to LAST_CHARS only once it has doubled: most pieces are short, and a cut at each copied it
@@ -130,9 +139,9 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     else lastChars = lastChars.length + piece.length > 2 * LAST_CHARS ? (lastChars + piece).slice(-LAST_CHARS) : lastChars + piece;
     // a header that ends in this piece has its last letter in it (one native search, most pieces have none)
     if (!piece.includes(PEM_HEADER_END_CHAR)) return;
-    const text = before + piece;
+    const text = charsBefore + piece;
     const pem = text.lastIndexOf(PEM_HEADER_START);
-    if (pem >= 0) lastPem = start - before.length + pem;
+    if (pem >= 0) lastPem = start - charsBefore.length + pem;
   };
 
   /** A live keyword or a private-key header starts in the window (the context and what is held). */

@@ -38,7 +38,7 @@ const prefilter = buildPrefilter([...TEXT_RULES, ESCAPES]);
 const ESCAPED_SLASH: TextRule = { name: 'escaped-slash', keywords: ['\\/'], apply: (text) => text };
 const jsonPrefilter = buildPrefilter([...TEXT_RULES, ESCAPES, ESCAPED_SLASH]);
 
-interface Known {
+export interface Known {
   /** The credentials, MIN_SECRET_LENGTH+ characters, deduplicated. */
   readonly secrets: readonly string[];
   /** They and their base64 forms, longest first. */
@@ -49,7 +49,7 @@ const NONE: Known = { secrets: [], forms: [] };
 const prepared = new WeakMap<readonly string[], Known>();
 
 /** The usable secrets and their forms, computed once per secrets array. */
-function prepareKnown(secrets: readonly string[] | undefined): Known {
+export function prepareKnown(secrets: readonly string[] | undefined): Known {
   if (!secrets || secrets.length === 0) return NONE;
   let known = prepared.get(secrets);
   if (!known) {

@@ -373,3 +373,41 @@ t.test('after a long whitespace-free run: a Sentry DSN, a Slack webhook and enco
     t.notMatch(whole, /0123456789abcdef0123|abcdefghijklmnopqrstuvwx|zk4821Qm/, 'redacted in the whole text too');
   }
 });
+
+t.test('an escape released before a secret split off its keyword: the secret is redacted all the same', async (t) => {
+  // redactText of context and piece decodes the released escape, so its output no longer begins with the context's
+  for (const escape of ['&#115;', '\\u0073', '\\x73']) {
+    const { out } = stream([`${escape}\tc`, 'ookie=wAKCAQEA']);
+    t.equal(out, `${escape}\tcookie=[REDACTED]`, escape);
+  }
+  const { out } = stream(['say \\u0073 and the c', 'ookie=wAKCAQEA and the p', 'assword=hunter2hunter2 ok']);
+  t.notOk(out.includes('wAKCAQEA') || out.includes('hunter2'), out);
+});
+
+t.test(
+  'a token glued to the end of a credential in use is held until it is whole',
+  { todo: 'the hold reads token starts in the raw text; redactText redacts the credential first, which puts the token at one' },
+  async (t) => {
+    const credential = 'Zq8nR2vT6yU1iO5pL9kJ3hG7fD4sA0mN';
+    const pieces = [`${credential}sk-proj-Q7xL1spNxnyVm`, '__'];
+    t.equal(stream(pieces, [credential]).out, redactText(pieces.join(''), { secrets: [credential] }));
+  },
+);
+
+t.test(
+  'an escaped token at the end of a long run without spaces is held until it is whole',
+  { todo: 'a run with an escape longer than SHORT_RUN holds only its last 16 characters (tail.ts tailStart)' },
+  async (t) => {
+    const pieces = [`${'x'.repeat(240)}:\\u0073k-proj-Q7xL1spNxnyV`, '6UM'];
+    t.equal(stream(pieces).out, redactText(pieces.join('')));
+  },
+);
+
+t.test(
+  'a value after an escaped sensitive name is held until it ends',
+  { todo: 'the hold reads names in the raw text (tail.ts walkBackOverKeys, hold.ts openMatchStart): `\\u0070ass` is no name there' },
+  async (t) => {
+    const pieces = ['s_\\u0070ass :p', 'EY-----'];
+    t.equal(stream(pieces).out.split('[REDACTED]').length, 2, 'the value is redacted');
+  },
+);
