@@ -150,3 +150,19 @@ t.test('property: which tells every start of the located group, as a regex finds
     { numRuns: 3000 },
   );
 });
+
+t.test('property: an automaton too big for 16-bit rows finds what a regex finds', async () => {
+  // 1,500 keywords of 6 characters from 40 symbols: about 6,000 states of 41 classes
+  const symbols = 'abcdefghijklmnopqrstuvwxyz0123456789-_.:';
+  const keywords = Array.from({ length: 1500 }, (_, n) => Array.from({ length: 6 }, (_, i) => symbols[(n * 7 + i * (n % 13) + i * i) % 40]).join(''));
+  const groups = keywordGroups([keywords], 0);
+  await fc.assert(
+    fc.property(fc.array(fc.constantFrom(...keywords, ...symbols.split(''), 'X', 'é'), { maxLength: 12 }), (parts) => {
+      const text = parts.join('');
+      const starts: number[] = [];
+      const found = groups.which(text, starts);
+      return starts.join() === startsByRegex(text, keywords).join() && (found?.[0] ?? 0) === (starts.length > 0 ? 1 : 0) && scanPieces([text], keywords) === lastKeywordByRegex(text, keywords);
+    }),
+    { numRuns: 300 },
+  );
+});
