@@ -183,22 +183,25 @@ export interface KeywordGroups {
   some(text: string): boolean;
   /**
    * Per group, in their order, 1 when one of its keywords occurs in `text`, else 0; undefined when no keyword occurs.
-   * With `starts`, where each keyword of the located group begins in `text` is pushed onto it, in ascending order.
+   * With `starts` (an array per located group), where each keyword of a located group begins in `text` is pushed
+   * onto its array, in ascending order.
    */
-  which(text: string, starts?: number[]): Uint8Array | undefined;
+  which(text: string, starts?: number[][]): Uint8Array | undefined;
 }
 
-/** `located`: the index of the group whose keywords which() can also tell the starts of. */
-export function keywordGroups(groups: readonly (readonly string[])[], located = -1): KeywordGroups {
+/** `located`: the indexes of the groups whose keywords which() can also tell the starts of. */
+export function keywordGroups(groups: readonly (readonly string[])[], located: readonly number[] = []): KeywordGroups {
   const groupOf = groups.flatMap((keywords, group) => keywords.map(() => group));
   const keywords = groups.flat();
   const { classOf, classes, table, acceptFrom, ending } = automaton(keywords);
   // per state, the groups with a keyword ending there
   const groupsAt = ending.map((ended) => [...new Set(ended.map((index) => groupOf[index]!))]);
-  // per state, the lengths of the located group's keywords ending there, longest first (the earliest start first)
-  const lengthsAt = ending.map((ended) =>
-    [...new Set(ended.filter((index) => groupOf[index] === located).map((index) => keywords[index]!.length))].sort((a, b) => b - a),
-  );
+  // per state, the located groups' keywords ending there: pairs of its group's place in `located` and its length,
+  // longest first (the earliest start first)
+  const locatedAt = ending.map((ended) => {
+    const pairs = ended.filter((index) => located.includes(groupOf[index]!)).map((index) => [located.indexOf(groupOf[index]!), keywords[index]!.length] as const);
+    return [...new Set(pairs.map((pair) => pair.join()))].map((pair) => pair.split(',').map(Number)).sort((a, b) => b[1]! - a[1]!).flat();
+  });
   return {
     some(text) {
       let at = 0;
@@ -232,17 +235,19 @@ export function keywordGroups(groups: readonly (readonly string[])[], located = 
           if (starts === undefined) {
             if (left === 0) break;
           } else {
-            for (const keyword of lengthsAt[state]!) {
-              const start = i + 1 - keyword;
-              unordered ||= starts.length > 0 && start < starts[starts.length - 1]!;
-              starts.push(start);
+            const pairs = locatedAt[state]!;
+            for (let pair = 0; pair < pairs.length; pair += 2) {
+              const list = starts[pairs[pair]!]!;
+              const start = i + 1 - pairs[pair + 1]!;
+              unordered ||= list.length > 0 && start < list[list.length - 1]!;
+              list.push(start);
             }
           }
         }
         if (++i === length) break;
         at = table[at + classOf[text.charCodeAt(i)]!]!;
       }
-      if (unordered) starts!.sort((a, b) => a - b);
+      if (unordered) for (const list of starts!) list.sort((a, b) => a - b);
       return found;
     },
   };

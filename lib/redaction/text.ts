@@ -96,12 +96,18 @@ export function mayContainKnownSecret(text: string, options?: RedactOptions): bo
   return known.secrets.length > 0 && (containsAny(text, known.forms) || redactFragments(text, known.secrets) !== text);
 }
 
-/** `starts`: where the keywords of the rule with applyAt begin in `text`, which it can use while no rule before it changed the text. */
-function redactPlain(text: string, known: Known, rules: readonly TextRule[], starts: readonly number[]): string {
+/** `starts`: where the keywords of each rule with applyAt begin in `text` (prefilter.select), which it can use while no rule before it changed the text. */
+function redactPlain(text: string, known: Known, rules: readonly TextRule[], starts: readonly (readonly number[])[]): string {
   let out = known.secrets.length === 0 ? text : redactFragments(redactKnownForms(text, known.forms), known.secrets);
-  for (const rule of rules) out = rule.applyAt !== undefined && out === text ? rule.applyAt(out, starts) : rule.apply(out);
+  for (const rule of rules) {
+    const located = rule.applyAt !== undefined && out === text ? prefilter.located.indexOf(rule) : -1;
+    out = located >= 0 ? rule.applyAt!(out, starts[located]!) : rule.apply(out);
+  }
   return out;
 }
+
+/** Arrays for select's keyword starts, one per located rule. */
+const noStarts = (): number[][] => prefilter.located.map(() => []);
 
 /**
  * Replaces every secret-looking substring of `text` with `[REDACTED]`, keeping
@@ -115,12 +121,12 @@ export function redactText(text: string, options?: RedactOptions): string {
   const known = prepareKnown(options?.secrets);
   // Chosen on the original text: replacing a secret with the marker cannot
   // create a keyword (no keyword overlaps the marker; a test checks).
-  const starts: number[] = [];
+  const starts = noStarts();
   const rules = prefilter.select(text, starts);
   if (rules.length === 0 && known.secrets.length === 0) return text;
   const decoded = rules.includes(ESCAPES) ? decodeSecretEscapes(text) : text;
   if (decoded !== text) {
-    const decodedStarts: number[] = [];
+    const decodedStarts = noStarts();
     const redacted = redactPlain(decoded, known, prefilter.select(decoded, decodedStarts), decodedStarts);
     if (redacted !== decoded) return redacted;
   }
