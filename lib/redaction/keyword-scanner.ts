@@ -125,21 +125,23 @@ export function keywordScanners(keywords: readonly string[]): () => KeywordScann
   const { classOf, classes, table, acceptFrom, ending } = automaton(keywords);
   // per state, the length of the shortest keyword ending there, for the latest start
   const shortest = ending.map((ended) => Math.min(...ended.map((index) => keywords[index]!.length)));
+  // one function for every scanner of the automaton, their state passed in: V8 then compiles it with the tables as constants
+  const scanFrom = (scanner: { row: number }, piece: string): number => {
+    let at = scanner.row;
+    let last = NO_KEYWORD;
+    for (let i = 0; i < piece.length; i++) {
+      at = table[at + classOf[piece.charCodeAt(i)]!]!;
+      if (at >= acceptFrom) last = i + 1 - shortest[(at / classes) | 0]!;
+    }
+    scanner.row = at;
+    return last;
+  };
   return () => {
-    let row = 0;
+    const state = { row: 0 };
     return {
-      scan(piece) {
-        let at = row;
-        let last = NO_KEYWORD;
-        for (let i = 0; i < piece.length; i++) {
-          at = table[at + classOf[piece.charCodeAt(i)]!]!;
-          if (at >= acceptFrom) last = i + 1 - shortest[(at / classes) | 0]!;
-        }
-        row = at;
-        return last;
-      },
+      scan: (piece) => scanFrom(state, piece),
       reset() {
-        row = 0;
+        state.row = 0;
       },
     };
   };
@@ -159,19 +161,21 @@ export interface KeywordHitScanner {
 /** A factory of hit scanners for `keywords` (ASCII, matched ignoring case), the automaton built once. */
 export function keywordHitScanners(keywords: readonly string[]): () => KeywordHitScanner {
   const { classOf, classes, table, acceptFrom, ending } = automaton(keywords);
+  // one function for every scanner of the automaton, as keywordScanners'
+  const scanFrom = (scanner: { row: number }, piece: string, hit: (start: number, keyword: number) => void): void => {
+    let at = scanner.row;
+    for (let i = 0; i < piece.length; i++) {
+      at = table[at + classOf[piece.charCodeAt(i)]!]!;
+      if (at >= acceptFrom) for (const index of ending[(at / classes) | 0]!) hit(i + 1 - keywords[index]!.length, index);
+    }
+    scanner.row = at;
+  };
   return () => {
-    let row = 0;
+    const state = { row: 0 };
     return {
-      scan(piece, hit) {
-        let at = row;
-        for (let i = 0; i < piece.length; i++) {
-          at = table[at + classOf[piece.charCodeAt(i)]!]!;
-          if (at >= acceptFrom) for (const index of ending[(at / classes) | 0]!) hit(i + 1 - keywords[index]!.length, index);
-        }
-        row = at;
-      },
+      scan: (piece, hit) => scanFrom(state, piece, hit),
       reset() {
-        row = 0;
+        state.row = 0;
       },
     };
   };
@@ -225,27 +229,29 @@ export function keywordGroups(groups: readonly (readonly string[])[], located: r
       let left = groups.length;
       // a keyword that begins before one that ends earlier (only when a keyword holds another in its middle)
       let unordered = false;
+      // at a state where a keyword ends: noted, then on to the next such state (the same loop as up to the first)
       for (;;) {
-        if (at >= acceptFrom) {
-          const state = (at / classes) | 0;
-          for (const group of groupsAt[state]!) {
-            left -= 1 - found[group]!;
-            found[group] = 1;
-          }
-          if (starts === undefined) {
-            if (left === 0) break;
-          } else {
-            const pairs = locatedAt[state]!;
-            for (let pair = 0; pair < pairs.length; pair += 2) {
-              const list = starts[pairs[pair]!]!;
-              const start = i + 1 - pairs[pair + 1]!;
-              unordered ||= list.length > 0 && start < list[list.length - 1]!;
-              list.push(start);
-            }
+        const state = (at / classes) | 0;
+        for (const group of groupsAt[state]!) {
+          left -= 1 - found[group]!;
+          found[group] = 1;
+        }
+        if (starts === undefined) {
+          if (left === 0) break;
+        } else {
+          const pairs = locatedAt[state]!;
+          for (let pair = 0; pair < pairs.length; pair += 2) {
+            const list = starts[pairs[pair]!]!;
+            const start = i + 1 - pairs[pair + 1]!;
+            unordered ||= list.length > 0 && start < list[list.length - 1]!;
+            list.push(start);
           }
         }
-        if (++i === length) break;
-        at = table[at + classOf[text.charCodeAt(i)]!]!;
+        for (i++; i < length; i++) {
+          at = table[at + classOf[text.charCodeAt(i)]!]!;
+          if (at >= acceptFrom) break;
+        }
+        if (i === length) break;
       }
       if (unordered) for (const list of starts!) list.sort((a, b) => a - b);
       return found;
