@@ -200,11 +200,15 @@ export function keywordGroups(groups: readonly (readonly string[])[], located: r
   const { classOf, classes, table, acceptFrom, ending } = automaton(keywords);
   // per state, the groups with a keyword ending there
   const groupsAt = ending.map((ended) => [...new Set(ended.map((index) => groupOf[index]!))]);
-  // per state, the located groups' keywords ending there: pairs of its group's place in `located` and its length,
-  // longest first (the earliest start first)
+  // per state, the located groups' keywords ending there, flat: pairs of its group's place in `located` and its
+  // length, longest first (the earliest start first)
   const locatedAt = ending.map((ended) => {
-    const pairs = ended.filter((index) => located.includes(groupOf[index]!)).map((index) => [located.indexOf(groupOf[index]!), keywords[index]!.length] as const);
-    return [...new Set(pairs.map((pair) => pair.join()))].map((pair) => pair.split(',').map(Number)).sort((a, b) => b[1]! - a[1]!).flat();
+    const pairs = new Map<string, [number, number]>();
+    for (const index of ended) {
+      const slot = located.indexOf(groupOf[index]!);
+      if (slot >= 0) pairs.set(`${slot} ${keywords[index]!.length}`, [slot, keywords[index]!.length]);
+    }
+    return [...pairs.values()].sort((a, b) => b[1] - a[1]).flat();
   });
   return {
     some(text) {

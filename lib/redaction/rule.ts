@@ -20,7 +20,7 @@ export interface TextRule {
   apply(text: string): string;
   /**
    * The same as apply, told where each of the rule's keywords begins in `text` (ascending): what the prefilter's
-   * pass learned, so the rule need not search for them again. The prefilter locates one such rule's keywords.
+   * pass learned, so the rule need not search for them again (the prefilter locates the keywords of every rule that has it).
    */
   applyAt?(text: string, keywordStarts: readonly number[]): string;
 }
