@@ -8,6 +8,7 @@
  * --credential: the redact stage knows a credential in use, as in every `zero exec` (the key it calls the provider with).
  * --against DIR: another build's dist directory (main's, say) runs its own chain in the same reps, interleaved: two
  *   builds compared in one process, by wall and CPU time.
+ * --stages: each stage's step alone over what the stages before it made, CPU time, beside the bare chain's same work.
  * --live: the chain `zero exec` runs (lib/pipeline.ts outputChain: guard → redact → stamp → serialize, no session)
  *   over the log's events as the agent hands them over (objects without schemaVersion and runId), against
  *   JSON.stringify of the same objects; --stages does not apply.
@@ -18,6 +19,7 @@ import { cpus } from 'node:os';
 import { Readable, Transform, Writable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { StringDecoder } from 'node:string_decoder';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { resolve } from 'node:path';
@@ -37,8 +39,8 @@ import type { parseStep } from '../lib/protocol/parse.js';
 import type { validateStep } from '../lib/protocol/schema-version.js';
 import type { stampStep } from '../lib/protocol/stamp.js';
 import type { redactStep } from '../lib/redaction/events.js';
-import type { guardStep } from '../lib/output/event-guard.js';
-import type { composeSteps, stepStream } from '../lib/streams.js';
+import type { checkEvent, guardStep } from '../lib/output/event-guard.js';
+import type { applyStep, composeSteps, concatBytes, stepStream } from '../lib/streams.js';
 import type { outputChain as execOutputChain } from '../lib/pipeline.js';
 
 const { values: args } = parseArgs({
@@ -77,6 +79,9 @@ type Build = {
   serializeStep: typeof serializeStep;
   composeSteps: typeof composeSteps;
   stepStream: typeof stepStream;
+  applyStep: typeof applyStep;
+  concatBytes: typeof concatBytes;
+  checkEvent: typeof checkEvent;
   outputChain: typeof execOutputChain;
 };
 const MODULES = ['protocol/lines', 'protocol/parse', 'protocol/schema-version', 'output/event-guard', 'redaction/events', 'protocol/stamp', 'output/serializer', 'streams', 'pipeline'];
@@ -103,15 +108,12 @@ const agentEvents = args.live
 type Sink = Writable & { chunks: number; bytes: number; redacted: number; heapPeak: number };
 
 /** Discards what it gets; counts chunks and bytes, samples the heap, optionally counts `[REDACTED]`. */
-function nullSink(objectMode: boolean, countRedacted = false): Sink {
+function nullSink(countRedacted = false): Sink {
   const sink = new Writable({
-    objectMode,
-    write(chunk: Buffer | object, _encoding, callback) {
+    write(chunk: Buffer, _encoding, callback) {
       sink.chunks += 1;
-      if (Buffer.isBuffer(chunk)) {
-        sink.bytes += chunk.length;
-        if (countRedacted) for (let at = chunk.indexOf('[REDACTED]'); at >= 0; at = chunk.indexOf('[REDACTED]', at + 1)) sink.redacted += 1;
-      }
+      sink.bytes += chunk.length;
+      if (countRedacted) for (let at = chunk.indexOf('[REDACTED]'); at >= 0; at = chunk.indexOf('[REDACTED]', at + 1)) sink.redacted += 1;
       if ((sink.chunks & 1023) === 0) sink.heapPeak = Math.max(sink.heapPeak, process.memoryUsage().heapUsed);
       callback();
     },
@@ -149,9 +151,9 @@ const baseline: Stages = () => (args.live ? [stringify()] : [split2(JSON.parse),
 
 type Result = { ms: number; cpuMs: number; heapPeak: number; sink: Sink };
 
-async function runOnce(stages: Stages, objectOut = false, countRedacted = false): Promise<Result> {
+async function runOnce(stages: Stages, countRedacted = false): Promise<Result> {
   gc();
-  const sink = nullSink(objectOut, countRedacted);
+  const sink = nullSink(countRedacted);
   sink.heapPeak = process.memoryUsage().heapUsed;
   const source = args.live ? Readable.from(agentEvents) : Readable.from(chunks, { objectMode: false });
   const start = performance.now();
@@ -168,14 +170,14 @@ const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 type Row = { name: string; ms: number; cpuMs: number; heapPeak: number; times: number[]; cpuTimes: number[] };
 
 /** One warm-up each, then `reps` runs interleaved across the cases; the median times (wall and CPU), each rep's, the largest heap peak. */
-async function measure(cases: Array<{ name: string; stages: Stages; objectOut?: boolean }>): Promise<Row[]> {
-  for (const c of cases) await runOnce(c.stages, c.objectOut);
+async function measure(cases: Array<{ name: string; stages: Stages }>): Promise<Row[]> {
+  for (const c of cases) await runOnce(c.stages);
   const times = cases.map(() => [] as number[]);
   const cpuTimes = cases.map(() => [] as number[]);
   const heaps = cases.map(() => 0);
   for (let rep = 0; rep < reps; rep++) {
     for (const [i, c] of cases.entries()) {
-      const { ms, cpuMs, heapPeak } = await runOnce(c.stages, c.objectOut);
+      const { ms, cpuMs, heapPeak } = await runOnce(c.stages);
       times[i].push(ms);
       cpuTimes[i].push(cpuMs);
       heaps[i] = Math.max(heaps[i], heapPeak);
@@ -208,7 +210,7 @@ function table(rows: Row[], reference: Row): string {
 }
 
 // An untimed check run: the log is valid (validate would fail the pipeline otherwise) and the planted secrets are redacted.
-const check = await runOnce(outputChain, false, true);
+const check = await runOnce(outputChain, true);
 console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), ${process.platform}/${process.arch}`);
 console.log(
   `input (${args.log} log${args.credential ? ", a credential in use" : ""}): ${log.events.toLocaleString('en-US')} events in ${log.runs} runs, ${mb(log.bytes.length)} MB, ${chunks.length} chunks of ${chunkBytes / 1024} KiB; ` +
@@ -233,11 +235,61 @@ console.log(`\noutput chain / baseline throughput: ${ratios(chain)} (median of $
 for (const row of rows.slice(2)) console.log(`${row.name}: ${ratios(row)}`);
 
 if (args.stages && !args.live) {
-  // Cumulative prefixes of the chain, each drained to an object-mode sink: the step between rows is that stage's cost.
-  const names = ['split', '+ parse', '+ validate', '+ redact', '+ stamp', '+ serialize'];
-  const prefixes = names.map((name, n) => ({ name, stages: () => outputStages().slice(0, n + 1), objectOut: n < names.length - 1 }));
-  const prefixRows = await measure(prefixes);
-  console.log(`\nper stage (cumulative prefixes of the output chain):\n${table(prefixRows, base)}`);
-  const steps = prefixRows.slice(1).map((r, i) => `${names[i + 1].slice(2)} ${(r.ms - prefixRows[i].ms).toFixed(0)} ms`);
-  console.log(`step cost (noisy when small): ${steps.join(', ')}`);
+  // Prefixes of the chain drained to a sink do not add up (the one that ends at redact can take longer than the one
+  // that ends at stamp), so each stage's step runs alone, in this process, over what the stages before it made
+  // (made once, untimed): CPU time, the least of the reps, this build and --against's interleaved.
+  const builds = other ? [here, other] : [here];
+  const inputs = (build: Build) => {
+    const lines = build.applyStep(build.createLineFramer({ label: 'bench log' }), chunks);
+    const parsed = build.applyStep(build.parseStep(), lines);
+    const events = build.applyStep(build.validateStep('output'), parsed);
+    const redacted = build.applyStep(build.redactStep(redactOptions), events);
+    const json = build.applyStep(build.serializeStep('stream-json', process.stderr), redacted) as string[];
+    // the serialized lines in batches of a chunk's worth, as the fused stream writes them
+    const batches = chunks.map((_, n) => json.slice(Math.floor((n * json.length) / chunks.length), Math.floor(((n + 1) * json.length) / chunks.length)));
+    return { lines, parsed, events, redacted, batches };
+  };
+  const prepared = builds.map(inputs);
+  const bareLines: string[] = [];
+  const splitBare = () => {
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    for (const chunk of chunks) {
+      const lines = (rest + decoder.write(chunk)).split(/\r?\n/);
+      rest = lines.pop()!;
+      bareLines.push(...lines);
+    }
+  };
+  splitBare();
+  const bareValues = bareLines.map((line) => JSON.parse(line) as unknown);
+  const bareJson = bareValues.map((value) => `${JSON.stringify(value)}\n`);
+  const stages: Array<[string, (build: Build, input: (typeof prepared)[number]) => unknown, (() => unknown)?]> = [
+    ['split', (build) => build.applyStep(build.createLineFramer({ label: 'bench log' }), chunks), () => ((bareLines.length = 0), splitBare())],
+    ['parse', (build, { lines }) => build.applyStep(build.parseStep(), lines), () => bareLines.map((line) => JSON.parse(line) as unknown)],
+    ['validate', (build, { parsed }) => build.applyStep(build.validateStep('output'), parsed)],
+    ['guard', (build, { events }) => events.forEach((event) => build.checkEvent('outputChain', event))],
+    ['redact', (build, { events }) => build.applyStep(build.redactStep(redactOptions), events)],
+    ['stamp', (build, { redacted }) => build.applyStep(build.stampStep(), redacted)],
+    ['serialize', (build, { redacted }) => build.applyStep(build.serializeStep('stream-json', process.stderr), redacted), () => bareValues.map((value) => `${JSON.stringify(value)}\n`)],
+    ['to bytes', (build, { batches }) => batches.map((batch) => build.concatBytes(batch)), () => bareJson.map((line) => Buffer.from(line))],
+  ];
+  const cpuOf = (work: () => unknown) => {
+    const start = process.cpuUsage();
+    work();
+    const { user, system } = process.cpuUsage(start);
+    return (user + system) / 1000;
+  };
+  const head = ['stage alone, CPU ms (least of reps)', 'this build', ...(other ? [`${args.against}`] : []), 'bare chain'];
+  const body: string[][] = [];
+  for (const [name, run, bare] of stages) {
+    const least = builds.map(() => Infinity);
+    let bareLeast = Infinity;
+    for (let rep = 0; rep < reps + 1; rep++) {
+      builds.forEach((build, n) => (least[n] = Math.min(least[n]!, cpuOf(() => run(build, prepared[n]!)))));
+      if (bare) bareLeast = Math.min(bareLeast, cpuOf(bare));
+    }
+    body.push([name, ...least.map((ms) => ms.toFixed(1)), bare ? bareLeast.toFixed(1) : '']);
+  }
+  const widths = head.map((_, col) => Math.max(...[head, ...body].map((row) => row[col]!.length)));
+  console.log(`\n${[head, ...body].map((row) => row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join('  ')).join('\n')}`);
 }
