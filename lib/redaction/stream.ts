@@ -11,6 +11,7 @@
 
 import { openCappedMatch, PEM_HEADER_START, SHORT_RUN, type CappedMatch } from './hold.js';
 import { holdFrom, tailStart, type HeldCredentials } from './tail.js';
+import { rulesViews } from './rules-view.js';
 import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
 import { decodeSecretEscapes } from './escapes.js';
 import { createLiveKeywords } from './live-keywords.js';
@@ -275,7 +276,10 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     // what holds starts after the matches closed
     const from = Math.max(0, closedBefore - windowStart);
     const holding = looked(from === 0 ? window : window.slice(from));
-    const cut = from + holdFrom(holding, suspicious, credentials) - context.length;
+    // the views the rules read it in (escapes decoded, credentials in use replaced), when it may have them
+    const views = suspicious ? rulesViews(holding, lastCredential >= windowStart || !credentialScan ? credentials : undefined) : [];
+    for (const view of views) looked(view.text);
+    const cut = from + holdFrom(holding, suspicious, credentials, views) - context.length;
     if (suspicious && held.length - Math.max(0, cut) > SHORT_RUN) {
       const open = openCappedMatch(looked(holding));
       const at = windowStart + from;
