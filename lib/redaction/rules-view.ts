@@ -59,6 +59,10 @@ function credentialRanges(text: string, secrets: readonly string[], forms: reado
   return merged;
 }
 
+/** The beginning of an escape (escapes.ts) at the end of a text. */
+const PARTIAL_ESCAPE_LENGTH = 8;
+const PARTIAL_ESCAPE = /(?:\\(?:u[0-9A-Fa-f]{0,3}|x[0-9A-Fa-f]?)?|&(?:#(?:[xX][0-9A-Fa-f]{0,5}|[0-9]{0,6})?)?)$/;
+
 const composed = (outer: RulesView, inner: RulesView): RulesView => ({ text: inner.text, rawAt: (position) => outer.rawAt(inner.rawAt(position)) });
 
 /**
@@ -67,9 +71,12 @@ const composed = (outer: RulesView, inner: RulesView): RulesView => ({ text: inn
  */
 export function rulesViews(text: string, credentials?: { readonly secrets: readonly string[]; readonly forms: readonly string[] }): RulesView[] {
   const views: RulesView[] = [];
-  const escapes = text.includes('\\') || text.includes('&#') ? secretEscapeRanges(text) : [];
+  const escapes = text.includes('\\') || text.includes('&') ? secretEscapeRanges(text) : [];
   const decoded = escapes.length > 0 ? replaced(text, escapes) : undefined;
   if (decoded) views.push(decoded);
+  // an escape still arriving may be a token's or a name's next character: `SG.M8oUstVdF\u006` is an open token
+  const partial = PARTIAL_ESCAPE.exec(text.slice(-PARTIAL_ESCAPE_LENGTH));
+  if (partial) views.push(replaced(text, [...escapes, [text.length - partial[0].length, text.length, 'a']]));
   if (!credentials || credentials.secrets.length === 0) return views;
   for (const view of decoded ? [undefined, decoded] : [undefined]) {
     const seen = view?.text ?? text;
