@@ -76,7 +76,7 @@ export function rulesViews(text: string, credentials?: { readonly secrets: reado
   if (decoded) views.push(decoded);
   // an escape still arriving may be a token's or a name's next character: `SG.M8oUstVdF\u006` is an open token
   const partial = PARTIAL_ESCAPE.exec(text.slice(-PARTIAL_ESCAPE_LENGTH));
-  if (partial) views.push(replaced(text, [...escapes, [text.length - partial[0].length, text.length, 'a']]));
+  if (partial) views.push(replaced(text, [...escapes, [text.length - partial[0].length, text.length, 'A']]));
   if (!credentials || credentials.secrets.length === 0) return views;
   for (const view of decoded ? [undefined, decoded] : [undefined]) {
     const seen = view?.text ?? text;

@@ -276,8 +276,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     // what holds starts after the matches closed
     const from = Math.max(0, closedBefore - windowStart);
     const holding = looked(from === 0 ? window : window.slice(from));
-    // the views the rules read it in (escapes decoded, credentials in use replaced), when it may have them
-    const views = suspicious ? rulesViews(holding, lastCredential >= windowStart || !credentialScan ? credentials : undefined) : [];
+    // the views the rules read it in (escapes decoded, credentials in use replaced): none for most windows
+    const views = rulesViews(holding, lastCredential >= windowStart || !credentialScan ? credentials : undefined);
     for (const view of views) looked(view.text);
     const cut = from + holdFrom(holding, suspicious, credentials, views) - context.length;
     if (suspicious && held.length - Math.max(0, cut) > SHORT_RUN) {

@@ -119,13 +119,17 @@ export function holdFrom(
   text: string,
   mayHoldSecret = true,
   credentials: HeldCredentials = NO_CREDENTIALS,
-  views: readonly RulesView[] = mayHoldSecret ? rulesViews(text, credentials) : [],
+  views: readonly RulesView[] = rulesViews(text, credentials),
 ): number {
-  const word = tailStart(text, credentials);
-  let from = Math.min(mayHoldSecret ? walkBackOverKeys(text, word) : word, openStart(text, mayHoldSecret));
+  let from = holdIn(text, mayHoldSecret, credentials);
   // what the rules read (`\u0073k-`, a token glued to a credential): a match open there starts where it maps back to
-  for (const view of views) from = Math.min(from, view.rawAt(Math.min(walkBackOverKeys(view.text, tailStart(view.text)), openStart(view.text, true, true))));
+  for (const view of views) from = Math.min(from, view.rawAt(holdIn(view.text, mayHoldSecret, NO_CREDENTIALS, true)));
   return Math.max(0, from);
+}
+
+function holdIn(text: string, mayHoldSecret: boolean, credentials: HeldCredentials, withinCaps = false): number {
+  const word = tailStart(text, credentials);
+  return Math.min(mayHoldSecret ? walkBackOverKeys(text, word) : word, openStart(text, mayHoldSecret, withinCaps));
 }
 
 /**
