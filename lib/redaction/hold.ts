@@ -188,7 +188,7 @@ function tokenBeginnings(prefixes: readonly string[]): TokenBeginnings {
 
 /** A token start at `lastIndex` (lookbehinds only). */
 const AT_TOKEN_START = new RegExp(TOKEN_START, 'y');
-const isAlphanumericCode = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+export const isAlphanumericCode = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 
 /** TOKEN_START at `at`: after no letter or digit, at once; after one, only an escape can end there (`\n`, `\u003c`, `\x22`, `%0A`). */
 function atTokenStart(text: string, at: number): boolean {

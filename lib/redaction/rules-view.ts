@@ -8,6 +8,7 @@
 import { secretEscapeRanges } from './escapes.js';
 import { fragmentRanges } from './known.js';
 import { REDACTED } from './rule.js';
+import { isAlphanumericCode } from './hold.js';
 
 /** A view of a text, and the position in the text each of its positions comes from (inside a replacement: its start). */
 export type RulesView = { readonly text: string; rawAt(position: number): number };
@@ -81,7 +82,9 @@ export function rulesViews(text: string, credentials?: { readonly secrets: reado
   for (const view of decoded ? [undefined, decoded] : [undefined]) {
     const seen = view?.text ?? text;
     const ranges = credentialRanges(seen, credentials.secrets, credentials.forms);
-    if (ranges.length > 0) views.push(view ? composed(view, replaced(seen, ranges)) : replaced(seen, ranges));
+    // the marker changes what follows it only for a token glued to it (or one still to come)
+    if (!ranges.some(([, end]) => end === seen.length || isAlphanumericCode(seen.charCodeAt(end)))) continue;
+    views.push(view ? composed(view, replaced(seen, ranges)) : replaced(seen, ranges));
   }
   return views;
 }

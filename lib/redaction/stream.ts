@@ -71,6 +71,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     longest: ESCAPED_CHAR_LENGTH * Math.max(0, ...secrets.map((secret) => secret.length)),
   };
   const redactAfter = redactorAfter(options, looked);
+  /** A credential in use that ends in what is held begins no further back than this before it. */
+  const longestForm = Math.max(0, ...forms.map((form) => form.length));
   let held = '';
   let context = createContext();
   let lookedAt = 0;
@@ -250,7 +252,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     const from = Math.max(0, closedBefore - windowStart);
     const holding = looked(from === 0 ? window : window.slice(from));
     // the views the rules read it in (escapes decoded, credentials in use replaced): none for most windows
-    const views = rulesViews(holding, lastCredential >= windowStart || !credentialScan ? credentials : undefined);
+    const views = rulesViews(holding, lastCredential >= released - longestForm || !credentialScan ? credentials : undefined);
     for (const view of views) looked(view.text);
     const cut = from + holdFrom(holding, suspicious, credentials, views) - context.length;
     if (suspicious && held.length - Math.max(0, cut) > SHORT_RUN) {

@@ -35,8 +35,9 @@ t.test('credentials in use become the marker, as redactText replaces them before
   t.equal(view!.text, 'say [REDACTED]sk-proj-Q7xL');
   t.equal(view!.rawAt(view!.text.indexOf('[')), 4, 'a position in the marker: where the credential starts');
   t.equal(view!.rawAt(view!.text.indexOf('sk-')), text.indexOf('sk-'));
-  const piece = `a ${credential.slice(0, 12)} b`;
-  t.equal(rulesViews(piece, credentials)[0]!.text, 'a [REDACTED] b', 'a piece of one too');
+  t.equal(rulesViews(`a ${credential.slice(0, 12)}b`, credentials)[0]!.text, 'a [REDACTED]b', 'a piece of one too');
+  t.equal(rulesViews(`a ${credential.slice(0, 12)}`, credentials)[0]!.text, 'a [REDACTED]', 'at the end: a token may still follow');
+  t.same(rulesViews(`a ${credential} b`, credentials), [], 'none followed by a space: the marker changes nothing after it');
   const escaped = `\\u0061 ${credential}s`;
   t.same(
     rulesViews(escaped, credentials).map((view) => view.text),
