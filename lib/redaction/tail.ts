@@ -113,7 +113,8 @@ function walkBackOverKeys(text: string, from: number): number {
  * Where a held-back tail of `text` starts: what could still begin a secret at
  * its end (tailStart), an unterminated PEM block, a sensitive key waiting for its value, and the
  * start of every match still open at the end. `mayHoldSecret` false (no
- * keyword, no credential in view) skips what only a keyword can open.
+ * keyword, no credential in view) skips what only a keyword can open. The same
+ * in each of `views` (rules-view.ts: the text as the rules read it), mapped back.
  */
 export function holdFrom(
   text: string,
