@@ -7,8 +7,8 @@ import { HTTP_RULES } from './http.js';
 import { PATTERN_RULES } from './patterns.js';
 import type { KeywordScanner } from './keyword-scanner.js';
 import { buildPrefilter } from './prefilter.js';
-import { type TextRule } from './rule.js';
-import { ESCAPE_KEYWORDS, decodeSecretEscapes } from './escapes.js';
+import { REDACTED, type TextRule } from './rule.js';
+import { ESCAPE_KEYWORDS, decodeSecretEscapes, widenMarkersOverEscapes } from './escapes.js';
 import { MIN_SECRET_LENGTH, knownForms, redactFragments, redactKnownForms } from './known.js';
 
 export { MIN_SECRET_LENGTH };
@@ -111,10 +111,12 @@ const noStarts = (): number[][] => prefilter.located.map(() => []);
 
 /**
  * Replaces every secret-looking substring of `text` with `[REDACTED]`, keeping
- * what surrounds it. Escapes of key characters (`\u0073k-…`, `&#x73;k-…`)
- * are decoded first; when the decoded text holds a secret, it is what comes
- * out, redacted (those characters then read decoded: the same JSON string or
- * HTML text), else the text as it was, redacted.
+ * what surrounds it. Escapes of key characters (`\u0073k-…`, `&#x73;k-…`) are
+ * then read decoded: the text is redacted as written first, then what is left
+ * (a marker holds no escape) is decoded and redacted again; when that finds
+ * more, the decoded form comes out (the same JSON string or HTML text), else
+ * the text as written. So a secret either reading finds is redacted:
+ * `\u0061ghp_…` is a token as written, not once decoded (`aghp_…`).
  */
 export function redactText(text: string, options?: RedactOptions): string {
   if (text.length === 0) return text;
@@ -124,11 +126,12 @@ export function redactText(text: string, options?: RedactOptions): string {
   const starts = noStarts();
   const rules = prefilter.select(text, starts);
   if (rules.length === 0 && known.secrets.length === 0) return text;
-  const decoded = rules.includes(ESCAPES) ? decodeSecretEscapes(text) : text;
-  if (decoded !== text) {
-    const decodedStarts = noStarts();
-    const redacted = redactPlain(decoded, known, prefilter.select(decoded, decodedStarts), decodedStarts);
-    if (redacted !== decoded) return redacted;
-  }
-  return redactPlain(text, known, rules, starts);
+  const plain = redactPlain(text, known, rules, starts);
+  if (!rules.includes(ESCAPES)) return plain;
+  const redacted = widenMarkersOverEscapes(plain, REDACTED);
+  const decoded = decodeSecretEscapes(redacted);
+  if (decoded === redacted) return redacted;
+  const decodedStarts = noStarts();
+  const again = redactPlain(decoded, known, prefilter.select(decoded, decodedStarts), decodedStarts);
+  return again !== decoded ? again : redacted;
 }

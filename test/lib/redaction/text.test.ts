@@ -1,6 +1,8 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { REDACTED } from '../../../lib/redaction/rule.js';
+import { decodeSecretEscapes } from '../../../lib/redaction/escapes.js';
+import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 import { MIN_SECRET_LENGTH, TEXT_RULES, mayContainSecret, prepareSecrets, redactText, mayContainSecretInJson } from '../../../lib/redaction/text.js';
 
 const body = (n: number): string => 'Zq7Wm3Xk9P'.repeat(Math.ceil(n / 10)).slice(0, n);
@@ -273,4 +275,44 @@ t.test('mayContainSecretInJson: escapes that can hide a keyword in JSON as writt
   t.ok(mayContainSecretInJson('{"output":"a token"}'));
   t.notOk(mayContainSecretInJson('{"output":"plain words, a/b"}'));
   t.ok(mayContainSecretInJson('{"output":"held: Zx9qWv27LmQ4"}', { secrets: ['Zx9qWv27LmQ4'] }), 'a loaded credential too');
+});
+
+t.test('a token found as written stays redacted when the text also holds a secret only decoding shows', async (t) => {
+  const github = 'ghp_C1jYehRr2SVi9Q9eLNPEHlBW5iT3ifbE2RT9';
+  t.equal(redactText(`\\u0061${github} and \\u0073k-proj-Q7xL1spNxnyVmihA_2O76UM`), `${REDACTED} and ${REDACTED}`, 'a JSON escape before the token');
+  t.equal(redactText(`&#120;${github} and sk-proj-Q7xL1spNxnyVmihA_2O76UM`), `${REDACTED} and ${REDACTED}`, 'an HTML entity before it, a plain key elsewhere');
+  const key = 'sk-proj-Q7xL1spNxnyVmihA_2O76UMabcdef';
+  t.equal(redactText(`${key}\\u0061bcdefghijkl`), REDACTED, 'a token as written up to an escape: what the escape continues goes too');
+});
+
+/** `char` as `\u0073`, `\x73`, `&#115;` or `&#x73;`. */
+const escapeOf = (char: string, kind: number): string => {
+  const code = char.charCodeAt(0);
+  return [`\\u${code.toString(16).padStart(4, '0')}`, `\\x${code.toString(16).padStart(2, '0')}`, `&#${code};`, `&#x${code.toString(16)};`][kind]!;
+};
+
+t.test('property: secrets, escapes of their characters, escaped glue letters and prose: no secret shows, as written or decoded', async () => {
+  // self-identifying secrets: redacted alone, whatever surrounds them
+  const secrets = secretsCorpus(7, 1).map(({ secret }) => secret).filter((secret) => secret.length < 300 && redactText(secret) === REDACTED);
+  const glue = fc.tuple(fc.constantFrom(...'axZ09_-'), fc.nat(3)).map(([char, kind]) => escapeOf(char, kind));
+  const mark = fc.constantFrom('', '"', '\\n', '&#60;', '\\u00e9');
+  // A secret is one in at least one reading: with some characters escaped (a token once decoded), or as written
+  // with escaped letters glued on either side (a token as written, glued to letters once decoded).
+  const escapedInside = fc.tuple(fc.constantFrom(...secrets), fc.array(fc.tuple(fc.nat(), fc.nat(3)), { minLength: 1, maxLength: 4 })).map(([secret, escapes]) => {
+    const chars = [...secret];
+    for (const [at, kind] of escapes) chars[at % chars.length] = escapeOf(secret[at % secret.length]!, kind);
+    return { secret, written: chars.join('') };
+  });
+  const glued = fc.tuple(fc.option(glue), fc.constantFrom(...secrets), fc.option(glue)).map(([before, secret, after]) => ({ secret, written: `${before ?? ''}${secret}${after ?? ''}` }));
+  const secret = fc.tuple(mark, fc.oneof(escapedInside, glued)).map(([before, { secret, written }]) => ({ secret, written: before + written }));
+  const prose = fc.constantFrom('the', 'key', 'is', 'token:', 'and', '"', '\\n', '\\u00e9', '&#60;', '\\u0061', '&#x5a;').map((written) => ({ secret: undefined, written }));
+  const separator = fc.constantFrom(' ', '\n', ', ', '" ');
+  await fc.assert(
+    fc.property(fc.array(fc.tuple(fc.oneof(secret, prose), separator), { minLength: 1, maxLength: 8 }), (parts) => {
+      const out = redactText(parts.map(([{ written }, after]) => written + after).join(''));
+      const decoded = decodeSecretEscapes(out);
+      return parts.every(([{ secret }]) => secret === undefined || (!out.includes(secret) && !decoded.includes(secret)));
+    }),
+    { numRuns: 1500 },
+  );
 });
