@@ -38,41 +38,35 @@ export function secretEscapeRanges(text: string): [start: number, end: number, c
   return ranges;
 }
 
-/** Escapes of secret characters by where they start and by where they end. */
-type EscapeEdges = { readonly byStart: Map<number, number>; readonly byEnd: Map<number, number> };
-
 /**
- * Where the run of secret characters and their escapes that starts with an escape at `from` ends, going `step`-wise
- * (backwards: that ends with one at `from`); `from` when no escape of a secret character touches it there.
+ * Where the run of secret characters and their escapes that starts with an escape at `from` ends (`from` when
+ * none starts there). `ends`: each escape's end by its start.
  */
-function escapedRunEdge(text: string, from: number, edges: EscapeEdges, step: 1 | -1): number {
-  const jumps = step === 1 ? edges.byStart : edges.byEnd;
-  if (!jumps.has(from)) return from;
+function escapedRunEnd(text: string, from: number, ends: ReadonlyMap<number, number>): number {
+  if (!ends.has(from)) return from;
   let at = from;
   for (;;) {
-    const jump = jumps.get(at);
-    if (jump !== undefined) at = jump;
-    else if (SECRET_CHAR.test(text.charAt(step === 1 ? at : at - 1))) at += step;
+    const end = ends.get(at);
+    if (end !== undefined) at = end;
+    else if (SECRET_CHAR.test(text.charAt(at))) at++;
     else return at;
   }
 }
 
 /**
- * `text` with each `marker` that an escape of a secret character touches widened over the run of secret characters
- * and escapes on that side: the rest of a token the marker cut short where an escape hid its next character
- * (`sk-proj-…\u0061bc…` as written is a token up to the `\`, once decoded it goes on).
+ * `text` (redacted as written) with each `marker` followed by an escape of a secret character widened over the
+ * run of secret characters and escapes that starts there: the rest of a token the marker cut short where an escape
+ * hid its next character (`sk-proj-…\u0061bc…` as written is a token up to the `\`, once decoded it goes on).
  */
 export function widenMarkersOverEscapes(text: string, marker: string): string {
   const escapes = secretEscapeRanges(text);
   if (escapes.length === 0) return text;
-  const edges: EscapeEdges = { byStart: new Map(escapes.map(([start, end]) => [start, end])), byEnd: new Map(escapes.map(([start, end]) => [end, start])) };
+  const ends = new Map(escapes.map(([start, end]) => [start, end]));
   let out = '';
   let copied = 0;
   for (let at = text.indexOf(marker); at >= 0; at = text.indexOf(marker, copied)) {
-    const start = escapedRunEdge(text, at, edges, -1);
-    // a run that reaches back to the marker before joins the two
-    if (start === at || start > copied || out === '') out += text.slice(copied, Math.max(copied, start)) + marker;
-    copied = escapedRunEdge(text, at + marker.length, edges, 1);
+    out += text.slice(copied, at) + marker;
+    copied = escapedRunEnd(text, at + marker.length, ends);
   }
   return out + text.slice(copied);
 }

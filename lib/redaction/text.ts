@@ -130,8 +130,34 @@ export function redactText(text: string, options?: RedactOptions): string {
   if (!rules.includes(ESCAPES)) return plain;
   const redacted = widenMarkersOverEscapes(plain, REDACTED);
   const decoded = decodeSecretEscapes(redacted);
-  if (decoded === redacted) return redacted;
-  const decodedStarts = noStarts();
-  const again = redactPlain(decoded, known, prefilter.select(decoded, decodedStarts), decodedStarts);
-  return again !== decoded ? again : redacted;
+  const again = decoded === redacted ? decoded : redactDecoded(decoded, known);
+  const both = again !== decoded ? again : redacted;
+  if (!ESCAPE_BEFORE_MARKER.test(redacted)) return both;
+  // A marker right after an escape: what the rules as written found may be the end of a secret the decoded text
+  // holds whole (`\u007a` and a credential's other characters): when that reading shows no more, it is the one.
+  const decodedFirst = redactDecoded(decodeSecretEscapes(text), known);
+  return showsNoMore(decodedFirst, decodeSecretEscapes(both)) ? decodedFirst : both;
+}
+
+/** An escape, or its beginning (the rules as written may take its last digits), right before a marker. */
+const ESCAPE_BEFORE_MARKER = /(?:\\u[0-9A-Fa-f]{0,4}|\\x[0-9A-Fa-f]{0,2}|&#(?:[xX][0-9A-Fa-f]*|[0-9]*);?)\[REDACTED\]/;
+
+function redactDecoded(decoded: string, known: Known): string {
+  const starts = noStarts();
+  return redactPlain(decoded, known, prefilter.select(decoded, starts), starts);
+}
+
+/** `shown` is `other` with as much redacted or more: what it shows, `other` shows, in the same order. */
+function showsNoMore(shown: string, other: string): boolean {
+  const parts = shown.split(REDACTED);
+  if (parts.length === 1) return shown === other;
+  const [first, last] = [parts[0]!, parts.at(-1)!];
+  if (!other.startsWith(first) || !other.endsWith(last)) return false;
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = other.indexOf(part, at);
+    if (found < 0) return false;
+    at = found + part.length;
+  }
+  return at <= other.length - last.length;
 }

@@ -17,12 +17,11 @@ t.test('escapes of other characters stay as they were, so JSON and HTML keep the
 });
 
 
-t.test('widenMarkersOverEscapes: a marker an escaped secret character touches takes the run on that side', async (t) => {
+t.test('widenMarkersOverEscapes: a marker an escaped secret character follows takes the run it starts', async (t) => {
   const widen = (text: string) => widenMarkersOverEscapes(text, REDACTED);
   t.equal(widen(`${REDACTED}\\u0061bc&#x64;e9 next`), `${REDACTED} next`, 'the rest of a token cut where an escape hid its next character');
-  t.equal(widen(`"ab\\x63${REDACTED}" and ${REDACTED}\\u0061`), `"${REDACTED}" and ${REDACTED}`, 'on either side, each marker');
-  t.equal(widen(`${REDACTED}\\u0061${REDACTED}b`), `${REDACTED}b`, 'two markers an escape joins become one');
-  for (const text of [`key=${REDACTED} abc`, `${REDACTED}abc\\u0061`, `${REDACTED}\\u0022abc`, `\\u0061 ${REDACTED}`, `\\u0061bc`]) {
+  t.equal(widen(`${REDACTED}\\x61, ${REDACTED}&#98;-c`), `${REDACTED}, ${REDACTED}`, 'each marker');
+  for (const text of [`key=${REDACTED} abc`, `${REDACTED}abc\\u0061`, `${REDACTED}\\u0022abc`, `\\u0061${REDACTED}`, `\\u0061bc`]) {
     t.equal(widen(text), text, `nothing to widen: ${text}`);
   }
 });

@@ -279,8 +279,9 @@ t.test('mayContainSecretInJson: escapes that can hide a keyword in JSON as writt
 
 t.test('a token found as written stays redacted when the text also holds a secret only decoding shows', async (t) => {
   const github = 'ghp_C1jYehRr2SVi9Q9eLNPEHlBW5iT3ifbE2RT9';
-  t.equal(redactText(`\\u0061${github} and \\u0073k-proj-Q7xL1spNxnyVmihA_2O76UM`), `${REDACTED} and ${REDACTED}`, 'a JSON escape before the token');
-  t.equal(redactText(`&#120;${github} and sk-proj-Q7xL1spNxnyVmihA_2O76UM`), `${REDACTED} and ${REDACTED}`, 'an HTML entity before it, a plain key elsewhere');
+  t.equal(redactText(`\\u0061${github} and \\u0073k-proj-Q7xL1spNxnyVmihA_2O76UM`), `a${REDACTED} and ${REDACTED}`, 'a JSON escape before the token');
+  t.equal(redactText(`&#120;${github} and sk-proj-Q7xL1spNxnyVmihA_2O76UM`), `&#120;${REDACTED} and ${REDACTED}`, 'an HTML entity before it, a plain key elsewhere');
+  t.equal(redactText(`sk-proj-ABC\\u0044${github}`), REDACTED, 'a token as written after an escape inside one the decoded text holds');
   const key = 'sk-proj-Q7xL1spNxnyVmihA_2O76UMabcdef';
   t.equal(redactText(`${key}\\u0061bcdefghijkl`), REDACTED, 'a token as written up to an escape: what the escape continues goes too');
 });
