@@ -9,19 +9,6 @@
  * before it a keyword may span costs ten times more).
  */
 
-/** No keyword ends in the piece (an integer, as every answer is: no number is boxed in the loop that asks). */
-export const NO_KEYWORD = Number.MIN_SAFE_INTEGER;
-
-export interface KeywordScanner {
-  /**
-   * The next piece of the text: where the last keyword that ends in it starts, relative to the piece's
-   * start (negative when it starts in an earlier piece), or NO_KEYWORD.
-   */
-  scan(piece: string): number;
-  /** A new text begins: no keyword spans what came before and what comes next. */
-  reset(): void;
-}
-
 const ASCII = 128;
 /** Every UTF-16 code unit: the class table covers them all, so the scan's loop has no branch for what is past ASCII. */
 const CODE_UNITS = 0x10000;
@@ -120,34 +107,7 @@ function automaton(keywords: readonly string[]): Automaton {
   };
 }
 
-/** A factory of scanners for `keywords` (ASCII, matched ignoring case), the automaton built once. */
-export function keywordScanners(keywords: readonly string[]): () => KeywordScanner {
-  const { classOf, classes, table, acceptFrom, ending } = automaton(keywords);
-  // per state, the length of the shortest keyword ending there, for the latest start
-  const shortest = ending.map((ended) => Math.min(...ended.map((index) => keywords[index]!.length)));
-  // one function for every scanner of the automaton, their state passed in: V8 then compiles it with the tables as constants
-  const scanFrom = (scanner: { row: number }, piece: string): number => {
-    let at = scanner.row;
-    let last = NO_KEYWORD;
-    for (let i = 0; i < piece.length; i++) {
-      at = table[at + classOf[piece.charCodeAt(i)]!]!;
-      if (at >= acceptFrom) last = i + 1 - shortest[(at / classes) | 0]!;
-    }
-    scanner.row = at;
-    return last;
-  };
-  return () => {
-    const state = { row: 0 };
-    return {
-      scan: (piece) => scanFrom(state, piece),
-      reset() {
-        state.row = 0;
-      },
-    };
-  };
-}
-
-/** Every keyword occurrence in text that arrives in pieces, as KeywordScanner finds the last one. */
+/** Every keyword occurrence in text that arrives in pieces. */
 export interface KeywordHitScanner {
   /**
    * The next piece of the text: `hit` for each keyword that ends in it, with where it starts (relative to the
@@ -161,7 +121,7 @@ export interface KeywordHitScanner {
 /** A factory of hit scanners for `keywords` (ASCII, matched ignoring case), the automaton built once. */
 export function keywordHitScanners(keywords: readonly string[]): () => KeywordHitScanner {
   const { classOf, classes, table, acceptFrom, ending } = automaton(keywords);
-  // one function for every scanner of the automaton, as keywordScanners'
+  // one function for every scanner of the automaton, their state passed in: V8 then compiles it with the tables as constants
   const scanFrom = (scanner: { row: number }, piece: string, hit: (start: number, keyword: number) => void): void => {
     let at = scanner.row;
     for (let i = 0; i < piece.length; i++) {

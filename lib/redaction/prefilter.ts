@@ -8,7 +8,7 @@
  * `token` are everywhere.
  */
 
-import { keywordGroups, keywordScanners, NO_KEYWORD, type KeywordScanner } from './keyword-scanner.js';
+import { keywordGroups } from './keyword-scanner.js';
 import { escapeRegExp, type TextRule } from './rule.js';
 
 export interface Prefilter {
@@ -22,8 +22,6 @@ export interface Prefilter {
    * TextRule.applyAt).
    */
   select(text: string, starts?: number[][]): readonly TextRule[];
-  /** A scanner of text that arrives in pieces, for where its last keyword starts (always the piece's start when some rule has no keywords). */
-  scanner(): KeywordScanner;
 }
 
 type Trie = Map<string, Trie | null>;
@@ -57,20 +55,16 @@ export function keywordSource(keywords: Iterable<string>): string {
 export function buildPrefilter(rules: readonly TextRule[]): Prefilter {
   const always = rules.filter((rule) => rule.keywords.length === 0);
   const keyed = rules.filter((rule) => rule.keywords.length > 0);
-  const everywhere: KeywordScanner = { scan: () => 0, reset() {} };
-  const nowhere: KeywordScanner = { scan: () => NO_KEYWORD, reset() {} };
-  if (keyed.length === 0) return { located: [], test: () => always.length > 0, select: () => always, scanner: () => (always.length > 0 ? everywhere : nowhere) };
+  if (keyed.length === 0) return { located: [], test: () => always.length > 0, select: () => always };
 
   const located = rules.filter((rule) => rule.applyAt !== undefined && rule.keywords.length > 0);
   const groups = keywordGroups(
     rules.map((rule) => rule.keywords),
     located.map((rule) => rules.indexOf(rule)),
   );
-  const scanners = keywordScanners(keyed.flatMap((rule) => rule.keywords));
   return {
     located,
     test: (text) => always.length > 0 || groups.some(text),
-    scanner: () => (always.length > 0 ? everywhere : scanners()),
     select(text, starts) {
       const found = groups.which(text, located.length === 0 ? undefined : starts);
       return found === undefined ? always : rules.filter((rule, index) => found[index] === 1 || rule.keywords.length === 0);

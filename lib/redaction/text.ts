@@ -5,7 +5,6 @@ import { AWS_SECRET_RULE } from './aws.js';
 import { COOKIE_RULE } from './cookies.js';
 import { HTTP_RULES } from './http.js';
 import { PATTERN_RULES } from './patterns.js';
-import type { KeywordScanner } from './keyword-scanner.js';
 import { buildPrefilter } from './prefilter.js';
 import { REDACTED, type TextRule } from './rule.js';
 import { ESCAPE_KEYWORDS, decodeSecretEscapes, widenMarkersOverEscapes } from './escapes.js';
@@ -86,9 +85,6 @@ export function mayContainSecret(text: string, options?: RedactOptions): boolean
 export function mayContainSecretInJson(json: string, options?: RedactOptions): boolean {
   return prefilter.test(json) || json.includes(ESCAPED_SLASH) || mayContainKnownSecret(json, options);
 }
-
-/** The keyword half of mayContainSecret, for text that grows: see Prefilter.scanner. */
-export const keywordScanner = (): KeywordScanner => prefilter.scanner();
 
 /** The other half: a loaded credential occurs in `text`, whole, in base64, escaped or in pieces. */
 export function mayContainKnownSecret(text: string, options?: RedactOptions): boolean {
