@@ -144,7 +144,7 @@ function redactDecoded(decoded: string, known: Known): string {
 }
 
 /** `shown` is `other` with as much redacted or more: what it shows, `other` shows, in the same order. */
-function showsNoMore(shown: string, other: string): boolean {
+export function showsNoMore(shown: string, other: string): boolean {
   const parts = shown.split(REDACTED);
   if (parts.length === 1) return shown === other;
   const [first, last] = [parts[0]!, parts.at(-1)!];

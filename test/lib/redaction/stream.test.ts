@@ -1,7 +1,7 @@
 import t from 'tap';
 import fc from 'fast-check';
 import { charactersScanned, createStreamRedactor } from '../../../lib/redaction/stream.js';
-import { redactText } from '../../../lib/redaction/text.js';
+import { redactText, showsNoMore } from '../../../lib/redaction/text.js';
 import { decodeSecretEscapes } from '../../../lib/redaction/escapes.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 
@@ -412,21 +412,6 @@ const escaped = (char: string, kind: number): string => {
   return [`\\u${code.toString(16).padStart(4, '0')}`, `\\x${code.toString(16).padStart(2, '0')}`, `&#${code};`][kind]!;
 };
 
-/** `shown` is `whole` with as much redacted or more: what it shows, `whole` shows, in the same order. */
-function noMoreShown(shown: string, whole: string): boolean {
-  const parts = shown.split('[REDACTED]');
-  const [first, last] = [parts[0]!, parts.at(-1)!];
-  if (parts.length === 1) return shown === whole;
-  if (!whole.startsWith(first) || !whole.endsWith(last)) return false;
-  let at = first.length;
-  for (const part of parts.slice(1, -1)) {
-    const found = whole.indexOf(part, at);
-    if (found < 0) return false;
-    at = found + part.length;
-  }
-  return at <= whole.length - last.length;
-}
-
 /** `shown` holds no 8-character piece of `secrets` that `whole` does not hold too. */
 const noPieceShownBeyond = (shown: string, whole: string, secrets: readonly string[]): boolean =>
   secrets.every((secret) => fragments(secret).every((piece) => !shown.includes(piece) || whole.includes(piece)));
@@ -458,7 +443,7 @@ t.test('differential (property): secrets, escapes, keywords, spaces and prose, s
       // continues a token as written, redactText widens the marker over the run that follows, which the stream
       // may cut elsewhere (`_xxxx…` glued to a token's tail): then it shows no piece of a secret the whole hides.
       const [shown, wholeShown] = [decodeSecretEscapes(out), decodeSecretEscapes(whole)];
-      return out === whole || noMoreShown(shown, wholeShown) || noPieceShownBeyond(shown, wholeShown, [...tokens, ...inUse.map((form) => form.trim())]);
+      return out === whole || showsNoMore(shown, wholeShown) || noPieceShownBeyond(shown, wholeShown, [...tokens, ...inUse.map((form) => form.trim())]);
     }),
     { seed: 20261206, numRuns: 2000 },
   );
