@@ -89,7 +89,11 @@ export function outputChain(options: OutputChainOptions = {}): Duplex {
   const head = [guardStep('outputChain', redactStep(options)), stampStep({ ...options, keep })];
   const serializer = serializeStep(options.format ?? 'stream-json', options.stderr ?? process.stderr);
   if (!options.recorder) return stepStream(composeSteps([...head, serializer]), { readableObjectMode: false });
-  return new pumpify.obj(stepStream(composeSteps(head), { writableHighWaterMark: 2, readableHighWaterMark: 2 }), record(options.recorder), stepStream(serializer, { readableObjectMode: false, writableHighWaterMark: 2 }));
+  const first = stepStream(composeSteps(head), { writableHighWaterMark: 2, readableHighWaterMark: 2 });
+  const last = stepStream(serializer, { readableObjectMode: false, writableHighWaterMark: 2 });
+  // the serializer's bytes go on as they are made, not a tick later as pumpify hands them on: by then the reply's
+  // end (the SDK's last chunks, the final) may have run ahead of the last delta
+  return joinDuplex(first, pipeline(first, record(options.recorder), last, () => {}));
 }
 
 /** Called with every failure that ends a run, before it becomes an `error` event (the CLI prints it with --debug). */

@@ -246,6 +246,7 @@ export function flatMapStream<In, Out>(map: (chunk: In) => Out[], options: Stage
 export function joinDuplex(writable: Writable, readable: Readable): Duplex {
   const joined = new Duplex({
     readableObjectMode: readable.readableObjectMode,
+    writableObjectMode: writable.writableObjectMode,
     write(chunk, encoding, callback) {
       if (writable.destroyed || writable.writableEnded) return callback();
       if (writable.write(chunk, encoding)) return callback();

@@ -262,3 +262,24 @@ t.test('outputChain: a spooled final writes what the same final as a string writ
   t.ok(asSpool.journal.replace(/"content":"[^"]*"/, '') === asString.journal.replace(/"content":"[^"]*"/, ''), 'and events.jsonl the same');
   t.notMatch(asSpool.journal, key.slice(14, 40));
 });
+
+t.test('outputChain with a session: a delta is on the output before work already queued behind it (the reply\'s end) has run', async (t) => {
+  const root = t.testdir({});
+  const recorder = createRecorder({ root, plan: { kind: 'new' }, cwd: '/repo', provider: 'openai', model: 'm' });
+  await recorder.begin('Say it.');
+  const chain = outputChain({ ...streamJson, recorder, runId: 'run_20261206000000_aaaaaa' });
+  let out = '';
+  chain.on('data', (bytes) => (out += String(bytes)));
+  chain.write({ type: 'run_start', cwd: '/repo', provider: 'openai', model: 'm' });
+  await new Promise((resolve) => setImmediate(resolve));
+  chain.write({ type: 'text', delta: 'last word' });
+  // the SDK decoding the reply's last chunks, the loop ending the turn: a chain of promise callbacks, no I/O
+  let seenAfter = -1;
+  for (let step = 0; step < 200 && seenAfter < 0; step++) {
+    await Promise.resolve();
+    if (out.includes('last word')) seenAfter = step;
+  }
+  t.ok(seenAfter >= 0 && seenAfter < 50, `the delta went out ${seenAfter} promise callbacks later`);
+  chain.end({ type: 'run_end', status: 'success', exitCode: 0 });
+  await new Promise((resolve) => chain.on('end', resolve).resume());
+});
