@@ -21,6 +21,7 @@ import { serializeStep } from './output/serializer.js';
 import { createLogSerializer } from './logs/serialize.js';
 import { withHeartbeat } from './output/heartbeat.js';
 import { guardStep } from './output/event-guard.js';
+import { warmUpStep } from './output/warm-up.js';
 import { transcriptTitle, type RenderFormat } from './render/format.js';
 import { createHtmlRenderer } from './render/html.js';
 import { createMarkdownRenderer } from './render/markdown.js';
@@ -79,15 +80,28 @@ export type OutputChainOptions = {
 /** Reasoning is for a person too: the text format shows it (on a terminal) whatever the schema version. */
 const FOR_PEOPLE: ReadonlySet<Event['type']> = new Set(['reasoning']);
 
-/**
- * events → bytes: redact → stamp → (record) → serialize, fused in one stream (the record stage, which waits for
- * the disk at run_end, stands apart). Nothing leaves, or is stored, without passing redaction.
- */
-export function outputChain(options: OutputChainOptions = {}): Duplex {
+/** The output chain's steps: redact and stamp (`head`), then the record stage, if any, then `serializer`. */
+function outputSteps(options: OutputChainOptions): { head: Step<any, any>[]; serializer: Step<any, any> } {
   const keep = options.format === 'text' ? FOR_PEOPLE : undefined;
   // events from a caller, not only the agent's: anything else is refused at the door (a check per event)
   const head = [guardStep('outputChain', redactStep(options)), stampStep({ ...options, keep })];
-  const serializer = serializeStep(options.format ?? 'stream-json', options.stderr ?? process.stderr);
+  return { head, serializer: serializeStep(options.format ?? 'stream-json', options.stderr ?? process.stderr) };
+}
+
+/** The same steps, for the warm-up: told of no run_end, and their progress lines (the text format's) going nowhere. */
+function throwawaySteps(options: OutputChainOptions): Step<Event, unknown> {
+  const { head, serializer } = outputSteps({ ...options, onRunEnd: undefined, stderr: { write: () => true } });
+  return composeSteps([...head, serializer]);
+}
+
+/**
+ * events → bytes: redact → stamp → (record) → serialize, fused in one stream (the record stage, which waits for
+ * the disk at run_end, stands apart). Nothing leaves, or is stored, without passing redaction. After run_start,
+ * a throwaway copy of the steps is warmed up for the first delta (lib/output/warm-up.ts).
+ */
+export function outputChain(options: OutputChainOptions = {}): Duplex {
+  const { head, serializer } = outputSteps(options);
+  head.push(warmUpStep(() => throwawaySteps(options)));
   if (!options.recorder) return stepStream(composeSteps([...head, serializer]), { readableObjectMode: false });
   const first = stepStream(composeSteps(head), { writableHighWaterMark: 2, readableHighWaterMark: 2 });
   const last = stepStream(serializer, { readableObjectMode: false, writableHighWaterMark: 2 });

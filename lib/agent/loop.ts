@@ -35,6 +35,8 @@ export type ModelRun = {
   answer?: AnswerSchema;
   /** A turn's text past this many characters goes to a spool (lib/files/text-spool.ts), and a `final` carries it as `spool`. */
   spoolAfterChars?: number;
+  /** The events to write as soon as a model's response begins, before its first text (run_start, for the first one). */
+  onResponseStart?: () => Iterable<Event>;
 };
 
 /** The client's answer to a permission request, as its `permission_decision` tells it. */
@@ -52,7 +54,7 @@ export type PermissionDesk = {
 async function* streamTurn(run: ModelRun, messages: ChatMessage[]): AsyncGenerator<ProviderChunk> {
   try {
     const answer = run.answer && { name: run.answer.name, schema: run.answer.schema, strict: run.answer.strict };
-    yield* run.provider.turn({ messages, tools: run.toolbox.definitions(), ...(answer ? { answer } : {}) }, run.signal);
+    yield* run.provider.turn({ messages, tools: run.toolbox.definitions(), ...(answer ? { answer } : {}), responseStart: Boolean(run.onResponseStart) }, run.signal);
   } catch (error) {
     if (run.signal.aborted) throw run.signal.reason;
     if (error instanceof ZeroError) throw error;
@@ -274,6 +276,8 @@ async function* streamInto(run: ModelRun, messages: ChatMessage[], calls: ToolCa
       yield { type: 'text', delta: chunk.delta };
     } else if (chunk.type === 'reasoning') {
       if (chunk.delta) yield { type: 'reasoning', delta: chunk.delta };
+    } else if (chunk.type === 'response_start') {
+      yield* run.onResponseStart?.() ?? [];
     } else if (chunk.type === 'reasoning_block') {
       reasoningBlocks.push(chunk.block);
     } else if (chunk.type === 'tool_call') {

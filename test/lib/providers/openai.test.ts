@@ -86,6 +86,18 @@ t.test('text deltas as they arrive, then usage; apiModel from the stream', async
   t.equal(createOpenAIProvider({ apiKey: KEY, model: 'gpt-5' }).model, 'gpt-5');
 });
 
+t.test('asked for, response_start comes with the first chunk (the role chunk, no text yet), apiModel known then', async (t) => {
+  const api = await serve(t, [{ sse: helloStream }]);
+  const p = provider(api.url);
+  let modelAtStart: string | undefined;
+  const { chunks, error } = await run(p, { ...prompt, responseStart: true }, undefined, (chunk) => {
+    if (chunk.type === 'response_start') modelAtStart = p.apiModel;
+  });
+  t.equal(error, undefined);
+  t.same(chunks.map((chunk) => chunk.type), ['response_start', 'text', 'text', 'usage'], 'once, before the text');
+  t.equal(modelAtStart, API_MODEL);
+});
+
 t.test('tool-call fragments are assembled by index and yielded whole, in index order, at the end', async (t) => {
   const api = await serve(t, [
     {
