@@ -75,6 +75,18 @@ t.test('empty deltas are dropped; usage gets its total', async (t) => {
   ]);
 });
 
+t.test('onResponseStart: asked for at every model call, its events written where the response begins', async (t) => {
+  const answer = (request: TurnRequest): ProviderChunk[] => [...(request.responseStart ? [{ type: 'response_start' } as const] : []), { type: 'text', delta: 'Hi.' }];
+  const p = provider([answer, answer]);
+  const cwd = t.testdir({});
+  let calls = 0;
+  const onResponseStart = () => (calls++ === 0 ? [{ type: 'warning', message: 'began' } as Event] : []);
+  const events: Event[] = [];
+  for await (const event of runAgent({ prompt: 'start', provider: p, toolbox: createToolbox(), cwd, maxTurns: 5, signal: new AbortController().signal, onResponseStart })) events.push(event);
+  t.same(events, [{ type: 'warning', message: 'began' }, { type: 'text', delta: 'Hi.' }, { type: 'final', text: 'Hi.' }]);
+  t.same((await run(provider([answer]), cwd)).events, [{ type: 'text', delta: 'Hi.' }, { type: 'final', text: 'Hi.' }], 'not asked for without it');
+});
+
 t.test('a plain error thrown by a provider becomes a provider_error (exit 3), not a crash', async (t) => {
   const p = provider([() => new TypeError('socket hang up')]);
   const { error } = await run(p, t.testdir({}));
