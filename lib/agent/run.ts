@@ -91,7 +91,7 @@ export function createAgentRun(options: AgentOptions): AgentRunExchange {
 
   /**
    * run_start and the warnings, once: when the first model response begins (the provider tells, and the API has
-   * named its model), else with the run's first event or its failure. Written while the model's first text is still
+   * named its model; not in a conversation), else with the run's first event or its failure. Written while the model's first text is still
    * on its way, they also take the output path's first-time costs off that text.
    */
   function* announce(): Generator<Event> {
@@ -122,7 +122,8 @@ export function createAgentRun(options: AgentOptions): AgentRunExchange {
     const conversation = createConversation(signal, options.permissionTimeoutMs);
     const events = conversation.run(async (first) => {
       const { history, run } = await begin(first.prompt, first.images);
-      return { history, run: { ...run, askPermissions: options.askPermissions } };
+      // a conversation opens each turn with the turn's first event (turn_start): run_start keeps to the first event too
+      return { history, run: { ...run, onResponseStart: undefined, askPermissions: options.askPermissions } };
     });
     return {
       put(item) {
