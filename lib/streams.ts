@@ -175,7 +175,10 @@ export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOpti
       for (const part of typeof item === 'string' || Buffer.isBuffer(item) ? [item] : item) {
         addToBatch(part);
         while (stream.readableLength >= stream.readableHighWaterMark && !stream.destroyed) await taken();
-        await breathe();
+        const pause = breathe();
+        // what was made while the event loop waited goes out before it runs: the reader gets it at once
+        if (pause) pushBatch();
+        await pause;
         if (stream.destroyed) return;
       }
     }
