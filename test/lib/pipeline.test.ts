@@ -285,3 +285,36 @@ t.test('outputChain: a spooled final is redacted as its reader takes it; a reade
   t.ok(final.text === redactText(text), 'then the whole final, as redactText of the whole gives');
   t.notMatch(line, key.slice(14, 40));
 });
+
+t.test('execChain: a spooled final is cut where its redaction got to when the run is cancelled, and the run ends cancelled', async (t) => {
+  const keys = Array.from({ length: 20_000 }, (_, index) => `key=sk-${index.toString(16).padStart(8, '0')}${'f'.repeat(40)}\n`).join('');
+  const chain = execChain({ provider: scripted([{ chunks: [keys.slice(0, keys.length / 2), keys.slice(keys.length / 2)] }]), cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: streamJson, spoolAfterChars: 1000 });
+  let text = '';
+  for await (const chunk of chain) {
+    text += String(chunk);
+    if (text.includes('"type":"final"')) chain.cancel('SIGINT');
+  }
+  const out = events(text);
+  t.same(out.slice(-3).map((event) => event.type), ['final', 'error', 'run_end']);
+  t.match(out.at(-1), { status: 'error', exitCode: 130 });
+  const final = (out.at(-3) as { text: string }).text;
+  const whole = redactText(keys);
+  t.ok(final.length < whole.length && whole.startsWith(final), `the final cut: ${final.length} of ${whole.length} characters`);
+  t.equal(await chain.exitCode, 130);
+});
+
+t.test('execChain: a spooled final nobody reads (-o text, no session) is not redacted, and the run ends as it would', async (t) => {
+  const long = 'word '.repeat(1000);
+  const chain = execChain({ provider: scripted([{ text: long }]), cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: { format: 'text', stderr: { write: () => true } }, spoolAfterChars: 100 });
+  t.equal(await readAll(chain), `${long}\n`, 'the streamed text, its line ended');
+  t.equal(await chain.exitCode, 0);
+});
+
+t.test('outputChain -o text with no session: a spooled final\'s text is not read at all', async (t) => {
+  const source = new TextSpool(10);
+  source.write('x'.repeat(1000));
+  let pulled = 0;
+  const raw = source.through({ push: (piece) => ((pulled += piece.length), piece), flush: () => '' });
+  await through(outputChain({ format: 'text', stderr: { write: () => true } }), [{ type: 'final', text: '', spool: raw }]);
+  t.equal(pulled, 0);
+});
