@@ -79,8 +79,8 @@ export type OutputChainOptions = {
   signal?: AbortSignal;
 };
 
-/** Whether anything writes a final's text: the text format does not, a session does. */
-const finalRead = (options: OutputChainOptions) => options.format !== 'text' || Boolean(options.recorder);
+/** Whether stdout carries a final's text: the text format writes the answer's deltas, not its final. */
+const finalOnStdout = (options: OutputChainOptions) => options.format !== 'text';
 
 /** Reasoning is for a person too: the text format shows it (on a terminal) whatever the schema version. */
 const FOR_PEOPLE: ReadonlySet<Event['type']> = new Set(['reasoning']);
@@ -92,7 +92,7 @@ const FOR_PEOPLE: ReadonlySet<Event['type']> = new Set(['reasoning']);
 export function outputChain(options: OutputChainOptions = {}): Duplex {
   const keep = options.format === 'text' ? FOR_PEOPLE : undefined;
   // events from a caller, not only the agent's: anything else is refused at the door (a check per event)
-  const head = [guardStep('outputChain', redactStep({ ...options, unread: !finalRead(options), cutOn: options.signal })), stampStep({ ...options, keep })];
+  const head = [guardStep('outputChain', redactStep({ ...options, unread: !finalOnStdout(options) && !options.recorder, cutOn: options.signal })), stampStep({ ...options, keep })];
   const serializer = serializeStep(options.format ?? 'stream-json', options.stderr ?? process.stderr);
   if (!options.recorder) return stepStream(composeSteps([...head, serializer]), { readableObjectMode: false });
   return new pumpify.obj(stepStream(composeSteps(head), { writableHighWaterMark: 2, readableHighWaterMark: 2 }), record(options.recorder), stepStream(serializer, { readableObjectMode: false, writableHighWaterMark: 2 }));
@@ -119,7 +119,10 @@ async function finalMade(spool: TextSpool, signal: AbortSignal): Promise<void> {
   throw signal.aborted ? signal.reason : new Error('The answer could not be read back.');
 }
 
-/** The events, then exactly one run_end: success when they end cleanly, error + run_end when they throw. */
+/**
+ * The events, then exactly one run_end: success when they end cleanly (with `waitFor`, a spooled final last once its
+ * text is all made), error + run_end when they throw.
+ */
 async function* settle(events: AsyncIterable<Event>, onFailure?: FailureHook, waitFor?: AbortSignal): AsyncGenerator<Event> {
   try {
     let last: Event | undefined;
@@ -148,7 +151,8 @@ function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFa
     exitCode = code;
   };
   const exitCodeKnown = new Promise<number>((resolve) => out.on('end', () => resolve(exitCode)).on('close', () => resolve(exitCode)));
-  const settled = settle(events, onFailure, output.signal && finalRead(output) ? output.signal : undefined);
+  // stdout reads a spooled final to its end, or the run is cancelled (a lost stdout cancels it too)
+  const settled = settle(events, onFailure, output.signal && finalOnStdout(output) ? output.signal : undefined);
   const source = Readable.from(output.heartbeatMs ? withHeartbeat(settled, output.heartbeatMs) : settled, { objectMode: true, highWaterMark: 1 });
   const chain = outputChain({ ...output, runId, onRunEnd });
   pipeline(source, chain, (error) => {
