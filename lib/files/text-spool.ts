@@ -134,7 +134,10 @@ export class TextSpool {
     if (!this.#writeOut(text)) this.#pieces.push(text);
   }
 
-  /** The text in pieces of about a MiB (a piece written, in memory), read back from the file if it is there. */
+  /**
+   * The text in pieces of about a MiB (a piece written, in memory), read back from the file if it is there; of a
+   * spool made by `through`, made as far as it is read.
+   */
   *chunks(): Generator<string> {
     const next = this.#cursor();
     for (;;) {
