@@ -25,7 +25,8 @@ async function run(t: Test, interrupt: boolean): Promise<Run> {
   t.teardown(() => api.close());
   const dir = t.testdir({});
   const home = join(dir, '.home');
-  const env = cleanEnv({ OPENAI_API_KEY: 'sk-test-spooled-000000000000', OPENAI_BASE_URL: `${api.url}/v1`, ZERO_HOME: home });
+  // a key none of whose 8-character runs can be in the answer's hex: a credential in use is redacted wherever it appears
+  const env = cleanEnv({ OPENAI_API_KEY: 'sk-test-spooled-zzzzzzzzzzzz', OPENAI_BASE_URL: `${api.url}/v1`, ZERO_HOME: home });
   const child = spawn(process.execPath, [ZERO, 'exec', '--provider', 'openai', '-m', 'gpt-4.1', '-o', 'stream-json', '-C', dir, 'Write keys.'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const chunks: string[] = [];
   let finalAt: number | undefined;
