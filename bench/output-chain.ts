@@ -3,18 +3,27 @@
  * stamp → serialize) against a bare split2 → JSON.parse → JSON.stringify
  * baseline, over the same synthetic stream-json log (or the foreign log of bench/foreign-log.ts), in one process.
  *
- *   node dist/bench/output-chain.js [--events 200000] [--reps 9] [--chunk-kib 64] [--log synthetic|foreign] [--seed 42 | 29, the log's own] [--stages] [--credential]
+ *   node dist/bench/output-chain.js [--events 200000] [--reps 9] [--chunk-kib 64] [--log synthetic|foreign] [--seed 42 | 29, the log's own] [--stages] [--credential] [--against DIR] [--live]
  *
  * --credential: the redact stage knows a credential in use, as in every `zero exec` (the key it calls the provider with).
+ * --against DIR: another build's dist directory (main's, say) runs its own chain in the same reps, interleaved: two
+ *   builds compared in one process, by wall and CPU time.
+ * --stages: each stage's step alone over what the stages before it made, CPU time, beside the bare chain's same work.
+ * --live: the chain `zero exec` runs (lib/pipeline.ts outputChain: guard → redact → stamp → serialize, no session)
+ *   over the log's events as the agent hands them over (objects without schemaVersion and runId), against
+ *   JSON.stringify of the same objects; --stages does not apply.
  *
  * Env: BENCH_EVENTS, BENCH_REPS. A report, never a test: nothing is asserted.
  */
 import { cpus } from 'node:os';
-import { Readable, Transform, Writable } from 'node:stream';
+import { Readable, Transform, Writable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
+import { StringDecoder } from 'node:string_decoder';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import split2 from 'split2';
 import { parse } from '../transforms/parse.js';
 import { redact } from '../transforms/redact.js';
@@ -24,14 +33,15 @@ import { stamp } from '../transforms/stamp.js';
 import { validate } from '../transforms/validate.js';
 import { foreignLog } from './foreign-log.js';
 import { syntheticLog } from './synthetic-log.js';
-import { serializeStep } from '../lib/output/serializer.js';
-import { createLineFramer } from '../lib/protocol/lines.js';
-import { parseStep } from '../lib/protocol/parse.js';
-import { validateStep } from '../lib/protocol/schema-version.js';
-import { stampStep } from '../lib/protocol/stamp.js';
-import { redactStep } from '../lib/redaction/events.js';
-import { guardStep } from '../lib/output/event-guard.js';
-import { composeSteps, stepStream } from '../lib/streams.js';
+import type { serializeStep } from '../lib/output/serializer.js';
+import type { createLineFramer } from '../lib/protocol/lines.js';
+import type { parseStep } from '../lib/protocol/parse.js';
+import type { validateStep } from '../lib/protocol/schema-version.js';
+import type { stampStep } from '../lib/protocol/stamp.js';
+import type { redactStep } from '../lib/redaction/events.js';
+import type { checkEvent, guardStep } from '../lib/output/event-guard.js';
+import type { applyStep, composeSteps, concatBytes, stepStream } from '../lib/streams.js';
+import type { outputChain as execOutputChain } from '../lib/pipeline.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -42,6 +52,8 @@ const { values: args } = parseArgs({
     log: { type: 'string', default: 'synthetic' },
     stages: { type: 'boolean', default: false },
     credential: { type: 'boolean', default: false },
+    against: { type: 'string' },
+    live: { type: 'boolean', default: false },
   },
 });
 const reps = Math.max(1, Number(args.reps));
@@ -56,18 +68,52 @@ const log = (foreign ? foreignLog : syntheticLog)({ events: Number(args.events),
 const chunks: Buffer[] = [];
 for (let at = 0; at < log.bytes.length; at += chunkBytes) chunks.push(log.bytes.subarray(at, at + chunkBytes));
 
+/** What the fused chains are built of, from this build or another one's dist directory (--against). */
+type Build = {
+  createLineFramer: typeof createLineFramer;
+  parseStep: typeof parseStep;
+  validateStep: typeof validateStep;
+  guardStep: typeof guardStep;
+  redactStep: typeof redactStep;
+  stampStep: typeof stampStep;
+  serializeStep: typeof serializeStep;
+  composeSteps: typeof composeSteps;
+  stepStream: typeof stepStream;
+  applyStep: typeof applyStep;
+  concatBytes: typeof concatBytes;
+  checkEvent: typeof checkEvent;
+  outputChain: typeof execOutputChain;
+};
+const MODULES = ['protocol/lines', 'protocol/parse', 'protocol/schema-version', 'output/event-guard', 'redaction/events', 'protocol/stamp', 'output/serializer', 'streams', 'pipeline'];
+async function loadBuild(lib: URL): Promise<Build> {
+  const modules = await Promise.all(MODULES.map((name) => import(new URL(`${name}.js`, lib).href) as Promise<object>));
+  return Object.assign({}, ...modules) as Build;
+}
+const here = await loadBuild(new URL('../lib/', import.meta.url));
+const other = args.against ? await loadBuild(new URL('lib/', pathToFileURL(`${resolve(args.against)}/`))) : undefined;
+
+/** The log's events as the agent hands them to the output chain: no schemaVersion, no runId (stamp adds them). */
+const agentEvents = args.live
+  ? log.bytes
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      // through JSON again, so each is an object as JSON.parse makes them (a rest copy is slower for JSON.stringify)
+      .map((line) => {
+        const { schemaVersion: _version, runId: _runId, ...event } = JSON.parse(line) as Record<string, unknown>;
+        return JSON.parse(JSON.stringify(event)) as object;
+      })
+  : [];
+
 type Sink = Writable & { chunks: number; bytes: number; redacted: number; heapPeak: number };
 
 /** Discards what it gets; counts chunks and bytes, samples the heap, optionally counts `[REDACTED]`. */
-function nullSink(objectMode: boolean, countRedacted = false): Sink {
+function nullSink(countRedacted = false): Sink {
   const sink = new Writable({
-    objectMode,
-    write(chunk: Buffer | object, _encoding, callback) {
+    write(chunk: Buffer, _encoding, callback) {
       sink.chunks += 1;
-      if (Buffer.isBuffer(chunk)) {
-        sink.bytes += chunk.length;
-        if (countRedacted) for (let at = chunk.indexOf('[REDACTED]'); at >= 0; at = chunk.indexOf('[REDACTED]', at + 1)) sink.redacted += 1;
-      }
+      sink.bytes += chunk.length;
+      if (countRedacted) for (let at = chunk.indexOf('[REDACTED]'); at >= 0; at = chunk.indexOf('[REDACTED]', at + 1)) sink.redacted += 1;
       if ((sink.chunks & 1023) === 0) sink.heapPeak = Math.max(sink.heapPeak, process.memoryUsage().heapUsed);
       callback();
     },
@@ -75,68 +121,85 @@ function nullSink(objectMode: boolean, countRedacted = false): Sink {
   return Object.assign(sink, { chunks: 0, bytes: 0, redacted: 0, heapPeak: 0 });
 }
 
-type Stages = () => Transform[];
+type Stages = () => Duplex[];
 /** The stages one stream each, as a program that pipes them would. */
 // made up, and in two parts: the test of this repository's sources finds no credential in it
 const redactOptions = args.credential ? { secrets: [['sk-proj-', 'Zq8nR2vT6yU1iO5pL9kJ3hG7fD4sA0mNbVcXzQw'].join('')] } : {};
 const outputStages: Stages = () => [split({ label: 'bench log' }), parse(), validate('output'), redact(redactOptions), stamp(), serialize('stream-json')];
-/** The same stages' steps fused in one stream, as lib/pipeline.ts builds its chains. */
-const outputChain: Stages = () => [
-  stepStream(composeSteps([createLineFramer({ label: 'bench log' }), parseStep(), validateStep('output'), guardStep('outputChain', redactStep(redactOptions)), stampStep(), serializeStep('stream-json', process.stderr)]), {
-    writableObjectMode: false,
-    readableObjectMode: false,
-  }),
-];
-const baseline: Stages = () => [
-  split2(JSON.parse),
-  new Transform({ writableObjectMode: true, transform: (value: unknown, _encoding, callback) => callback(null, `${JSON.stringify(value)}\n`) }),
-];
+/** The same stages' steps fused in one stream, as lib/pipeline.ts builds its chains; --live: exec's own chain. */
+const fusedChain =
+  (build: Build): Stages =>
+  () =>
+    args.live
+      ? [build.outputChain(redactOptions)]
+      : [
+          build.stepStream(
+            build.composeSteps([
+              build.createLineFramer({ label: 'bench log' }),
+              build.parseStep(),
+              build.validateStep('output'),
+              build.guardStep('outputChain', build.redactStep(redactOptions)),
+              build.stampStep(),
+              build.serializeStep('stream-json', process.stderr),
+            ]),
+            { writableObjectMode: false, readableObjectMode: false },
+          ),
+        ];
+const outputChain = fusedChain(here);
+const stringify = () => new Transform({ writableObjectMode: true, transform: (value: unknown, _encoding, callback) => callback(null, `${JSON.stringify(value)}\n`) });
+const baseline: Stages = () => (args.live ? [stringify()] : [split2(JSON.parse), stringify()]);
 
-type Result = { ms: number; heapPeak: number; sink: Sink };
+type Result = { ms: number; cpuMs: number; heapPeak: number; sink: Sink };
 
-async function runOnce(stages: Stages, objectOut = false, countRedacted = false): Promise<Result> {
+async function runOnce(stages: Stages, countRedacted = false): Promise<Result> {
   gc();
-  const sink = nullSink(objectOut, countRedacted);
+  const sink = nullSink(countRedacted);
   sink.heapPeak = process.memoryUsage().heapUsed;
+  const source = args.live ? Readable.from(agentEvents) : Readable.from(chunks, { objectMode: false });
   const start = performance.now();
-  await pipeline([Readable.from(chunks, { objectMode: false }), ...stages(), sink]);
+  const cpuStart = process.cpuUsage();
+  await pipeline([source, ...stages(), sink]);
+  const cpu = process.cpuUsage(cpuStart);
   const ms = performance.now() - start;
-  return { ms, heapPeak: Math.max(sink.heapPeak, process.memoryUsage().heapUsed), sink };
+  return { ms, cpuMs: (cpu.user + cpu.system) / 1000, heapPeak: Math.max(sink.heapPeak, process.memoryUsage().heapUsed), sink };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
 
-type Row = { name: string; ms: number; heapPeak: number; times: number[] };
+type Row = { name: string; ms: number; cpuMs: number; heapPeak: number; times: number[]; cpuTimes: number[] };
 
-/** One warm-up each, then `reps` runs interleaved across the cases; the median time, each rep's time, the largest heap peak. */
-async function measure(cases: Array<{ name: string; stages: Stages; objectOut?: boolean }>): Promise<Row[]> {
-  for (const c of cases) await runOnce(c.stages, c.objectOut);
+/** One warm-up each, then `reps` runs interleaved across the cases; the median times (wall and CPU), each rep's, the largest heap peak. */
+async function measure(cases: Array<{ name: string; stages: Stages }>): Promise<Row[]> {
+  for (const c of cases) await runOnce(c.stages);
   const times = cases.map(() => [] as number[]);
+  const cpuTimes = cases.map(() => [] as number[]);
   const heaps = cases.map(() => 0);
   for (let rep = 0; rep < reps; rep++) {
     for (const [i, c] of cases.entries()) {
-      const { ms, heapPeak } = await runOnce(c.stages, c.objectOut);
+      const { ms, cpuMs, heapPeak } = await runOnce(c.stages);
       times[i].push(ms);
+      cpuTimes[i].push(cpuMs);
       heaps[i] = Math.max(heaps[i], heapPeak);
     }
   }
-  return cases.map((c, i) => ({ name: c.name, ms: median(times[i]), heapPeak: heaps[i], times: times[i] }));
+  return cases.map((c, i) => ({ name: c.name, ms: median(times[i]), cpuMs: median(cpuTimes[i]), heapPeak: heaps[i], times: times[i], cpuTimes: cpuTimes[i] }));
 }
 
 /**
  * The throughput ratio as the median of each rep's own ratio (the baseline and the chain ran one after the other):
  * pairing keeps it steady when the machine's speed drifts during the run, which a ratio of medians is not.
  */
-function pairedRatio(reference: Row, row: Row): number {
-  return median(reference.times.map((ms, rep) => ms / row.times[rep]!));
+function pairedRatio(reference: Row, row: Row, of: 'times' | 'cpuTimes' = 'times'): number {
+  return median(reference[of].map((ms, rep) => ms / row[of][rep]!));
 }
 
 function table(rows: Row[], reference: Row): string {
-  const head = ['', 'median ms', 'MB/s', 'events/s', 'heap peak MB', 'vs baseline'];
+  const head = ['', 'median ms', 'CPU ms', 'MB/s', 'events/s', 'heap peak MB', 'vs baseline'];
   const body = rows.map((r) => [
     r.name,
     r.ms.toFixed(0),
+    r.cpuMs.toFixed(0),
     (log.bytes.length / 1e6 / (r.ms / 1000)).toFixed(1),
     Math.round(log.events / (r.ms / 1000)).toLocaleString('en-US'),
     mb(r.heapPeak),
@@ -147,7 +210,7 @@ function table(rows: Row[], reference: Row): string {
 }
 
 // An untimed check run: the log is valid (validate would fail the pipeline otherwise) and the planted secrets are redacted.
-const check = await runOnce(outputChain, false, true);
+const check = await runOnce(outputChain, true);
 console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), ${process.platform}/${process.arch}`);
 console.log(
   `input (${args.log} log${args.credential ? ", a credential in use" : ""}): ${log.events.toLocaleString('en-US')} events in ${log.runs} runs, ${mb(log.bytes.length)} MB, ${chunks.length} chunks of ${chunkBytes / 1024} KiB; ` +
@@ -159,23 +222,74 @@ console.log(
     `heap sampled every 1024 output chunks (${mb(process.memoryUsage().heapUsed)} MB at rest after GC)\n`,
 );
 
-const [base, chain, stages] = await measure([
-  { name: 'baseline (split2 → JSON.parse → JSON.stringify)', stages: baseline },
-  { name: 'output chain (split → … → serialize), fused', stages: outputChain },
-  { name: 'the same stages, one stream each', stages: outputStages },
+const rows = await measure([
+  { name: args.live ? 'baseline (JSON.stringify of the events)' : 'baseline (split2 → JSON.parse → JSON.stringify)', stages: baseline },
+  { name: args.live ? "exec's output chain (guard → redact → stamp → serialize)" : 'output chain (split → … → serialize), fused', stages: outputChain },
+  ...(other ? [{ name: `the same, ${args.against}'s build`, stages: fusedChain(other) }] : []),
+  ...(args.live ? [] : [{ name: 'the same stages, one stream each', stages: outputStages }]),
 ]);
-console.log(table([base, chain, stages], base));
-console.log(
-  `\noutput chain / baseline throughput: ${pairedRatio(base, chain).toFixed(2)} (median of ${reps} paired runs; ` +
-    `ratio of the median times ${(base.ms / chain.ms).toFixed(2)}; stages one stream each ${pairedRatio(base, stages).toFixed(2)})`,
-);
+const [base, chain] = rows;
+console.log(table(rows, base));
+const ratios = (row: Row) => `${pairedRatio(base, row).toFixed(2)}, CPU ${pairedRatio(base, row, 'cpuTimes').toFixed(2)}`;
+console.log(`\noutput chain / baseline throughput: ${ratios(chain)} (median of ${reps} paired runs; ratio of the median times ${(base.ms / chain.ms).toFixed(2)})`);
+for (const row of rows.slice(2)) console.log(`${row.name}: ${ratios(row)}`);
 
-if (args.stages) {
-  // Cumulative prefixes of the chain, each drained to an object-mode sink: the step between rows is that stage's cost.
-  const names = ['split', '+ parse', '+ validate', '+ redact', '+ stamp', '+ serialize'];
-  const prefixes = names.map((name, n) => ({ name, stages: () => outputStages().slice(0, n + 1), objectOut: n < names.length - 1 }));
-  const rows = await measure(prefixes);
-  console.log(`\nper stage (cumulative prefixes of the output chain):\n${table(rows, base)}`);
-  const steps = rows.slice(1).map((r, i) => `${names[i + 1].slice(2)} ${(r.ms - rows[i].ms).toFixed(0)} ms`);
-  console.log(`step cost (noisy when small): ${steps.join(', ')}`);
+if (args.stages && !args.live) {
+  // Prefixes of the chain drained to a sink do not add up (the one that ends at redact can take longer than the one
+  // that ends at stamp), so each stage's step runs alone, in this process, over what the stages before it made
+  // (made once, untimed): CPU time, the least of the reps, this build and --against's interleaved.
+  const builds = other ? [here, other] : [here];
+  const inputs = (build: Build) => {
+    const lines = build.applyStep(build.createLineFramer({ label: 'bench log' }), chunks);
+    const parsed = build.applyStep(build.parseStep(), lines);
+    const events = build.applyStep(build.validateStep('output'), parsed);
+    const redacted = build.applyStep(build.redactStep(redactOptions), events);
+    const json = build.applyStep(build.serializeStep('stream-json', process.stderr), redacted) as string[];
+    // the serialized lines in batches of a chunk's worth, as the fused stream writes them
+    const batches = chunks.map((_, n) => json.slice(Math.floor((n * json.length) / chunks.length), Math.floor(((n + 1) * json.length) / chunks.length)));
+    return { lines, parsed, events, redacted, batches };
+  };
+  const prepared = builds.map(inputs);
+  const bareLines: string[] = [];
+  const splitBare = () => {
+    const decoder = new StringDecoder('utf8');
+    let rest = '';
+    for (const chunk of chunks) {
+      const lines = (rest + decoder.write(chunk)).split(/\r?\n/);
+      rest = lines.pop()!;
+      bareLines.push(...lines);
+    }
+  };
+  splitBare();
+  const bareValues = bareLines.map((line) => JSON.parse(line) as unknown);
+  const bareJson = bareValues.map((value) => `${JSON.stringify(value)}\n`);
+  const stages: Array<[string, (build: Build, input: (typeof prepared)[number]) => unknown, (() => unknown)?]> = [
+    ['split', (build) => build.applyStep(build.createLineFramer({ label: 'bench log' }), chunks), () => ((bareLines.length = 0), splitBare())],
+    ['parse', (build, { lines }) => build.applyStep(build.parseStep(), lines), () => bareLines.map((line) => JSON.parse(line) as unknown)],
+    ['validate', (build, { parsed }) => build.applyStep(build.validateStep('output'), parsed)],
+    ['guard', (build, { events }) => events.forEach((event) => build.checkEvent('outputChain', event))],
+    ['redact', (build, { events }) => build.applyStep(build.redactStep(redactOptions), events)],
+    ['stamp', (build, { redacted }) => build.applyStep(build.stampStep(), redacted)],
+    ['serialize', (build, { redacted }) => build.applyStep(build.serializeStep('stream-json', process.stderr), redacted), () => bareValues.map((value) => `${JSON.stringify(value)}\n`)],
+    ['to bytes', (build, { batches }) => batches.map((batch) => build.concatBytes(batch)), () => bareJson.map((line) => Buffer.from(line))],
+  ];
+  const cpuOf = (work: () => unknown) => {
+    const start = process.cpuUsage();
+    work();
+    const { user, system } = process.cpuUsage(start);
+    return (user + system) / 1000;
+  };
+  const head = ['stage alone, CPU ms (least of reps)', 'this build', ...(other ? [`${args.against}`] : []), 'bare chain'];
+  const body: string[][] = [];
+  for (const [name, run, bare] of stages) {
+    const least = builds.map(() => Infinity);
+    let bareLeast = Infinity;
+    for (let rep = 0; rep < reps + 1; rep++) {
+      builds.forEach((build, n) => (least[n] = Math.min(least[n]!, cpuOf(() => run(build, prepared[n]!)))));
+      if (bare) bareLeast = Math.min(bareLeast, cpuOf(bare));
+    }
+    body.push([name, ...least.map((ms) => ms.toFixed(1)), bare ? bareLeast.toFixed(1) : '']);
+  }
+  const widths = head.map((_, col) => Math.max(...[head, ...body].map((row) => row[col]!.length)));
+  console.log(`\n${[head, ...body].map((row) => row.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join('  ')).join('\n')}`);
 }

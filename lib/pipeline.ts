@@ -33,6 +33,7 @@ import { conversationStep, failureAsItem } from './protocol/conversation.js';
 import { parseStep } from './protocol/parse.js';
 import { stampEvent, stampStep } from './protocol/stamp.js';
 import type { OutputEvent } from './protocol/types.js';
+import type { TextSpool } from './files/text-spool.js';
 import { redactEvent, type RedactOptions } from './redaction/index.js';
 import { redactStep } from './redaction/events.js';
 import { composeSteps, joinDuplex, mapStep, stepStream, type Step } from './streams.js';
@@ -75,7 +76,12 @@ export type OutputChainOptions = {
   permissionEvents?: boolean;
   /** --heartbeat: a `heartbeat` event when the next event has not come for this long (lib/output/heartbeat.ts). */
   heartbeatMs?: number;
+  /** The run's cancellation: a spooled final's text, redacted as it is written, is cut there, and the run ends cancelled. */
+  signal?: AbortSignal;
 };
+
+/** Whether stdout carries a final's text: the text format writes the answer's deltas, not its final. */
+const finalOnStdout = (options: OutputChainOptions) => options.format !== 'text';
 
 /** Reasoning is for a person too: the text format shows it (on a terminal) whatever the schema version. */
 const FOR_PEOPLE: ReadonlySet<Event['type']> = new Set(['reasoning']);
@@ -84,13 +90,13 @@ const FOR_PEOPLE: ReadonlySet<Event['type']> = new Set(['reasoning']);
 function outputSteps(options: OutputChainOptions): { head: Step<any, any>[]; serializer: Step<any, any> } {
   const keep = options.format === 'text' ? FOR_PEOPLE : undefined;
   // events from a caller, not only the agent's: anything else is refused at the door (a check per event)
-  const head = [guardStep('outputChain', redactStep(options)), stampStep({ ...options, keep })];
+  const head = [guardStep('outputChain', redactStep({ ...options, unread: !finalOnStdout(options) && !options.recorder, cutOn: options.signal })), stampStep({ ...options, keep })];
   return { head, serializer: serializeStep(options.format ?? 'stream-json', options.stderr ?? process.stderr) };
 }
 
-/** The same steps, for the warm-up: told of no run_end, and their progress lines (the text format's) going nowhere. */
+/** The same steps, for the warm-up: told of no run_end nor the run's signal, their progress lines (the text format's) going nowhere. */
 function throwawaySteps(options: OutputChainOptions): Step<Event, unknown> {
-  const { head, serializer } = outputSteps({ ...options, onRunEnd: undefined, stderr: { write: () => true } });
+  const { head, serializer } = outputSteps({ ...options, onRunEnd: undefined, signal: undefined, stderr: { write: () => true } });
   return composeSteps([...head, serializer]);
 }
 
@@ -120,10 +126,26 @@ function failureEvents(error: ZeroError): Event[] {
   ];
 }
 
-/** The events, then exactly one run_end: success when they end cleanly, error + run_end when they throw. */
-async function* settle(events: AsyncIterable<Event>, onFailure?: FailureHook): AsyncGenerator<Event> {
+/**
+ * A spooled final's text is redacted as its readers pull it (lib/files/text-spool.ts): the run is over once it has
+ * all been made, or cancelled, its text cut short, when the signal comes first.
+ */
+async function finalMade(spool: TextSpool, signal: AbortSignal): Promise<void> {
+  const aborted = signal.aborted ? false : new Promise<false>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
+  if (await Promise.race([spool.throughMade(), aborted])) return;
+  // not whole and not cancelled: its reader failed, and the chain reports that
+  throw signal.aborted ? signal.reason : new Error('The answer could not be read back.');
+}
+
+/**
+ * The events, then exactly one run_end: success when they end cleanly (with `waitFor`, a spooled final last once its
+ * text is all made), error + run_end when they throw.
+ */
+async function* settle(events: AsyncIterable<Event>, onFailure?: FailureHook, waitFor?: AbortSignal): AsyncGenerator<Event> {
   try {
-    for await (const event of events) yield event;
+    let last: Event | undefined;
+    for await (const event of events) yield (last = event);
+    if (waitFor && last?.type === 'final' && last.spool) await finalMade(last.spool, waitFor);
   } catch (error) {
     onFailure?.(error);
     yield* failureEvents(toZeroError(error));
@@ -147,7 +169,8 @@ function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFa
     exitCode = code;
   };
   const exitCodeKnown = new Promise<number>((resolve) => out.on('end', () => resolve(exitCode)).on('close', () => resolve(exitCode)));
-  const settled = settle(events, onFailure);
+  // stdout reads a spooled final to its end, or the run is cancelled (a lost stdout cancels it too)
+  const settled = settle(events, onFailure, output.signal && finalOnStdout(output) ? output.signal : undefined);
   const source = Readable.from(output.heartbeatMs ? withHeartbeat(settled, output.heartbeatMs) : settled, { objectMode: true, highWaterMark: 1 });
   const chain = outputChain({ ...output, runId, onRunEnd });
   pipeline(source, chain, (error) => {
@@ -220,7 +243,7 @@ export function execChain(options: ExecOptions): ExecChain {
   const schemaVersion = output.schemaVersion ?? (() => inputVersion ?? 1);
   const { head, writable } = promptSource(input.format === 'text' ? input : { ...input, onSchemaVersion: learnVersion }, agentOptions.multiTurn);
   const tail = pipeline([head, agent({ ...agentOptions, signal: controller.signal }), ...stages], () => {}) as unknown as Readable;
-  const { readable, exitCode } = writeOut(tail, { ...output, schemaVersion }, onFailure);
+  const { readable, exitCode } = writeOut(tail, { ...output, schemaVersion, signal: controller.signal }, onFailure);
   return Object.assign(joinDuplex(writable, readable), {
     exitCode,
     cancel(reason: CancelSignal | ZeroError) {

@@ -163,7 +163,7 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
     const answer = assistantMessage(text, calls, reasoningBlocks);
     messages.push(answer);
     if (calls.length === 0) {
-      const outcome = answerOf(run, text, retries--);
+      const outcome = answerOf(run, text, answer, retries--);
       if ('final' in outcome) {
         yield outcome.final;
         return;
@@ -192,9 +192,10 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
  * The answer of a turn that asked for no tool: its `final`; under --output-schema, one that does not conform is sent
  * back (`retry`, what the model is told, and a `warning` for the client) while retries are left, else InvalidOutputError.
  */
-function answerOf(run: ModelRun, text: TextSpool, retriesLeft: number): { final: FinalEvent } | { retry: string; warning: string } {
+function answerOf(run: ModelRun, text: TextSpool, message: ChatMessage & { role: 'assistant' }, retriesLeft: number): { final: FinalEvent } | { retry: string; warning: string } {
   if (!run.answer) return { final: text.spooled ? { type: 'final', text: '', spool: text } : { type: 'final', text: text.text() } };
-  const verdict = run.answer.check(text.text());
+  // the message's content: a spooled text read back once, and kept for the retry's request
+  const verdict = run.answer.check(message.content);
   if (verdict.ok) return { final: { type: 'final', text: verdict.text, structured: verdict.value } };
   const { retries } = run.answer;
   if (retriesLeft <= 0) throw new InvalidOutputError(`The answer does not conform to --output-schema after ${retries} retr${retries === 1 ? 'y' : 'ies'}: ${verdict.errors}.`);

@@ -3,7 +3,8 @@ import { createStreamRedactor, type StreamRedactor } from '../redaction/stream.j
 import { mayContainSecret, redactEvent, redactText, redactValue, type RedactOptions } from '../redaction/index.js';
 import type { Step } from '../streams.js';
 import { lineItem, type LogItem, type LogLine } from './framing.js';
-import { mayContainSecretInJson } from '../redaction/text.js';
+import { mayContainKnownSecret, mayContainSecretInJson } from '../redaction/text.js';
+import { RUN_ID_PATTERN } from '../protocol/ids.js';
 import { plainDelta, plainDeltaLine, type DeltaKind } from './delta-line.js';
 import { jsonLine } from '../output/serializer.js';
 import { isJsonObject } from '../protocol/json-object.js';
@@ -28,11 +29,20 @@ const MAYBE_DELTA = /"type"\s*:\s*"(?:text|reasoning)"/;
 const mayBeDelta = (raw: string): boolean => raw.includes('\\u') || ((raw.includes('"text"') || raw.includes('"reasoning"')) && MAYBE_DELTA.test(raw));
 
 /**
- * Whether a line that is no plain delta can go out as it came: no keyword in it (a secret, or an escape that could
- * hide one), and not a delta. Keywords first: most such lines name one early on (a tool's output names a `key` or a
- * `token`), and the search stops there.
+ * A usage line as zero writes it (docs/protocol.md): numbers under its own keys and a run id of zero's form, which
+ * no secret fits, so nothing in it to redact; but its keys name `token`s, so the keyword search finds one in each.
  */
-const isCleanOther = (raw: string, options: RedactOptions): boolean => !mayContainSecretInJson(raw, options) && !mayBeDelta(raw);
+const PLAIN_USAGE = new RegExp(
+  `^\\{"schemaVersion":[12],"type":"usage","runId":"${RUN_ID_PATTERN.source.slice(1, -1)}","promptTokens":\\d{1,15},"completionTokens":\\d{1,15},"totalTokens":\\d{1,15}(?:,"costUsd":[0-9.e+-]{1,24})?\\}$`,
+);
+
+/**
+ * Whether a line that is no plain delta can go out as it came: no keyword in it (a secret, or an escape that could
+ * hide one), and not a delta; or a plain usage line. Keywords first: most such lines name one early on (a tool's
+ * output names a `key` or a `token`), and the search stops there.
+ */
+const isCleanOther = (raw: string, options: RedactOptions): boolean =>
+  (!mayContainSecretInJson(raw, options) && !mayBeDelta(raw)) || (PLAIN_USAGE.test(raw) && !mayContainKnownSecret(raw, options));
 const originalOf = (item: LogItem): Original | undefined => (item.raw === undefined ? undefined : (item as Original));
 const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 

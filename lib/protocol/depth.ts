@@ -21,16 +21,25 @@ export function mayBeTooDeep(text: string, limit = MAX_JSON_DEPTH): boolean {
   return false;
 }
 
-/** Whether objects and arrays in `value` nest more than `limit` levels (the top container is level 1); iterative, so safe at any depth. */
+/**
+ * Whether objects and arrays in `value` nest more than `limit` levels (the top container is level 1); never with
+ * an infinite limit. It walks only the containers, so a line's text need not be searched first, and recurses at most
+ * `limit` calls deep: safe at any depth of the value for a limit in the hundreds.
+ */
 export function isTooDeep(value: unknown, limit = MAX_JSON_DEPTH): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [node, level] = next;
-    if (typeof node !== 'object' || node === null) continue;
-    if (level > limit) return true;
-    for (const child of Array.isArray(node) ? node : Object.values(node)) {
-      if (typeof child === 'object' && child !== null) pending.push([child, level + 1]);
-    }
+  return limit !== Infinity && typeof value === 'object' && value !== null && nestsDeeper(value, limit);
+}
+
+/** Whether containers in `node`, itself one, nest more than `room` levels. */
+function nestsDeeper(node: object, room: number): boolean {
+  if (room === 0) return true;
+  if (Array.isArray(node)) {
+    for (const child of node as unknown[]) if (typeof child === 'object' && child !== null && nestsDeeper(child, room - 1)) return true;
+    return false;
+  }
+  for (const key in node) {
+    const child = (node as Record<string, unknown>)[key];
+    if (typeof child === 'object' && child !== null && Object.hasOwn(node, key) && nestsDeeper(child, room - 1)) return true;
   }
   return false;
 }

@@ -17,11 +17,14 @@ import { prefixedSecretRule, type TextRule } from './rule.js';
 const NAME_THEN_KEY =
   /((?:aws[ _.-]?)?secret[ _.-]?access[ _.-]?key[^\r\n]{0,32}?(?<![A-Za-z0-9/+]))([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/gi;
 
+/** `secret[ _.-]?access` spelled out: `secret` alone wakes the rule in every text that says it (prose, code, configs). */
+const KEYWORDS = ['secretaccess', 'secret access', 'secret_access', 'secret.access', 'secret-access'];
+
 /**
  * A gap that already holds the marker is declined: after a first pass
  * redacted the key, a second must not reach past it to the next 40-character
  * run (idempotence).
  */
-export const AWS_SECRET_RULE: TextRule = prefixedSecretRule('aws-secret-access-key', ['secret'], NAME_THEN_KEY, (_key, prefix) =>
+export const AWS_SECRET_RULE: TextRule = prefixedSecretRule('aws-secret-access-key', KEYWORDS, NAME_THEN_KEY, (_key, prefix) =>
   isRedacted(prefix),
 );

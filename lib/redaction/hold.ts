@@ -188,7 +188,7 @@ function tokenBeginnings(prefixes: readonly string[]): TokenBeginnings {
 
 /** A token start at `lastIndex` (lookbehinds only). */
 const AT_TOKEN_START = new RegExp(TOKEN_START, 'y');
-const isAlphanumericCode = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+export const isAlphanumericCode = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 
 /** TOKEN_START at `at`: after no letter or digit, at once; after one, only an escape can end there (`\n`, `\u003c`, `\x22`, `%0A`). */
 function atTokenStart(text: string, at: number): boolean {
@@ -217,14 +217,19 @@ function keyed(): Keyed {
 
 const KEYED = keyed();
 
-/** The earliest cut that leaves every match still open at the end whole: text.length when none is. */
-export function openMatchStart(text: string): number {
+/**
+ * The earliest cut that leaves every match still open at the end whole: text.length when none is. `withinCaps`:
+ * a capped match longer than its cap holds nothing (in a view of the text, where no blob is swallowed: tail.ts).
+ */
+export function openMatchStart(text: string, withinCaps = false): number {
   let best = text.length;
   const { scan, keywords, maxLead } = KEYED;
   scan.lastIndex = 0;
   for (let found = scan.exec(text); found !== null && found.index - maxLead < best; found = scan.exec(text)) {
     for (const bound of keywords.get(found[0].toLowerCase()) ?? []) {
-      if (found.index - bound.lead < best && bound.open(text, found.index)) best = found.index - bound.lead;
+      const start = found.index - bound.lead;
+      if (withinCaps && bound.cap && text.length - start > bound.cap.longest) continue;
+      if (start < best && bound.open(text, found.index)) best = start;
     }
     scan.lastIndex = found.index + 1;
   }

@@ -64,6 +64,8 @@ const authorization = scanRule(
     const end = match.index + whole.length;
     return [end - token.length, extendRun(match.input, end, HEADER_VALUE_CHAR)];
   },
+  // code names the header often (`r.Header.Get("Authorization")`): the regex is tried only where it is named
+  true,
 );
 
 /** `x-api-key: VALUE`, `api-key: VALUE`, `x-goog-api-key`, `x-auth-token`. */

@@ -22,7 +22,7 @@ export function redactId(id: string, options?: RedactOptions): string {
 
 /** The ids of an event; zero's own run and session ids are kept as they are (no secret fits their form). */
 const ID_FIELDS: [string, RegExp | undefined][] = [['id', undefined], ['runId', RUN_ID_PATTERN], ['sessionId', SESSION_ID_PATTERN]];
-/** Per field, the last id kept and the options it was checked with: every event of a run repeats its runId. */
+/** Per field, the last id kept and the options it was checked with: every event of a run repeats its runId (compared before its form is tested). */
 const lastKept = new Map<string, { id: string; options: RedactOptions | undefined }>();
 
 /** The event with its top-level string ids through redactId (the same object when nothing changes). */
@@ -30,10 +30,10 @@ export function withRedactedIds<T extends object>(event: T, options?: RedactOpti
   let out = event;
   for (const [field, own] of ID_FIELDS) {
     const id = (event as Record<string, unknown>)[field];
-    if (typeof id !== 'string' || own?.test(id)) continue;
+    if (typeof id !== 'string') continue;
     const kept = lastKept.get(field);
     if (kept?.id === id && kept.options === options) continue;
-    const redacted = redactId(id, options);
+    const redacted = own?.test(id) ? id : redactId(id, options);
     if (redacted === id) lastKept.set(field, { id, options });
     else out = { ...out, [field]: redacted };
   }

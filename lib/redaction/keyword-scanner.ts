@@ -26,11 +26,23 @@ const ASCII = 128;
 /** Every UTF-16 code unit: the class table covers them all, so the scan's loop has no branch for what is past ASCII. */
 const CODE_UNITS = 0x10000;
 
-/**
- * The Aho–Corasick automaton of `keywords` (ASCII, matched ignoring case): a complete transition table over
- * character classes, and per state the keywords (their indexes) that end there, suffixes included.
- */
-function automaton(keywords: readonly string[]) {
+/** The Aho–Corasick automaton of `keywords` (ASCII, matched ignoring case), as the scans below read it. */
+interface Automaton {
+  /** Per UTF-16 code unit, its class: 0 for every character no keyword holds. */
+  readonly classOf: Uint8Array;
+  readonly classes: number;
+  /**
+   * The complete transitions: `table[row + classOf[code]]` is the next state's row (its number × classes). 16-bit
+   * when every row fits: half the cache of 32 bits, so the scan's one load a character hits it more often.
+   */
+  readonly table: Uint16Array | Uint32Array;
+  /** The states where a keyword ends are numbered last: a row at or past this one is one of them (no second load to ask). */
+  readonly acceptFrom: number;
+  /** Per state (row / classes), the keywords (their indexes) that end there, suffixes included. */
+  readonly ending: readonly (readonly number[])[];
+}
+
+function automaton(keywords: readonly string[]): Automaton {
   const lowered = keywords.map((keyword) => keyword.toLowerCase());
   // Characters no keyword holds are one class (0, every code unit past ASCII too): the table has a column per class
   // (it stays small enough to stay in cache).
@@ -63,12 +75,10 @@ function automaton(keywords: readonly string[]) {
     }
     ending[state]!.push(index);
   }
-  // Table entries hold a row offset and a 16-bit payload above it.
-  if (children.length * classes > 0xffff || children.length > 0xffff) throw new Error('too many keywords');
 
   // The complete transition table, breadth first: a missing edge goes where the longest proper suffix's state goes.
-  const next = new Uint16Array(children.length * classes);
-  const fail = new Uint16Array(children.length);
+  const next = new Uint32Array(children.length * classes);
+  const fail = new Uint32Array(children.length);
   const queue: number[] = [];
   for (let symbol = 1; symbol < classes; symbol++) {
     const child = children[0]!.get(symbol);
@@ -91,38 +101,47 @@ function automaton(keywords: readonly string[]) {
       }
     }
   }
-  /** One load a character: each entry is the next state's row offset, and above it `payload` of that state. */
-  const table = (payload: (keywords: readonly number[], state: number) => number): Uint32Array => {
-    const entries = new Uint32Array(children.length * classes);
-    for (let entry = 0; entry < entries.length; entry++) entries[entry] = (next[entry]! * classes) | (payload(ending[next[entry]!]!, next[entry]!) << 16);
-    return entries;
+
+  // renumbered: the states where no keyword ends first (the root stays 0: no keyword is empty), then the others
+  const order = [...children.keys()].sort((a, b) => Number(ending[a]!.length > 0) - Number(ending[b]!.length > 0) || a - b);
+  const numberOf = new Uint32Array(children.length);
+  order.forEach((state, number) => (numberOf[state] = number));
+  const table = children.length * classes <= 0x10000 ? new Uint16Array(children.length * classes) : new Uint32Array(children.length * classes);
+  for (let state = 0; state < children.length; state++) {
+    for (let symbol = 0; symbol < classes; symbol++) table[numberOf[state]! * classes + symbol] = numberOf[next[state * classes + symbol]!]! * classes;
+  }
+  const accepting = order.findIndex((state) => ending[state]!.length > 0);
+  return {
+    classOf,
+    classes,
+    table,
+    acceptFrom: (accepting < 0 ? children.length : accepting) * classes,
+    ending: order.map((state) => ending[state]!),
   };
-  return { classOf, ending, table };
 }
 
 /** A factory of scanners for `keywords` (ASCII, matched ignoring case), the automaton built once. */
 export function keywordScanners(keywords: readonly string[]): () => KeywordScanner {
-  const { classOf, table: tableOf } = automaton(keywords);
-  if (keywords.some((keyword) => keyword.length > 0xffff)) throw new Error('too many keywords');
-  // the payload: the length of the shortest keyword ending there (0: none), for the latest start
-  const table = tableOf((ending) => (ending.length === 0 ? 0 : Math.min(...ending.map((index) => keywords[index]!.length))));
-
+  const { classOf, classes, table, acceptFrom, ending } = automaton(keywords);
+  // per state, the length of the shortest keyword ending there, for the latest start
+  const shortest = ending.map((ended) => Math.min(...ended.map((index) => keywords[index]!.length)));
+  // one function for every scanner of the automaton, their state passed in: V8 then compiles it with the tables as constants
+  const scanFrom = (scanner: { row: number }, piece: string): number => {
+    let at = scanner.row;
+    let last = NO_KEYWORD;
+    for (let i = 0; i < piece.length; i++) {
+      at = table[at + classOf[piece.charCodeAt(i)]!]!;
+      if (at >= acceptFrom) last = i + 1 - shortest[(at / classes) | 0]!;
+    }
+    scanner.row = at;
+    return last;
+  };
   return () => {
-    let row = 0;
+    const state = { row: 0 };
     return {
-      scan(piece) {
-        let at = row;
-        let last = NO_KEYWORD;
-        for (let i = 0; i < piece.length; i++) {
-          const entry = table[at + classOf[piece.charCodeAt(i)]!]!;
-          at = entry & 0xffff;
-          if (entry > 0xffff) last = i + 1 - (entry >>> 16);
-        }
-        row = at;
-        return last;
-      },
+      scan: (piece) => scanFrom(state, piece),
       reset() {
-        row = 0;
+        state.row = 0;
       },
     };
   };
@@ -141,24 +160,22 @@ export interface KeywordHitScanner {
 
 /** A factory of hit scanners for `keywords` (ASCII, matched ignoring case), the automaton built once. */
 export function keywordHitScanners(keywords: readonly string[]): () => KeywordHitScanner {
-  const { classOf, ending, table: tableOf } = automaton(keywords);
-  // the payload is the state itself (the root never ends a keyword)
-  const table = tableOf((found, state) => (found.length === 0 ? 0 : state));
+  const { classOf, classes, table, acceptFrom, ending } = automaton(keywords);
+  // one function for every scanner of the automaton, as keywordScanners'
+  const scanFrom = (scanner: { row: number }, piece: string, hit: (start: number, keyword: number) => void): void => {
+    let at = scanner.row;
+    for (let i = 0; i < piece.length; i++) {
+      at = table[at + classOf[piece.charCodeAt(i)]!]!;
+      if (at >= acceptFrom) for (const index of ending[(at / classes) | 0]!) hit(i + 1 - keywords[index]!.length, index);
+    }
+    scanner.row = at;
+  };
   return () => {
-    let row = 0;
+    const state = { row: 0 };
     return {
-      scan(piece, hit) {
-        let at = row;
-        for (let i = 0; i < piece.length; i++) {
-          const code = piece.charCodeAt(i);
-          const entry = code < ASCII ? table[at + classOf[code]!]! : 0;
-          at = entry & 0xffff;
-          if (entry > 0xffff) for (const index of ending[entry >>> 16]!) hit(i + 1 - keywords[index]!.length, index);
-        }
-        row = at;
-      },
+      scan: (piece, hit) => scanFrom(state, piece, hit),
       reset() {
-        row = 0;
+        state.row = 0;
       },
     };
   };
@@ -170,66 +187,77 @@ export interface KeywordGroups {
   some(text: string): boolean;
   /**
    * Per group, in their order, 1 when one of its keywords occurs in `text`, else 0; undefined when no keyword occurs.
-   * With `starts`, where each keyword of the located group begins in `text` is pushed onto it, in ascending order.
+   * With `starts` (an array per located group), where each keyword of a located group begins in `text` is pushed
+   * onto its array, in ascending order.
    */
-  which(text: string, starts?: number[]): Uint8Array | undefined;
+  which(text: string, starts?: number[][]): Uint8Array | undefined;
 }
 
-/** `located`: the index of the group whose keywords which() can also tell the starts of. */
-export function keywordGroups(groups: readonly (readonly string[])[], located = -1): KeywordGroups {
+/** `located`: the indexes of the groups whose keywords which() can also tell the starts of. */
+export function keywordGroups(groups: readonly (readonly string[])[], located: readonly number[] = []): KeywordGroups {
   const groupOf = groups.flatMap((keywords, group) => keywords.map(() => group));
   const keywords = groups.flat();
-  const { classOf, ending, table: tableOf } = automaton(keywords);
-  // per state, the groups with a keyword ending there; the payload is the state itself (the root never ends one)
+  const { classOf, classes, table, acceptFrom, ending } = automaton(keywords);
+  // per state, the groups with a keyword ending there
   const groupsAt = ending.map((ended) => [...new Set(ended.map((index) => groupOf[index]!))]);
-  // per state, the lengths of the located group's keywords ending there, longest first (the earliest start first)
-  const lengthsAt = ending.map((ended) =>
-    [...new Set(ended.filter((index) => groupOf[index] === located).map((index) => keywords[index]!.length))].sort((a, b) => b - a),
-  );
-  const table = tableOf((ended, state) => (ended.length === 0 ? 0 : state));
+  // per state, the located groups' keywords ending there, flat: pairs of its group's place in `located` and its
+  // length, longest first (the earliest start first)
+  const locatedAt = ending.map((ended) => {
+    const pairs = new Map<string, [number, number]>();
+    for (const index of ended) {
+      const slot = located.indexOf(groupOf[index]!);
+      if (slot >= 0) pairs.set(`${slot} ${keywords[index]!.length}`, [slot, keywords[index]!.length]);
+    }
+    return [...pairs.values()].sort((a, b) => b[1] - a[1]).flat();
+  });
   return {
     some(text) {
       let at = 0;
       for (let i = 0; i < text.length; i++) {
-        const entry = table[at + classOf[text.charCodeAt(i)]!]!;
-        if (entry > 0xffff) return true;
-        at = entry;
+        at = table[at + classOf[text.charCodeAt(i)]!]!;
+        if (at >= acceptFrom) return true;
       }
       return false;
     },
     which(text, starts) {
       // up to the first keyword, as some() does (the common case: none at all); then noting every group
+      const length = text.length;
       let at = 0;
       let i = 0;
-      for (; i < text.length; i++) {
-        const entry = table[at + classOf[text.charCodeAt(i)]!]!;
-        if (entry > 0xffff) break;
-        at = entry;
+      for (; i < length; i++) {
+        at = table[at + classOf[text.charCodeAt(i)]!]!;
+        if (at >= acceptFrom) break;
       }
-      if (i === text.length) return undefined;
+      if (i === length) return undefined;
       const found = new Uint8Array(groups.length);
       let left = groups.length;
       // a keyword that begins before one that ends earlier (only when a keyword holds another in its middle)
       let unordered = false;
-      for (; i < text.length && (left > 0 || starts !== undefined); i++) {
-        const entry = table[at + classOf[text.charCodeAt(i)]!]!;
-        at = entry & 0xffff;
-        if (entry > 0xffff) {
-          const state = entry >>> 16;
-          for (const group of groupsAt[state]!) {
-            left -= 1 - found[group]!;
-            found[group] = 1;
-          }
-          if (starts !== undefined) {
-            for (const length of lengthsAt[state]!) {
-              const start = i + 1 - length;
-              unordered ||= starts.length > 0 && start < starts[starts.length - 1]!;
-              starts.push(start);
-            }
+      // at a state where a keyword ends: noted, then on to the next such state (the same loop as up to the first)
+      for (;;) {
+        const state = (at / classes) | 0;
+        for (const group of groupsAt[state]!) {
+          left -= 1 - found[group]!;
+          found[group] = 1;
+        }
+        if (starts === undefined) {
+          if (left === 0) break;
+        } else {
+          const pairs = locatedAt[state]!;
+          for (let pair = 0; pair < pairs.length; pair += 2) {
+            const list = starts[pairs[pair]!]!;
+            const start = i + 1 - pairs[pair + 1]!;
+            unordered ||= list.length > 0 && start < list[list.length - 1]!;
+            list.push(start);
           }
         }
+        for (i++; i < length; i++) {
+          at = table[at + classOf[text.charCodeAt(i)]!]!;
+          if (at >= acceptFrom) break;
+        }
+        if (i === length) break;
       }
-      if (unordered) starts!.sort((a, b) => a - b);
+      if (unordered) for (const list of starts!) list.sort((a, b) => a - b);
       return found;
     },
   };

@@ -57,7 +57,7 @@ const ANCHOR = 4;
  * of 4: each block is searched (indexOf), and a hit grown both ways while text
  * and secret agree.
  */
-function fragmentRanges(text: string, secret: string): SecretRange[] {
+export function fragmentRanges(text: string, secret: string): SecretRange[] {
   const ranges: SecretRange[] = [];
   for (let block = 0; block + ANCHOR <= secret.length; block += ANCHOR) {
     const anchor = secret.slice(block, block + ANCHOR);

@@ -2,10 +2,10 @@
  * Which keywords of streamed text can still wake a rule (stream.ts). The prefilter's keywords include words
  * that prose and code use all the time (`key`, `token`, `password`, `secret`): a stream redactor that held and
  * redacted again every window naming one did so for nearly every delta of a model that talks about its code.
- * But those rules match only a name followed by an operator (`token =`, `"apiKey":`, `?sig=`, `Cookie:`), an
- * AWS key name (`secret access key`), `bearer` or `--cookie` and a space: the few characters after each
- * occurrence decide it, most of them at once (`the token is`: dead at the `i`). Every other keyword (a token's
- * prefix, `://`, a private-key header, an escape) is live as soon as it is seen, as before.
+ * But those rules match only a name followed by an operator (`token =`, `"apiKey":`, `?sig=`, `Cookie:`),
+ * `bearer` or `--cookie` and a space: the few characters after each occurrence decide it, most of them at once
+ * (`the token is`: dead at the `i`). Every other keyword (a token's prefix, `://`, a private-key header, an
+ * escape, the AWS key name `secret access`) is live as soon as it is seen, as before.
  *
  * A dead occurrence can wake no rule whatever follows, so a window whose keywords are all dead is as quiet as
  * one without any: redactText leaves it as it is (each rule's keyword condition below is a necessary condition
@@ -51,20 +51,6 @@ const nameOperator: Condition = (follow) => {
   return code === 58 || code === 61 ? LIVE : DEAD;
 };
 
-/** `text` from `from` against the start of `word` (lowercase): it begins with it, or could still. */
-function beginsWith(text: string, from: number, word: string): Verdict {
-  const head = text.slice(from, from + word.length).toLowerCase();
-  if (head === word) return LIVE;
-  return head.length < word.length && word.startsWith(head) ? OPEN : DEAD;
-}
-
-/** `secret[ _.-]?access`: the AWS secret access key rule's name. */
-const awsKeyName: Condition = ({ text, from }) => {
-  const glued = beginsWith(text, from, 'access');
-  if (glued === LIVE || text.length === from || !' _.-'.includes(text.charAt(from))) return glued;
-  return Math.min(glued, beginsWith(text, from + 1, 'access')) as Verdict;
-};
-
 /** A space or a tab next: `Bearer <token>`. */
 const blankNext: Condition = ({ text, from }) => (text.length === from ? OPEN : isBlankCode(text.charCodeAt(from)) ? LIVE : DEAD);
 
@@ -82,7 +68,6 @@ const CONDITIONS: Readonly<Record<string, readonly Condition[]>> = {
   'authorization-header': [nameOperator],
   'api-key-header': [nameOperator],
   'cookie-header': [nameOperator, cookieFlag],
-  'aws-secret-access-key': [awsKeyName],
   'bearer-token': [blankNext],
 };
 

@@ -14,11 +14,14 @@ import { escapeRegExp, type TextRule } from './rule.js';
 export interface Prefilter {
   /** Whether any keyword occurs in `text` (or some rule has no keywords). */
   test(text: string): boolean;
+  /** The rules with applyAt, in their order: select tells where their keywords begin. */
+  readonly located: readonly TextRule[];
   /**
-   * The rules, in their order, whose keywords occur in `text` (plus those without keywords). With `starts`, where
-   * the keywords of the rule with applyAt begin in `text` is pushed onto it (see TextRule.applyAt).
+   * The rules, in their order, whose keywords occur in `text` (plus those without keywords). With `starts` (an
+   * array per located rule), where the keywords of each located rule begin in `text` is pushed onto its array (see
+   * TextRule.applyAt).
    */
-  select(text: string, starts?: number[]): readonly TextRule[];
+  select(text: string, starts?: number[][]): readonly TextRule[];
   /** A scanner of text that arrives in pieces, for where its last keyword starts (always the piece's start when some rule has no keywords). */
   scanner(): KeywordScanner;
 }
@@ -56,20 +59,20 @@ export function buildPrefilter(rules: readonly TextRule[]): Prefilter {
   const keyed = rules.filter((rule) => rule.keywords.length > 0);
   const everywhere: KeywordScanner = { scan: () => 0, reset() {} };
   const nowhere: KeywordScanner = { scan: () => NO_KEYWORD, reset() {} };
-  if (keyed.length === 0) return { test: () => always.length > 0, select: () => always, scanner: () => (always.length > 0 ? everywhere : nowhere) };
+  if (keyed.length === 0) return { located: [], test: () => always.length > 0, select: () => always, scanner: () => (always.length > 0 ? everywhere : nowhere) };
 
-  const located = rules.findIndex((rule) => rule.applyAt !== undefined);
-  if (rules.some((rule, index) => rule.applyAt !== undefined && index !== located)) throw new Error('one rule at most has applyAt');
+  const located = rules.filter((rule) => rule.applyAt !== undefined && rule.keywords.length > 0);
   const groups = keywordGroups(
     rules.map((rule) => rule.keywords),
-    located,
+    located.map((rule) => rules.indexOf(rule)),
   );
   const scanners = keywordScanners(keyed.flatMap((rule) => rule.keywords));
   return {
+    located,
     test: (text) => always.length > 0 || groups.some(text),
     scanner: () => (always.length > 0 ? everywhere : scanners()),
     select(text, starts) {
-      const found = groups.which(text, located < 0 ? undefined : starts);
+      const found = groups.which(text, located.length === 0 ? undefined : starts);
       return found === undefined ? always : rules.filter((rule, index) => found[index] === 1 || rule.keywords.length === 0);
     },
   };

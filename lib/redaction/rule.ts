@@ -20,7 +20,7 @@ export interface TextRule {
   apply(text: string): string;
   /**
    * The same as apply, told where each of the rule's keywords begins in `text` (ascending): what the prefilter's
-   * pass learned, so the rule need not search for them again. The prefilter locates one such rule's keywords.
+   * pass learned, so the rule need not search for them again (the prefilter locates the keywords of every rule that has it).
    */
   applyAt?(text: string, keywordStarts: readonly number[]): string;
 }
@@ -63,32 +63,59 @@ export type SecretRange = readonly [start: number, end: number];
  * nothing: scanning resumes one character after its start, so a candidate
  * hidden inside it is still seen — the same candidates a second pass would see,
  * which keeps redaction idempotent.
+ *
+ * `startsAtKeyword`, for a pattern whose every match begins where one of the keywords does (`\bauthorization…`):
+ * the rule also has applyAt, which tries the pattern only at the keyword starts the prefilter found, instead of
+ * running it over the whole text.
  */
 export function scanRule(
   name: string,
   keywords: readonly string[],
   pattern: RegExp,
   locate: (match: RegExpExecArray) => SecretRange | undefined,
+  startsAtKeyword = false,
 ): TextRule {
   assertGlobal(pattern);
-  return {
+  /** The text redacted, given the next match at or after an index. */
+  const redact = (text: string, matchFrom: (from: number) => RegExpExecArray | null): string => {
+    let out = '';
+    let copied = 0;
+    for (let match = matchFrom(0); match !== null; ) {
+      const range = locate(match);
+      if (range === undefined || range[0] < copied) {
+        match = matchFrom(match.index + 1);
+        continue;
+      }
+      out += text.slice(copied, range[0]) + REDACTED;
+      copied = range[1];
+      match = matchFrom(Math.max(range[1], match.index + 1));
+    }
+    return out === '' ? text : out + text.slice(copied);
+  };
+  const rule: TextRule = {
     name,
     keywords,
-    apply(text) {
-      let out = '';
-      let copied = 0;
-      pattern.lastIndex = 0;
-      for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-        const range = locate(match);
-        if (range === undefined || range[0] < copied) {
-          pattern.lastIndex = match.index + 1;
-          continue;
+    apply: (text) =>
+      redact(text, (from) => {
+        pattern.lastIndex = from;
+        return pattern.exec(text);
+      }),
+  };
+  if (!startsAtKeyword) return rule;
+  const sticky = new RegExp(pattern.source, `${pattern.flags.replace('g', '')}y`);
+  return {
+    ...rule,
+    applyAt(text, starts) {
+      let next = 0;
+      return redact(text, (from) => {
+        for (; next < starts.length; next++) {
+          if (starts[next]! < from) continue;
+          sticky.lastIndex = starts[next]!;
+          const match = sticky.exec(text);
+          if (match !== null) return match;
         }
-        out += text.slice(copied, range[0]) + REDACTED;
-        copied = range[1];
-        pattern.lastIndex = Math.max(range[1], match.index + 1);
-      }
-      return out === '' ? text : out + text.slice(copied);
+        return null;
+      });
     },
   };
 }

@@ -11,12 +11,13 @@
 
 import { openCappedMatch, PEM_HEADER_START, SHORT_RUN, type CappedMatch } from './hold.js';
 import { holdFrom, tailStart, type HeldCredentials } from './tail.js';
+import { rulesViews } from './rules-view.js';
 import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
-import { decodeSecretEscapes } from './escapes.js';
 import { createLiveKeywords } from './live-keywords.js';
 import { credentialScanners } from './credential-pieces.js';
 import { REDACTED } from './rule.js';
-import { mayContainKnownSecret, prepareKnown, redactText, type RedactOptions } from './text.js';
+import { redactorAfter } from './redact-after.js';
+import { mayContainKnownSecret, prepareKnown, type RedactOptions } from './text.js';
 
 export { holdFrom } from './tail.js';
 
@@ -58,33 +59,6 @@ export type StreamRedactor = {
   readonly held: number;
 };
 
-/**
- * `raw` redacted as it reads after `context`: lookbehinds and line starts see
- * what they would in the whole text. The context's own redaction is
- * remembered: consecutive calls share it.
- */
-function redactorAfter(options: RedactOptions): (context: string, raw: string) => string {
-  let lastContext = '';
-  let lastRedacted = '';
-  return (context, raw) => {
-    if (context !== lastContext) {
-      lastContext = context;
-      lastRedacted = redactText(looked(context), options);
-    }
-    const withContext = redactText(looked(context + raw), options);
-    if (withContext.startsWith(lastRedacted)) return withContext.slice(lastRedacted.length);
-    // redactText decoded an escape in the context (a secret in the whole shows only decoded): the context decoded
-    // then, as it was redacted in the whole; `raw` alone could miss a keyword begun in it (`c` + `ookie=…`)
-    const decoded = decodeSecretEscapes(context);
-    if (decoded !== context) {
-      const decodedBefore = redactText(decoded, options);
-      const decodedWith = redactText(looked(decoded + raw), options);
-      if (decodedWith.startsWith(decodedBefore)) return decodedWith.slice(decodedBefore.length);
-    }
-    return redactText(looked(raw), options);
-  };
-}
-
 const ESCAPED_CHAR_LENGTH = 6;
 
 export function createStreamRedactor(options: RedactOptions = {}): StreamRedactor {
@@ -96,7 +70,9 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     forms,
     longest: ESCAPED_CHAR_LENGTH * Math.max(0, ...secrets.map((secret) => secret.length)),
   };
-  const redactAfter = redactorAfter(options);
+  const redactAfter = redactorAfter(options, looked);
+  /** A credential in use that ends in what is held begins no further back than this before it. */
+  const longestForm = Math.max(0, ...forms.map((form) => form.length));
   let held = '';
   let context = createContext();
   let lookedAt = 0;
@@ -275,7 +251,10 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     // what holds starts after the matches closed
     const from = Math.max(0, closedBefore - windowStart);
     const holding = looked(from === 0 ? window : window.slice(from));
-    const cut = from + holdFrom(holding, suspicious, credentials) - context.length;
+    // the views the rules read it in (escapes decoded, credentials in use replaced): none for most windows
+    const views = rulesViews(holding, lastCredential >= released - longestForm || !credentialScan ? credentials : undefined);
+    for (const view of views) looked(view.text);
+    const cut = from + holdFrom(holding, suspicious, credentials, views) - context.length;
     if (suspicious && held.length - Math.max(0, cut) > SHORT_RUN) {
       const open = openCappedMatch(looked(holding));
       const at = windowStart + from;

@@ -1,4 +1,5 @@
 import { isSensitiveKey } from './keys.js';
+import { rulesViews, type RulesView } from './rules-view.js';
 import { isNameCode, openMatchStart, pemStart, PEM_HEADER_START, SHORT_RUN, tokenPrefixLength } from './hold.js';
 
 // Where a text's end could still be the beginning of a secret, and so where a stream's held-back tail starts
@@ -112,12 +113,24 @@ function walkBackOverKeys(text: string, from: number): number {
  * Where a held-back tail of `text` starts: what could still begin a secret at
  * its end (tailStart), an unterminated PEM block, a sensitive key waiting for its value, and the
  * start of every match still open at the end. `mayHoldSecret` false (no
- * keyword, no credential in view) skips what only a keyword can open.
+ * keyword, no credential in view) skips what only a keyword can open. The same
+ * in each of `views` (rules-view.ts: the text as the rules read it), mapped back.
  */
-export function holdFrom(text: string, mayHoldSecret = true, credentials: HeldCredentials = NO_CREDENTIALS): number {
+export function holdFrom(
+  text: string,
+  mayHoldSecret = true,
+  credentials: HeldCredentials = NO_CREDENTIALS,
+  views: readonly RulesView[] = rulesViews(text, credentials),
+): number {
+  let from = holdIn(text, mayHoldSecret, credentials);
+  // what the rules read (`\u0073k-`, a token glued to a credential): a match open there starts where it maps back to
+  for (const view of views) from = Math.min(from, view.rawAt(holdIn(view.text, mayHoldSecret, NO_CREDENTIALS, true)));
+  return Math.max(0, from);
+}
+
+function holdIn(text: string, mayHoldSecret: boolean, credentials: HeldCredentials, withinCaps = false): number {
   const word = tailStart(text, credentials);
-  const open = openStart(text, mayHoldSecret);
-  return Math.max(0, Math.min(mayHoldSecret ? walkBackOverKeys(text, word) : word, open));
+  return Math.min(mayHoldSecret ? walkBackOverKeys(text, word) : word, openStart(text, mayHoldSecret, withinCaps));
 }
 
 /**
@@ -126,12 +139,12 @@ export function holdFrom(text: string, mayHoldSecret = true, credentials: HeldCr
  * runs up to it may then read differently (a query value glued to a PEM header,
  * a value glued to a token), so a match reaching its start is open too.
  */
-function openStart(text: string, mayHoldSecret: boolean): number {
+function openStart(text: string, mayHoldSecret: boolean, withinCaps = false): number {
   let open = pemStart(text);
   if (!mayHoldSecret) return open;
-  open = Math.min(open, openMatchStart(text));
+  open = Math.min(open, openMatchStart(text, withinCaps));
   for (let steps = 0; open > 0 && steps < 8; steps++) {
-    const before = openMatchStart(text.slice(0, open));
+    const before = openMatchStart(text.slice(0, open), withinCaps);
     if (before >= open) break;
     open = before;
   }

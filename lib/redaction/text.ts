@@ -29,14 +29,17 @@ export const TEXT_RULES: readonly TextRule[] = [...PATTERN_RULES, AWS_SECRET_RUL
 /** Not a rule: its keywords let the prefilter's one pass spot escapes too (see escapes.ts). */
 const ESCAPES: TextRule = { name: 'escapes', keywords: ESCAPE_KEYWORDS, apply: (text) => text };
 
+/**
+ * The one prefilter: its automaton's scans are closures made once, which V8 compiles with the automaton's tables as
+ * constants (a second prefilter's would share their code, without them: a third slower a character).
+ */
 const prefilter = buildPrefilter([...TEXT_RULES, ESCAPES]);
 
 /**
- * Not a rule either: JSON's escaped slash (`\/`, which JSON.stringify never writes) hides `://` (`https:\/\/user:pw@…`)
- * and a credential's base64 from a search of JSON as written, which then counts it as a keyword.
+ * JSON's escaped slash (`\/`, which JSON.stringify never writes) hides `://` (`https:\/\/user:pw@…`) and a credential's
+ * base64 from a search of JSON as written: it counts as a keyword there.
  */
-const ESCAPED_SLASH: TextRule = { name: 'escaped-slash', keywords: ['\\/'], apply: (text) => text };
-const jsonPrefilter = buildPrefilter([...TEXT_RULES, ESCAPES, ESCAPED_SLASH]);
+const ESCAPED_SLASH = '\\/';
 
 export interface Known {
   /** The credentials, MIN_SECRET_LENGTH+ characters, deduplicated. */
@@ -78,10 +81,10 @@ export function mayContainSecret(text: string, options?: RedactOptions): boolean
 
 /**
  * mayContainSecret of JSON as written (a log's line), for what redacting its strings once decoded could change:
- * its escapes can hide a keyword, so `\u` and `\/` count as keywords (one pass all the same).
+ * its escapes can hide a keyword, so `\u` and `\/` count as keywords (`\/` searched natively only when no keyword is).
  */
 export function mayContainSecretInJson(json: string, options?: RedactOptions): boolean {
-  return jsonPrefilter.test(json) || mayContainKnownSecret(json, options);
+  return prefilter.test(json) || json.includes(ESCAPED_SLASH) || mayContainKnownSecret(json, options);
 }
 
 /** The keyword half of mayContainSecret, for text that grows: see Prefilter.scanner. */
@@ -93,12 +96,18 @@ export function mayContainKnownSecret(text: string, options?: RedactOptions): bo
   return known.secrets.length > 0 && (containsAny(text, known.forms) || redactFragments(text, known.secrets) !== text);
 }
 
-/** `starts`: where the keywords of the rule with applyAt begin in `text`, which it can use while no rule before it changed the text. */
-function redactPlain(text: string, known: Known, rules: readonly TextRule[], starts: readonly number[]): string {
+/** `starts`: where the keywords of each rule with applyAt begin in `text` (prefilter.select), which it can use while no rule before it changed the text. */
+function redactPlain(text: string, known: Known, rules: readonly TextRule[], starts: readonly (readonly number[])[]): string {
   let out = known.secrets.length === 0 ? text : redactFragments(redactKnownForms(text, known.forms), known.secrets);
-  for (const rule of rules) out = rule.applyAt !== undefined && out === text ? rule.applyAt(out, starts) : rule.apply(out);
+  for (const rule of rules) {
+    const located = rule.applyAt !== undefined && out === text ? prefilter.located.indexOf(rule) : -1;
+    out = located >= 0 ? rule.applyAt!(out, starts[located]!) : rule.apply(out);
+  }
   return out;
 }
+
+/** Arrays for select's keyword starts, one per located rule. */
+const noStarts = (): number[][] => prefilter.located.map(() => []);
 
 /**
  * Replaces every secret-looking substring of `text` with `[REDACTED]`, keeping
@@ -112,12 +121,12 @@ export function redactText(text: string, options?: RedactOptions): string {
   const known = prepareKnown(options?.secrets);
   // Chosen on the original text: replacing a secret with the marker cannot
   // create a keyword (no keyword overlaps the marker; a test checks).
-  const starts: number[] = [];
+  const starts = noStarts();
   const rules = prefilter.select(text, starts);
   if (rules.length === 0 && known.secrets.length === 0) return text;
   const decoded = rules.includes(ESCAPES) ? decodeSecretEscapes(text) : text;
   if (decoded !== text) {
-    const decodedStarts: number[] = [];
+    const decodedStarts = noStarts();
     const redacted = redactPlain(decoded, known, prefilter.select(decoded, decodedStarts), decodedStarts);
     if (redacted !== decoded) return redacted;
   }

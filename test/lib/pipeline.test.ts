@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TextSpool } from '../../lib/files/text-spool.js';
 import { createRecorder } from '../../lib/sessions/recorder.js';
+import { redactText } from '../../lib/redaction/index.js';
 
 async function readAll(stream: Readable): Promise<string> {
   let text = '';
@@ -261,6 +262,61 @@ t.test('outputChain: a spooled final writes what the same final as a string writ
   t.ok(asSpool.out === asString.out, 'with a session: stdout the same');
   t.ok(asSpool.journal.replace(/"content":"[^"]*"/, '') === asString.journal.replace(/"content":"[^"]*"/, ''), 'and events.jsonl the same');
   t.notMatch(asSpool.journal, key.slice(14, 40));
+});
+
+t.test('outputChain: a spooled final is redacted as its reader takes it; a reader that stalls stops the work', async (t) => {
+  const MiB = 1 << 20;
+  const key = `sk-ant-api03-${'K'.repeat(93)}AA`;
+  const text = `${'plain words, and more of them\n'.repeat(3000)}token=${key}\n`.repeat(100);
+  const source = new TextSpool(1000);
+  for (let start = 0; start < text.length; start += MiB) source.write(text.slice(start, start + MiB));
+  // the raw spool is itself made as it is read, so what the chain has pulled of it can be counted
+  let pulled = 0;
+  const raw = source.through({ push: (piece) => ((pulled += piece.length), piece), flush: () => '' });
+  const chain = outputChain({ ...streamJson, runId: 'run_20261206000000_aaaaaa' });
+  chain.end({ type: 'final', text: '', spool: raw });
+  await new Promise((resolve) => chain.once('readable', resolve));
+  const first = String(chain.read());
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.ok(pulled < 2 * MiB, `the reader stalled after ${first.length} characters: ${pulled} of ${text.length} read from the spool`);
+  const line = first + (await readAll(chain));
+  t.equal(pulled, text.length);
+  const [final] = events(line) as unknown as [{ text: string }];
+  t.ok(final.text === redactText(text), 'then the whole final, as redactText of the whole gives');
+  t.notMatch(line, key.slice(14, 40));
+});
+
+t.test('execChain: a spooled final is cut where its redaction got to when the run is cancelled, and the run ends cancelled', async (t) => {
+  const keys = Array.from({ length: 20_000 }, (_, index) => `key=sk-${index.toString(16).padStart(8, '0')}${'f'.repeat(40)}\n`).join('');
+  const chain = execChain({ provider: scripted([{ chunks: [keys.slice(0, keys.length / 2), keys.slice(keys.length / 2)] }]), cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: streamJson, spoolAfterChars: 1000 });
+  let text = '';
+  for await (const chunk of chain) {
+    text += String(chunk);
+    if (text.includes('"type":"final"')) chain.cancel('SIGINT');
+  }
+  const out = events(text);
+  t.same(out.slice(-3).map((event) => event.type), ['final', 'error', 'run_end']);
+  t.match(out.at(-1), { status: 'error', exitCode: 130 });
+  const final = (out.at(-3) as { text: string }).text;
+  const whole = redactText(keys);
+  t.ok(final.length < whole.length && whole.startsWith(final), `the final cut: ${final.length} of ${whole.length} characters`);
+  t.equal(await chain.exitCode, 130);
+});
+
+t.test('execChain: a spooled final nobody reads (-o text, no session) is not redacted, and the run ends as it would', async (t) => {
+  const long = 'word '.repeat(1000);
+  const chain = execChain({ provider: scripted([{ text: long }]), cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: { format: 'text', stderr: { write: () => true } }, spoolAfterChars: 100 });
+  t.equal(await readAll(chain), `${long}\n`, 'the streamed text, its line ended');
+  t.equal(await chain.exitCode, 0);
+});
+
+t.test('outputChain -o text with no session: a spooled final\'s text is not read at all', async (t) => {
+  const source = new TextSpool(10);
+  source.write('x'.repeat(1000));
+  let pulled = 0;
+  const raw = source.through({ push: (piece) => ((pulled += piece.length), piece), flush: () => '' });
+  await through(outputChain({ format: 'text', stderr: { write: () => true } }), [{ type: 'final', text: '', spool: raw }]);
+  t.equal(pulled, 0);
 });
 
 t.test('outputChain with a session: a delta is on the output before work already queued behind it (the reply\'s end) has run', async (t) => {

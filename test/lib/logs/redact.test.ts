@@ -177,3 +177,13 @@ t.test('a line whose slashes are escaped (\\/, which JSON.stringify never writes
   const clean = '{"schemaVersion":1,"type":"warning","runId":"r1","message":"see a\\/b"}';
   t.equal(run([{ lineNo: 1, raw: clean }]), `${clean}\n`, 'nothing to redact: the line as it came');
 });
+
+t.test('usage lines as zero writes them go out as they came; one that differs is redacted as any line', async (t) => {
+  const runId = 'run_20261201090000_k3x9q2';
+  const usage = (fields: Record<string, unknown>, schemaVersion = 1) => ({ schemaVersion, type: 'usage', runId, promptTokens: 410, completionTokens: 31, totalTokens: 441, ...fields });
+  for (const value of [usage({}), usage({ costUsd: 0.0017 }), usage({ costUsd: 1e-7 }, 2)]) t.equal(run([item(1, value)]), `${JSON.stringify(value)}\n`);
+  // the same shape, but a key or an id that is not zero's own
+  t.equal(run([item(1, usage({ costUsd: 0.01, apiKey: KEY }))]), `${JSON.stringify(usage({ costUsd: 0.01, apiKey: '[REDACTED]' }))}\n`, 'a field of its own');
+  const foreignRun = item(1, { schemaVersion: 1, type: 'usage', runId: `run_${KEY}`, promptTokens: 1, completionTokens: 1, totalTokens: 2 });
+  t.notMatch(run([foreignRun]), KEY.slice(8), 'a run id of another form holding a secret');
+});

@@ -16,10 +16,11 @@ t.test('the limit is 256 levels, the top container counting as one', async (t) =
   t.equal(isTooDeep(null, 0), false);
 });
 
-t.test('any depth can be asked about: the walk does not recurse', async (t) => {
+t.test('any depth can be asked about: the walk recurses no deeper than the limit', async (t) => {
   t.equal(isTooDeep(JSON.parse(nestedArrays(100_000))), true);
   t.equal(isTooDeep(JSON.parse(nestedObjects(100_000))), true);
   t.equal(isTooDeep(JSON.parse(nestedObjects(256))), false);
+  t.equal(isTooDeep(JSON.parse(nestedObjects(100_000)), Infinity), false, 'no limit, nothing is too deep');
 });
 
 t.test('mayBeTooDeep: a quick bound on the text, never a miss', async (t) => {

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { UsageError } from '../../../lib/errors.js';
+import { loadSchema } from '../../../lib/protocol/schemas.js';
 import { checkAgainstSchema, validateParsed } from '../../../lib/protocol/validate.js';
 
 const runId = 'run_20261130053326_ab12cd';
@@ -139,6 +140,36 @@ t.test('output: run and session ids of another program are ids; a pattern rememb
   t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId: `${runId} x` }).ok, false, 'a longer one, not an id');
   t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId: `.${runId}` }).ok, false, 'one that does not start with a letter or digit');
   t.equal(checkAgainstSchema('output', { ...outputEvents.final!.minimal, runId }).ok, true, 'and the run id again');
+});
+
+t.test('output: a delta after an accepted event of its run gets the same verdict as any other line', async (t) => {
+  for (const [kind, version] of [['output', 1], ['output.v2', 2]] as const) {
+    const delta = { schemaVersion: version, type: 'text', runId, delta: 'word' };
+    t.same(checkAgainstSchema(kind, delta), { ok: true, value: delta }, `${kind}: the first delta of the run`);
+    t.same(checkAgainstSchema(kind, { ...delta, delta: 'next' }).ok, true, `${kind}: the next one`);
+    t.same(checkAgainstSchema(kind, { ...delta, extra: 1 }), { ok: false, field: 'extra', problem: 'Unrecognized key: "extra"' }, `${kind}: a stray field`);
+    t.same(checkAgainstSchema(kind, { ...delta, delta: '' }), { ok: false, field: 'delta', problem: 'Must not be empty' }, `${kind}: an empty delta`);
+    t.same(checkAgainstSchema(kind, { ...delta, delta: 7 }), { ok: false, field: 'delta', problem: 'Expected string, received number' }, `${kind}: a delta that is not text`);
+    t.equal(checkAgainstSchema(kind, { ...delta, schemaVersion: 3 - version }).ok, false, `${kind}: the other version`);
+    t.equal(checkAgainstSchema(kind, { ...delta, runId: 'run 1' }).ok, false, `${kind}: a run id that is not one`);
+    t.equal(checkAgainstSchema(kind, { ...delta, type: 'reasoning' }).ok, version === 2, `${kind}: reasoning, only in version 2`);
+    t.equal(checkAgainstSchema(kind, Object.assign(Object.create({ extra: 1 }) as object, delta)).ok, false, `${kind}: an inherited stray field`);
+  }
+});
+
+t.test('output: the delta events the shortcut knows are exactly schemaVersion, type, runId and a non-empty delta; runId is the same in every event', async (t) => {
+  for (const kind of ['output', 'output.v2'] as const) {
+    const branches = (loadSchema(kind).oneOf as { properties: Record<string, { const?: unknown }>; required: string[]; additionalProperties: boolean }[]);
+    const deltas = branches.filter((branch) => 'delta' in branch.properties);
+    t.same(deltas.map((branch) => branch.properties.type!.const).sort(), kind === 'output' ? ['text'] : ['reasoning', 'text'], kind);
+    for (const branch of deltas) {
+      t.same(Object.keys(branch.properties).sort(), ['delta', 'runId', 'schemaVersion', 'type']);
+      t.same(branch.required.sort(), ['delta', 'runId', 'schemaVersion', 'type']);
+      t.same(branch.properties.delta, { type: 'string', minLength: 1 });
+      t.equal(branch.additionalProperties, false);
+    }
+    for (const branch of branches) t.same(branch.properties.runId, branches[0]!.properties.runId, `${kind} ${String(branch.properties.type!.const)}: runId`);
+  }
 });
 
 t.test('output: ids may be up to 128 characters', async (t) => {

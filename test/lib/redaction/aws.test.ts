@@ -1,6 +1,7 @@
 import t from 'tap';
 import { AWS_SECRET_RULE } from '../../../lib/redaction/aws.js';
 import { REDACTED } from '../../../lib/redaction/rule.js';
+import { redactText } from '../../../lib/redaction/text.js';
 
 const run = (text: string): string => AWS_SECRET_RULE.apply(text);
 // 40 base64 characters, built from pieces (AWS's documented example shape, not a real key)
@@ -17,6 +18,13 @@ t.test('a 40-character secret next to an AWS key name', async (t) => {
   ]) {
     t.equal(run(text), expected, text);
   }
+});
+
+t.test('through redactText, which runs the rule only on text naming `secret` and `access`: every separator the name allows', async (t) => {
+  for (const name of ['SecretAccessKey', 'secret access key', 'SECRET_ACCESS_KEY', 'secret.access.key', 'aws-secret-access-key']) {
+    t.equal(redactText(`${name} ${key}`), `${name} ${REDACTED}`, name);
+  }
+  t.equal(redactText(`secret, then access: ${key}`), `secret, then access: ${key}`, 'apart, they are no key name');
 });
 
 t.test('no secret: not 40 characters, too far, another line, or no name', async (t) => {

@@ -37,3 +37,15 @@ t.test('every text with a piece or form of it is found (against mayContainKnownS
 t.test('a credential that is not ASCII: no scanner (the stream redactor searches instead)', async (t) => {
   t.equal(credentialScanners(prepareSecrets(['pässwörd-Zq8nR2vT6'])), undefined);
 });
+
+t.test('long credentials, several at once: their pieces are found (an automaton past 16-bit rows)', async (t) => {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  // three 108-character keys of 64 symbols made 2,000+ states of 65 classes: more than 16-bit rows address
+  const keys = [1, 2, 3].map((seed) => Array.from({ length: 108 }, (_, i) => alphabet[(i * 37 + seed * 11 + ((i * i) >> 2)) % 64]).join(''));
+  const scanner = credentialScanners(prepareSecrets(keys))!();
+  for (const key of keys) {
+    let last = -1;
+    scanner.scan(`the key is ${key.slice(50, 60)}.`, (start) => (last = Math.max(last, start)));
+    t.equal(last, 11 + 2, `the last of its pieces in the text: ${key.slice(52, 60)}`);
+  }
+});

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { DEFAULT_BOUND, HOLD_BOUNDS, pemStart } from '../../../lib/redaction/hold.js';
+import { DEFAULT_BOUND, HOLD_BOUNDS, openMatchStart, pemStart } from '../../../lib/redaction/hold.js';
 import { TEXT_RULES } from '../../../lib/redaction/text.js';
 
 t.test('every rule has its own hold-back bound (the README lists them)', async (t) => {
@@ -15,3 +15,11 @@ t.test('pemStart: the earliest unterminated private-key header', async (t) => {
   t.equal(pemStart('x -----BEGIN PRIVATE KEY-----\nAB -----BEGIN PRIVATE KEY-----\nCD'), 2, 'the first of two open headers');
 });
 
+
+t.test('openMatchStart within caps: a token longer than its rule\'s bound holds nothing', async (t) => {
+  const open = `a sk-proj-${'Q7xL1'.repeat(100)}`;
+  const long = `a sk-proj-${'Q7xL1'.repeat(300)}`;
+  t.equal(openMatchStart(open, true), 2, 'within its 1 KiB: from its prefix');
+  t.equal(openMatchStart(long), 2, 'past it, without caps: still from its prefix');
+  t.equal(openMatchStart(long, true), long.length, 'past it, within caps: nothing');
+});

@@ -1,5 +1,7 @@
 import t from 'tap';
+import fc from 'fast-check';
 import { HTTP_RULES } from '../../../lib/redaction/http.js';
+import { buildPrefilter } from '../../../lib/redaction/prefilter.js';
 import { REDACTED } from '../../../lib/redaction/rule.js';
 
 const run = (text: string): string => HTTP_RULES.reduce((out, rule) => rule.apply(out), text);
@@ -110,4 +112,23 @@ t.test('a query value ends at a closing parenthesis', async (t) => {
     run(`[![cov](https://cov.example.com/badge.svg?token=${token})](https://cov.example.com/r)`),
     `[![cov](https://cov.example.com/badge.svg?token=${REDACTED})](https://cov.example.com/r)`,
   );
+});
+
+t.test('Authorization header, tried only where the prefilter found its name: the same as the scan of the whole', async (t) => {
+  const authorization = HTTP_RULES.find((rule) => rule.name === 'authorization-header')!;
+  const prefilter = buildPrefilter([authorization]);
+  const piece = fc.constantFrom(
+    ...['Authorization', 'authorization', 'AUTHORIZATION', 'Proxy-', 'X', 'author', 'ization', ':', '=', ' ', '\t', '"', "'", 'Bearer '],
+    ...['basic ', token, 'x1', '\n', ';', ',', '[REDACTED]', '\u0131', '\u212A', 'é'],
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
+      const text = pieces.join('');
+      const starts: number[][] = [[]];
+      prefilter.select(text, starts);
+      return authorization.applyAt!(text, starts[0]!) === authorization.apply(text);
+    }),
+    { numRuns: 5000 },
+  );
+  t.equal(authorization.applyAt!(`Authorization: Bearer ${token}`, []), `Authorization: Bearer ${token}`, 'only the starts it is told are tried');
 });

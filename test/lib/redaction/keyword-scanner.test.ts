@@ -123,30 +123,47 @@ function startsByRegex(text: string, keywords: readonly string[]): number[] {
   return starts.sort((a, b) => a - b);
 }
 
-t.test('keywordGroups.which with starts: where the located group\'s keywords begin, in order', async (t) => {
-  const groups = keywordGroups(GROUPS, 2);
-  const starts: number[] = [];
+t.test('keywordGroups.which with starts: where each located group\'s keywords begin, in order', async (t) => {
+  const groups = keywordGroups(GROUPS, [0, 2]);
+  const starts: number[][] = [[], []];
   t.same([...groups.which('a KEY, then tokenkey and sk-', starts)!], [1, 0, 1, 0, 0, 0, 0]);
-  t.same(starts, [2, 12, 17], 'every key and token, glued or not, any case');
-  const none: number[] = [];
+  t.same(starts, [[25], [2, 12, 17]], 'every key and token, glued or not, any case; the other located group apart');
+  const none: number[][] = [[], []];
   t.equal(groups.which('plain', none), undefined);
-  t.same(none, []);
+  t.same(none, [[], []]);
   // a group keyword inside another keyword's middle ends before it begins: still in order
-  const nested = keywordGroups([['xabcx', 'ab', 'c']], 0);
-  const found: number[] = [];
+  const nested = keywordGroups([['xabcx', 'ab', 'c']], [0]);
+  const found: number[][] = [[]];
   nested.which('xabcx', found);
-  t.same(found, [0, 1, 3]);
+  t.same(found, [[0, 1, 3]]);
 });
 
-t.test('property: which tells every start of the located group, as a regex finds them', async () => {
-  const groups = keywordGroups(GROUPS, 2);
-  const alphabet = fc.constantFrom(...'kKeEyYtoTOn sk-\\u'.split(''));
+t.test('property: which tells every start of each located group, as a regex finds them', async () => {
+  const located = [1, 2, 6];
+  const groups = keywordGroups(GROUPS, located);
+  const alphabet = fc.constantFrom(...'kKeEyYtoTOn sk-ant-\\u'.split(''));
   await fc.assert(
     fc.property(fc.array(alphabet, { maxLength: 40 }).map((chars) => chars.join('')), (text) => {
-      const starts: number[] = [];
+      const starts = located.map((): number[] => []);
       groups.which(text, starts);
-      return starts.join() === startsByRegex(text, GROUPS[2]!).join();
+      return located.every((group, at) => starts[at]!.join() === startsByRegex(text, GROUPS[group]!).join());
     }),
     { numRuns: 3000 },
+  );
+});
+
+t.test('property: an automaton too big for 16-bit rows finds what a regex finds', async () => {
+  // 520 keywords of 6 characters from 40 symbols: 2,641 states of 41 classes
+  const symbols = 'abcdefghijklmnopqrstuvwxyz0123456789-_.:';
+  const keywords = Array.from({ length: 1500 }, (_, n) => Array.from({ length: 6 }, (_, i) => symbols[(n * 7 + i * (n % 13) + i * i) % 40]).join(''));
+  const groups = keywordGroups([keywords], [0]);
+  await fc.assert(
+    fc.property(fc.array(fc.constantFrom(...keywords, ...symbols.split(''), 'X', 'é'), { maxLength: 12 }), (parts) => {
+      const text = parts.join('');
+      const starts: number[][] = [[]];
+      const found = groups.which(text, starts);
+      return starts[0]!.join() === startsByRegex(text, keywords).join() && (found?.[0] ?? 0) === (starts[0]!.length > 0 ? 1 : 0) && scanPieces([text], keywords) === lastKeywordByRegex(text, keywords);
+    }),
+    { numRuns: 300 },
   );
 });

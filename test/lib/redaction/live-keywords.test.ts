@@ -40,6 +40,8 @@ t.test('open while what follows could still be an operator: at the end of a piec
 t.test('other rules keyed by the same words', async (t) => {
   t.equal(lastLive('AWS Secret Access Key [None]: x'), 4, '`secret` then `access`: the AWS key name');
   t.equal(lastLive('aws_secret', '_acc'), 4, 'open while `access` may still come');
+  t.equal(lastLive('AWS Secret Acc', 'ess Key [None]: x'), 4, 'the AWS key name split across pieces: live where it ends');
+  t.equal(lastLive('my secret access plan'), 3, 'the AWS key name is live as soon as it is seen');
   t.equal(lastLive('my secret plan'), -1);
   t.equal(lastLive('curl --cookie sid=x'), 7, '`--cookie` and a blank');
   t.equal(lastLive('a cookie jar'), -1);

@@ -52,3 +52,14 @@ t.test('keywordSource: a trie of the keywords, longest match first', async (t) =
   t.same('a KEYWORD, key, TOKEN, to'.match(regex), ['KEYWORD', 'key', 'TOKEN', 'to']);
   t.equal(keywordSource([]), '');
 });
+
+t.test('select tells where the keywords of each rule with applyAt begin, an array each, in rule order', async (t) => {
+  const located = (name: string, keywords: string[]) => ({ ...rule(name, keywords), applyAt: (text: string) => text });
+  const g = located('g', ['key']);
+  const h = located('h', ['authorization']);
+  const prefilter = buildPrefilter([a, g, h]);
+  t.same(names(prefilter.located), ['g', 'h']);
+  const starts: number[][] = [[], []];
+  t.same(names(prefilter.select('sk- key, Authorization: KEY', starts)), ['a', 'g', 'h']);
+  t.same(starts, [[4, 24], [9]]);
+});

@@ -50,3 +50,13 @@ t.test('patterns must be global', async (t) => {
   t.throws(() => prefixedSecretRule('bad', [], /(x)(y)/, () => false));
   t.throws(() => scanRule('bad', [], /x/, () => undefined));
 });
+
+t.test('scanRule startsAtKeyword: applyAt tries the regex at the keyword starts it is told, with the scan\'s matches', async (t) => {
+  // a declined match (`pin=0`) consumes nothing
+  const rule = scanRule('pin', ['pin='], /pin=(\d+)/g, (match) => (match[1] === '0' ? undefined : [match.index + 4, match.index + match[0].length]), true);
+  const text = 'pin=0 pin=1234pin=5 pin=77';
+  t.equal(rule.applyAt!(text, [0, 6, 14, 20]), `pin=0 pin=${REDACTED}pin=${REDACTED} pin=${REDACTED}`);
+  t.equal(rule.applyAt!(text, [0, 6, 14, 20]), rule.apply(text));
+  t.equal(rule.applyAt!(text, [20]), `pin=0 pin=1234pin=5 pin=${REDACTED}`, 'only where it is told');
+  t.equal(scanRule('plain', ['x'], /x/g, () => undefined).applyAt, undefined, 'without it, no applyAt');
+});

@@ -50,3 +50,16 @@ t.test('tailStart: a word goes at once unless its end could begin a secret', asy
   t.equal(heldOf('see (v', ['Zq8nR2vT6yU1iO5pL9kJ']), 'v', 'but one at a token start');
   t.equal(heldOf('see WnE4', ['Zq8nR2vT6yU1iO5pL9kJ']), 'WnE4', 'the beginning of its base64 form');
 });
+
+t.test('holdFrom: what the rules read decoded, or with a credential in use replaced, is held too', async (t) => {
+  const long = 'x'.repeat(300);
+  const escaped = `${long}:\\u0073k-proj-Q7xL1spNxnyV`;
+  t.equal(escaped.slice(holdFrom(escaped)), '\\u0073k-proj-Q7xL1spNxnyV', 'an escaped token in a long run: from its escape');
+  t.equal(holdFrom('s_\\u0070ass :p'), 's_'.length, 'a value after an escaped sensitive name: from the name\'s keyword');
+  t.equal(holdFrom('SG.M8oUstVdF\\u006'), 0, 'a token whose next escape is still arriving');
+  const credential = 'Zq8nR2vT6yU1iO5pL9kJ3hG7fD4sA0mN';
+  const glued = `${credential}sk-proj-Q7xL1spNxnyVm`;
+  const credentials = { secrets: [credential], forms: knownForms([credential]), longest: 6 * credential.length };
+  t.equal(holdFrom(glued, true, credentials), credential.length, 'a token glued to a credential: from its prefix');
+  t.equal(holdFrom(glued), glued.length, 'not when that credential is not in use');
+});

@@ -56,6 +56,16 @@ t.test('a secret at either edge of a long text, or right past a stretch without 
   t.equal(redactText(`${prose}\u0073k-ant-${body(30)}`), `${prose}${REDACTED}`, 'an escaped key: the escape keyword wakes the decoding');
 });
 
+t.test('every keyword of every rule wakes the prefilter: at either edge, any case, beside non-ASCII and astral characters', async (t) => {
+  for (const keyword of new Set(TEXT_RULES.flatMap((rule) => rule.keywords))) {
+    const texts = [keyword, `${keyword} tail`, `lead ${keyword.toUpperCase()}`, `é${keyword}€`, `\u{1F600}${keyword}\u{1D4A6}`, `${'ü'.repeat(300)}${keyword}`];
+    for (const text of texts) {
+      t.ok(mayContainSecret(text) && mayContainSecretInJson(JSON.stringify({ output: text })), JSON.stringify(text));
+    }
+  }
+  t.notOk(mayContainSecret('\u{1F600} é€ü \u{1D4A6}ey \u017Fk- \u212Aey'), 'characters that only look like them');
+});
+
 t.test('no keyword can appear by writing the marker', async (t) => {
   const marker = REDACTED.toLowerCase();
   for (const rule of TEXT_RULES) {

@@ -1,0 +1,31 @@
+/** Redaction of a stream's released piece as it reads after the text released before it (stream.ts). */
+
+import { decodeSecretEscapes } from './escapes.js';
+import { redactText, type RedactOptions } from './text.js';
+
+/**
+ * `raw` redacted as it reads after `context`: lookbehinds and line starts see
+ * what they would in the whole text. The context's own redaction is
+ * remembered: consecutive calls share it. `looked` counts what is redacted (stream.ts charactersScanned).
+ */
+export function redactorAfter(options: RedactOptions, looked: (text: string) => string): (context: string, raw: string) => string {
+  let lastContext = '';
+  let lastRedacted = '';
+  return (context, raw) => {
+    if (context !== lastContext) {
+      lastContext = context;
+      lastRedacted = redactText(looked(context), options);
+    }
+    const withContext = redactText(looked(context + raw), options);
+    if (withContext.startsWith(lastRedacted)) return withContext.slice(lastRedacted.length);
+    // redactText decoded an escape in the context (a secret in the whole shows only decoded): the context decoded
+    // then, as it was redacted in the whole; `raw` alone could miss a keyword begun in it (`c` + `ookie=…`)
+    const decoded = decodeSecretEscapes(context);
+    if (decoded !== context) {
+      const decodedBefore = redactText(decoded, options);
+      const decodedWith = redactText(looked(decoded + raw), options);
+      if (decodedWith.startsWith(decodedBefore)) return decodedWith.slice(decodedBefore.length);
+    }
+    return redactText(looked(raw), options);
+  };
+}
