@@ -244,12 +244,18 @@ export function execChain(options: ExecOptions): ExecChain {
   const { head, writable } = promptSource(input.format === 'text' ? input : { ...input, onSchemaVersion: learnVersion }, agentOptions.multiTurn);
   const tail = pipeline([head, agent({ ...agentOptions, signal: controller.signal }), ...stages], () => {}) as unknown as Readable;
   const { readable, exitCode } = writeOut(tail, { ...output, schemaVersion, signal: controller.signal }, onFailure);
-  return Object.assign(joinDuplex(writable, readable), {
-    exitCode,
-    cancel(reason: CancelSignal | ZeroError) {
-      if (!controller.signal.aborted) controller.abort(typeof reason === 'string' ? new CancelledError(reason) : reason);
-    },
+  const cancel = (reason: CancelSignal | ZeroError) => {
+    if (!controller.signal.aborted) controller.abort(typeof reason === 'string' ? new CancelledError(reason) : reason);
+  };
+  const joined = joinDuplex(writable, readable);
+  // destroyed before its output ended (a program stopped reading it): the run stops, its model call and tools too,
+  // and ends as a run whose stdout reader went away
+  let readerGone: CancelledError | undefined;
+  joined.once('close', () => {
+    if (joined.readableEnded || controller.signal.aborted) return;
+    cancel((readerGone = new CancelledError('SIGPIPE')));
   });
+  return Object.assign(joined, { exitCode: exitCode.then((code) => readerGone?.exitCode ?? code), cancel });
 }
 
 /** Where the agent's `{ prompt }` (or conversation) comes from, and where the chain's input bytes go (nowhere, for text input). */

@@ -289,6 +289,12 @@ export function joinDuplex(writable: Writable, readable: Readable): Duplex {
     read() {
       readable.resume();
     },
+    // a reader that goes away takes both sides with it: nothing keeps running for output nobody reads
+    destroy(error, callback) {
+      writable.destroy();
+      readable.destroy();
+      callback(error);
+    },
   });
   readable.on('data', (chunk) => {
     if (!joined.push(chunk)) readable.pause();

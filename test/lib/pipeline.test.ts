@@ -2,6 +2,7 @@ import t from 'tap';
 import { Readable, Transform } from 'node:stream';
 import { execChain, inputChain, outputChain, redactLogChain, renderChain, replayChain, reportFailure, statsChain, validateLogChain } from '../../lib/pipeline.js';
 import { ScriptedProvider, type ScriptTurn } from '../../lib/providers/scripted.js';
+import type { Provider } from '../../lib/providers/types.js';
 import { checkAgainstSchema } from '../../lib/protocol/validate.js';
 import { through, throughUntilError } from '../helpers/streams.js';
 import { settled } from '../helpers/timing.js';
@@ -122,6 +123,27 @@ t.test('cancel: error cancelled and run_end 130', async (t) => {
   t.match(out.at(-2), { code: 'cancelled', recoverable: true });
   t.match(out.at(-1), { exitCode: 130 });
   t.ok(out.filter((e) => e.type === 'text').length < 4);
+});
+
+t.test('execChain destroyed by its reader (a program that stops reading): the run stops, its model call too', async (t) => {
+  let modelCall: AbortSignal | undefined;
+  const provider: Provider = {
+    name: 'slow',
+    model: 'slow',
+    acceptsImages: false,
+    async *turn(_request, signal) {
+      modelCall = signal;
+      for (let i = 0; i < 50; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (signal.aborted) return;
+        yield { type: 'text', delta: `word${i} ` };
+      }
+    },
+  };
+  const chain = execChain({ provider, cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: streamJson });
+  for await (const chunk of chain) if (String(chunk).includes('"type":"text"')) break;
+  t.equal(await chain.exitCode, 141, 'as a run whose stdout reader went away');
+  t.equal(modelCall?.aborted, true, 'the model call is cancelled');
 });
 
 t.test('cancel while still reading stream-json input', async (t) => {
