@@ -139,8 +139,11 @@ class OpenAIProvider implements Provider {
         limits.signal.throwIfAborted();
         limits.touch();
         if (chunk.model) this.apiModel ??= chunk.model;
-        if (request.responseStart && !started) yield { type: 'response_start' };
-        started = true;
+        // at the first chunk that names the model (Azure's first names none): else run_start waits for the first event
+        if (request.responseStart && !started && this.apiModel) {
+          started = true;
+          yield { type: 'response_start' };
+        }
         const delta = chunk.choices[0]?.delta;
         const reasoning = reasoningOf(delta);
         if (reasoning) yield { type: 'reasoning', delta: reasoning };
