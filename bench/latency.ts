@@ -112,27 +112,34 @@ const zeroRun = [ZERO, ...execArgs];
 const otherRun = args.against ? [args.against, ...execArgs] : undefined;
 const bareRun = ['--input-type=module', '-e', BARE];
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)]!;
-/** Replies of the current shape through zero, the bare reader and zero --no-session, alternating; a table of them. */
+/** A command's replies, one array of chunk latencies each. */
+type Replies = number[][];
+const median = (xs: number[]) => percentile(xs, 50);
+
+/**
+ * Replies of the current shape through zero, the bare reader and zero --no-session, alternating; a table of them:
+ * the percentiles over every chunk, and the median of the replies' first and of their last chunks (where a fresh
+ * process and a reply's end show).
+ */
 async function measureShape(): Promise<void> {
-  const zero: number[] = [];
-  const bare: number[] = [];
-  const noSession: number[] = [];
-  const other: number[] = [];
+  const [zero, bare, noSession, other]: Replies[] = [[], [], [], []];
   await measure(zeroRun); // warm-up: the file cache and the session folder
   for (let run = 0; run < Number(args.runs); run++) {
     // alternating, so a busier moment of the machine weighs on both
-    const order: [number[], string[]][] = [[zero, zeroRun], [bare, bareRun], [noSession, [...zeroRun, '--no-session']]];
+    const order: [Replies, string[]][] = [[zero, zeroRun], [bare, bareRun], [noSession, [...zeroRun, '--no-session']]];
     if (otherRun) order.splice(1, 0, [other, otherRun]);
     if (run % 2 === 1) order.reverse();
-    for (const [into, command] of order) into.push(...(await measure(command)));
+    for (const [into, command] of order) into.push(await measure(command));
   }
   const shape = oneWord ? 'one-word ' : '';
   console.log(`node ${process.version}; ${args.runs} replies of ${chunks} ${shape}chunks ${gapMs} ms apart, each way; load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   console.log('first word on stdout after the server wrote its chunk (ms):');
-  const rows: [string, number[], string][] = [['zero exec -o stream-json', zero, '  (goal: p90 ≤ 2, p99 ≤ 5)'], ['  the same, --no-session', noSession, ''], ['bare Node reader (baseline)', bare, '']];
+  const rows: [string, Replies, string][] = [['zero exec -o stream-json', zero, '  (goal: p90 ≤ 2, p99 ≤ 5)'], ['  the same, --no-session', noSession, ''], ['bare Node reader (baseline)', bare, '']];
   if (otherRun) rows.splice(1, 0, [`  ${args.against}`, other, '']);
-  for (const [name, xs, goal] of rows) {
-    console.log(`  ${name.padEnd(28)} p50 ${percentile(xs, 50).toFixed(2)}  p90 ${percentile(xs, 90).toFixed(2)}  p99 ${percentile(xs, 99).toFixed(2)}  max ${Math.max(...xs).toFixed(2)}  (${xs.length} chunks)${goal}`);
+  for (const [name, replies, goal] of rows) {
+    const xs = replies.flat();
+    const ends = `first ${median(replies.map((reply) => reply[0]!)).toFixed(2)}  last ${median(replies.map((reply) => reply.at(-1)!)).toFixed(2)}`;
+    console.log(`  ${name.padEnd(28)} p50 ${percentile(xs, 50).toFixed(2)}  p90 ${percentile(xs, 90).toFixed(2)}  p99 ${percentile(xs, 99).toFixed(2)}  max ${Math.max(...xs).toFixed(2)}  ${ends}  (${xs.length} chunks)${goal}`);
   }
 }
 

@@ -13,7 +13,7 @@ import { Readable, Transform, Writable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import split2 from 'split2';
-import { redactLogChain, statsChain, validateLogChain } from '../lib/pipeline.js';
+import { redactLogChain, statsChain, validateLogChain } from '../lib/log-chains.js';
 import { foreignLog } from './foreign-log.js';
 import { syntheticLog, type SyntheticLog } from './synthetic-log.js';
 

@@ -2,12 +2,13 @@
  * Memory and start-up of whole `zero` processes (bin/zero, as a user runs it), each in a child process whose
  * RSS is read from /proc: `zero redact` of a large log to a slow reader (RSS over time, by quarter),
  * `zero redact` of the foreign log to a reader stalled 4 s (peak RSS), `zero render` of a 100 MB log (peak RSS), 10^6 tiny input events through `zero exec` (peak RSS against the
- * input's size), a huge answer from a loopback OpenAI server (peak RSS against the answer and its deltas), 100,000
+ * input's size), a huge answer from a loopback OpenAI server (peak RSS against the answer and its deltas; a token-dense one:
+ * its final's first byte and a SIGINT while it is written), 100,000
  * messages of 10 KB while a permission_request waits (peak RSS, bench/soak-field.ts), and `zero --version` against
  * `node -e ''` (paired, alternating runs).
  *
  *   node dist/bench/memory.js [--gb 1] [--reader-mbps 1] [--render-mb 100] [--tiny 1000000] [--answer-mb 100] [--delta-mb 1] [--flood 100000] [--starts 20]
- *     [--only start,tiny,answer,flood,render,stalled,redact]
+ *     [--only start,tiny,answer,final,flood,render,stalled,redact]
  *
  * A report, never a test: nothing is asserted.
  */
@@ -34,7 +35,7 @@ const { values: args } = parseArgs({
     'delta-mb': { type: 'string', default: '1' },
     flood: { type: 'string', default: '100000' },
     starts: { type: 'string', default: '20' },
-    only: { type: 'string', default: 'start,tiny,answer,flood,render,stalled,redact' },
+    only: { type: 'string', default: 'start,tiny,answer,final,flood,render,stalled,redact' },
   },
 });
 
@@ -179,8 +180,13 @@ async function tinyEvents(count: number, baseline: number): Promise<void> {
 }
 
 /** A loopback OpenAI-compatible server whose every reply is `mb` MiB of answer in deltas of `deltaMb` MiB. */
-async function hugeAnswerServer(mb: number, deltaMb: number): Promise<{ url: string; close(): void }> {
-  const delta = 'lorem ipsum dolor sit amet, '.repeat(Math.ceil((deltaMb * MiB) / 28)).slice(0, deltaMb * MiB);
+/** One delta of prose; of token-dense text (`final`: a key on every line, the stream redactor's slowest text), a key a line. */
+const proseDelta = (deltaMb: number) => 'lorem ipsum dolor sit amet, '.repeat(Math.ceil((deltaMb * MiB) / 28)).slice(0, deltaMb * MiB);
+const keysDelta = (deltaMb: number) =>
+  Array.from({ length: Math.ceil((deltaMb * MiB) / 56) }, (_, index) => `key=sk-${index.toString(16).padStart(8, '0')}${'7e3f'.repeat(10)}\n`).join('').slice(0, deltaMb * MiB);
+
+async function hugeAnswerServer(mb: number, deltaMb: number, makeDelta = proseDelta): Promise<{ url: string; close(): void }> {
+  const delta = makeDelta(deltaMb);
   const frame = (choice: object) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1764480000, model: 'gpt-4.1', choices: [{ index: 0, ...choice }] })}\n\n`;
   const server = createServer((req, res) =>
     req.resume().on('end', async () => {
@@ -229,6 +235,44 @@ async function hugeAnswer(mb: number, deltaMb: number, baseline: number): Promis
   }
 }
 
+/**
+ * A token-dense answer of `mb` MiB in 64 KiB deltas, with its session: the longest stdout stays silent (its `final` is redacted as it
+ * is written, lib/files/text-spool.ts; it was redacted in one blocking pass), and how long a SIGINT takes to end the
+ * run, sent 1 s into the final or into a silence of stdout once the text has begun, whichever comes first.
+ */
+async function finalSignal(mb: number): Promise<void> {
+  // 64 KiB deltas: each delta is redacted as it comes, and a 1 MiB one of keys holds the loop ~0.2 s itself
+  const server = await hugeAnswerServer(mb, 1 / 16, keysDelta);
+  try {
+    const child = spawn(process.execPath, [ZERO, 'exec', '--provider', 'openai', '-m', 'gpt-4.1', '-o', 'stream-json', 'Write keys.'], {
+      env: { ...env, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: 'bench' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let [lastChunkAt, finalAt, signalAt, silence] = [0, 0, 0, 0];
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      const now = performance.now();
+      if (lastChunkAt) silence = Math.max(silence, now - lastChunkAt);
+      if (lastChunkAt || chunk.includes('"type":"text"')) lastChunkAt = now;
+      if (!finalAt && chunk.includes('"type":"final"')) finalAt = now;
+    });
+    const check = setInterval(() => {
+      const now = performance.now();
+      if (signalAt || !lastChunkAt || now - (finalAt || lastChunkAt) < 1000) return;
+      signalAt = now;
+      child.kill('SIGINT');
+    }, 50);
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    clearInterval(check);
+    const exitAt = performance.now();
+    console.log(
+      `a token-dense ${mb} MiB answer in 64 KiB deltas through zero exec with its session: stdout silent ${(silence / 1000).toFixed(2)} s at most; ` +
+        (signalAt ? `SIGINT ${finalAt && finalAt < signalAt ? '1 s into the final' : 'into a silence'} to exit ${(exitAt - signalAt).toFixed(0)} ms, exit ${code}` : `no SIGINT sent, exit ${code}`),
+    );
+  } finally {
+    server.close();
+  }
+}
+
 /** 100,000 messages of 10 KB while a permission_request waits (bench/soak-field.ts). */
 async function floodWait(messages: number): Promise<void> {
   const { decision, peakKb } = await floodDuringWait(work, messages);
@@ -264,6 +308,7 @@ try {
   if (only.has('start')) await startUp(Number(args.starts));
   if (only.has('tiny')) await tinyEvents(Number(args.tiny), baseline);
   if (only.has('answer')) await hugeAnswer(Number(args['answer-mb']), Number(args['delta-mb']), baseline);
+  if (only.has('final')) await finalSignal(Number(args['answer-mb']));
   if (only.has('flood')) await floodWait(Number(args.flood));
   if (only.has('render')) await renderLarge(Number(args['render-mb']));
   if (only.has('stalled')) await redactToStalledReader(4000);

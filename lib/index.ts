@@ -12,19 +12,13 @@ export {
   inputChain,
   outputChain,
   reportFailure,
-  redactLogChain,
-  validateLogChain,
-  statsChain,
-  replayChain,
-  renderChain,
   type ExecChain,
   type ExecInput,
   type ExecOptions,
   type InputChainOptions,
   type OutputChainOptions,
-  type LogChainOptions,
-  type ReplayChainOptions,
 } from './pipeline.js';
+export { redactLogChain, validateLogChain, statsChain, replayChain, renderChain, type LogChainOptions, type ReplayChainOptions } from './log-chains.js';
 export type { Framing } from './logs/framing.js';
 export type { LogSummary } from './logs/validate.js';
 export type { RunPick } from './logs/replay.js';

@@ -1,5 +1,4 @@
 import { PassThrough, Readable, Writable, pipeline, type Duplex, type Transform } from 'node:stream';
-import pumpify from 'pumpify';
 import { agent, type AgentOptions } from '../transforms/agent.js';
 import { record } from '../transforms/record.js';
 import type { OutputFormat } from '../transforms/serialize.js';
@@ -9,32 +8,19 @@ import { newRunId } from './protocol/ids.js';
 import type { Event, SchemaVersion } from './protocol/types.js';
 import type { VersionChoice } from './protocol/versions.js';
 import type { SessionRecorder } from './sessions/recorder.js';
-import { pace } from '../transforms/pace.js';
-import { createLogFramer, createLogLineFramer, type Framing } from './logs/framing.js';
-import { createFilesFramer, createLogPlaces, type LogPlaces } from './logs/places.js';
 import { createLineFramer } from './protocol/lines.js';
-import { createLogRedactor } from './logs/redact.js';
-import { createRecordedCheck, createRunPicker, type RunPick } from './logs/replay.js';
-import { createStatsReport, type StatsFormat } from './logs/stats.js';
-import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
 import { serializeStep } from './output/serializer.js';
-import { createLogSerializer } from './logs/serialize.js';
 import { withHeartbeat } from './output/heartbeat.js';
 import { guardStep } from './output/event-guard.js';
-import { transcriptTitle, type RenderFormat } from './render/format.js';
-import { createHtmlRenderer } from './render/html.js';
-import { createMarkdownRenderer } from './render/markdown.js';
-import { createPlainTextRenderer } from './render/text.js';
-import { createTranscript } from './render/transcript.js';
+import { warmUpStep } from './output/warm-up.js';
 import { validateStep } from './protocol/schema-version.js';
 import { combineStep } from './protocol/combine.js';
 import { conversationStep, failureAsItem } from './protocol/conversation.js';
 import { parseStep } from './protocol/parse.js';
-import { stampEvent, stampStep } from './protocol/stamp.js';
-import type { OutputEvent } from './protocol/types.js';
-import { redactEvent, type RedactOptions } from './redaction/index.js';
+import { stampStep } from './protocol/stamp.js';
+import type { TextSpool } from './files/text-spool.js';
 import { redactStep } from './redaction/events.js';
-import { composeSteps, joinDuplex, mapStep, stepStream, type Step } from './streams.js';
+import { composeSteps, joinDuplex, stepStream, type Step } from './streams.js';
 
 export type InputChainOptions = {
   maxLineBytes?: number;
@@ -74,22 +60,44 @@ export type OutputChainOptions = {
   permissionEvents?: boolean;
   /** --heartbeat: a `heartbeat` event when the next event has not come for this long (lib/output/heartbeat.ts). */
   heartbeatMs?: number;
+  /** The run's cancellation: a spooled final's text, redacted as it is written, is cut there, and the run ends cancelled. */
+  signal?: AbortSignal;
 };
+
+/** Whether stdout carries a final's text: the text format writes the answer's deltas, not its final. */
+const finalOnStdout = (options: OutputChainOptions) => options.format !== 'text';
 
 /** Reasoning is for a person too: the text format shows it (on a terminal) whatever the schema version. */
 const FOR_PEOPLE: ReadonlySet<Event['type']> = new Set(['reasoning']);
 
-/**
- * events → bytes: redact → stamp → (record) → serialize, fused in one stream (the record stage, which waits for
- * the disk at run_end, stands apart). Nothing leaves, or is stored, without passing redaction.
- */
-export function outputChain(options: OutputChainOptions = {}): Duplex {
+/** The output chain's steps: redact and stamp (`head`), then the record stage, if any, then `serializer`. */
+function outputSteps(options: OutputChainOptions): { head: Step<any, any>[]; serializer: Step<any, any> } {
   const keep = options.format === 'text' ? FOR_PEOPLE : undefined;
   // events from a caller, not only the agent's: anything else is refused at the door (a check per event)
-  const head = [guardStep('outputChain', redactStep(options)), stampStep({ ...options, keep })];
-  const serializer = serializeStep(options.format ?? 'stream-json', options.stderr ?? process.stderr);
+  const head = [guardStep('outputChain', redactStep({ ...options, unread: !finalOnStdout(options) && !options.recorder, cutOn: options.signal })), stampStep({ ...options, keep })];
+  return { head, serializer: serializeStep(options.format ?? 'stream-json', options.stderr ?? process.stderr) };
+}
+
+/** The same steps, for the warm-up: told of no run_end nor the run's signal, their progress lines (the text format's) going nowhere. */
+function throwawaySteps(options: OutputChainOptions): Step<Event, unknown> {
+  const { head, serializer } = outputSteps({ ...options, onRunEnd: undefined, signal: undefined, stderr: { write: () => true } });
+  return composeSteps([...head, serializer]);
+}
+
+/**
+ * events → bytes: redact → stamp → (record) → serialize, fused in one stream (the record stage, which waits for
+ * the disk at run_end, stands apart). Nothing leaves, or is stored, without passing redaction. After run_start,
+ * a throwaway copy of the steps is warmed up for the first delta (lib/output/warm-up.ts).
+ */
+export function outputChain(options: OutputChainOptions = {}): Duplex {
+  const { head, serializer } = outputSteps(options);
+  head.push(warmUpStep(() => throwawaySteps(options)));
   if (!options.recorder) return stepStream(composeSteps([...head, serializer]), { readableObjectMode: false });
-  return new pumpify.obj(stepStream(composeSteps(head), { writableHighWaterMark: 2, readableHighWaterMark: 2 }), record(options.recorder), stepStream(serializer, { readableObjectMode: false, writableHighWaterMark: 2 }));
+  const first = stepStream(composeSteps(head), { writableHighWaterMark: 2, readableHighWaterMark: 2 });
+  const last = stepStream(serializer, { readableObjectMode: false, writableHighWaterMark: 2 });
+  // the serializer's bytes go on as they are made, not a tick later as pumpify hands them on: by then the reply's
+  // end (the SDK's last chunks, the final) may have run ahead of the last delta
+  return joinDuplex(first, pipeline(first, record(options.recorder), last, () => {}));
 }
 
 /** Called with every failure that ends a run, before it becomes an `error` event (the CLI prints it with --debug). */
@@ -102,10 +110,26 @@ function failureEvents(error: ZeroError): Event[] {
   ];
 }
 
-/** The events, then exactly one run_end: success when they end cleanly, error + run_end when they throw. */
-async function* settle(events: AsyncIterable<Event>, onFailure?: FailureHook): AsyncGenerator<Event> {
+/**
+ * A spooled final's text is redacted as its readers pull it (lib/files/text-spool.ts): the run is over once it has
+ * all been made, or cancelled, its text cut short, when the signal comes first.
+ */
+async function finalMade(spool: TextSpool, signal: AbortSignal): Promise<void> {
+  const aborted = signal.aborted ? false : new Promise<false>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
+  if (await Promise.race([spool.throughMade(), aborted])) return;
+  // not whole and not cancelled: its reader failed, and the chain reports that
+  throw signal.aborted ? signal.reason : new Error('The answer could not be read back.');
+}
+
+/**
+ * The events, then exactly one run_end: success when they end cleanly (with `waitFor`, a spooled final last once its
+ * text is all made), error + run_end when they throw.
+ */
+async function* settle(events: AsyncIterable<Event>, onFailure?: FailureHook, waitFor?: AbortSignal): AsyncGenerator<Event> {
   try {
-    for await (const event of events) yield event;
+    let last: Event | undefined;
+    for await (const event of events) yield (last = event);
+    if (waitFor && last?.type === 'final' && last.spool) await finalMade(last.spool, waitFor);
   } catch (error) {
     onFailure?.(error);
     yield* failureEvents(toZeroError(error));
@@ -129,7 +153,8 @@ function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFa
     exitCode = code;
   };
   const exitCodeKnown = new Promise<number>((resolve) => out.on('end', () => resolve(exitCode)).on('close', () => resolve(exitCode)));
-  const settled = settle(events, onFailure);
+  // stdout reads a spooled final to its end, or the run is cancelled (a lost stdout cancels it too)
+  const settled = settle(events, onFailure, output.signal && finalOnStdout(output) ? output.signal : undefined);
   const source = Readable.from(output.heartbeatMs ? withHeartbeat(settled, output.heartbeatMs) : settled, { objectMode: true, highWaterMark: 1 });
   const chain = outputChain({ ...output, runId, onRunEnd });
   pipeline(source, chain, (error) => {
@@ -202,13 +227,19 @@ export function execChain(options: ExecOptions): ExecChain {
   const schemaVersion = output.schemaVersion ?? (() => inputVersion ?? 1);
   const { head, writable } = promptSource(input.format === 'text' ? input : { ...input, onSchemaVersion: learnVersion }, agentOptions.multiTurn);
   const tail = pipeline([head, agent({ ...agentOptions, signal: controller.signal }), ...stages], () => {}) as unknown as Readable;
-  const { readable, exitCode } = writeOut(tail, { ...output, schemaVersion }, onFailure);
-  return Object.assign(joinDuplex(writable, readable), {
-    exitCode,
-    cancel(reason: CancelSignal | ZeroError) {
-      if (!controller.signal.aborted) controller.abort(typeof reason === 'string' ? new CancelledError(reason) : reason);
-    },
+  const { readable, exitCode } = writeOut(tail, { ...output, schemaVersion, signal: controller.signal }, onFailure);
+  const cancel = (reason: CancelSignal | ZeroError) => {
+    if (!controller.signal.aborted) controller.abort(typeof reason === 'string' ? new CancelledError(reason) : reason);
+  };
+  const joined = joinDuplex(writable, readable);
+  // destroyed before its output ended (a program stopped reading it): the run stops, its model call and tools too,
+  // and ends as a run whose stdout reader went away
+  let readerGone: CancelledError | undefined;
+  joined.once('close', () => {
+    if (joined.readableEnded || controller.signal.aborted) return;
+    cancel((readerGone = new CancelledError('SIGPIPE')));
   });
+  return Object.assign(joined, { exitCode: exitCode.then((code) => readerGone?.exitCode ?? code), cancel });
 }
 
 /** Where the agent's `{ prompt }` (or conversation) comes from, and where the chain's input bytes go (nowhere, for text input). */
@@ -218,84 +249,4 @@ function promptSource(input: ExecInput, multiTurn = false): { head: Readable; wr
   }
   const chain = multiTurn ? conversationInputChain(input) : inputChain(input);
   return { head: chain, writable: chain };
-}
-
-// The log tools' chains (DESIGN: every program is a chain of the same stages): bytes of a log in, bytes out, the framing
-// and the steps after it fused in one stream (pace, which waits, apart); only redact writes lines as they came (bytes).
-// A log of several files is their bytes, each file's after a LogFileStart ({ logFile: name }): each file is framed
-// on its own, and a line is named in its file (lib/logs/places.ts).
-
-export type LogChainOptions = {
-  framing?: Framing;
-  /** The longest line read (default: the framing's, 16 MiB); a longer one ends the chain with a usage error. */
-  maxLineBytes?: number;
-  /** What the log's output is redacted with (the credentials in use). */
-  redaction?: RedactOptions;
-};
-
-/** bytes (and LogFileStarts) → the steps the chain's places are given to (the framing's items first). */
-function logChain(options: LogChainOptions, steps: (places: LogPlaces) => Step<any, any>[], readableObjectMode = false, frame = () => createLogFramer(options.framing, { keepBytes: false, maxLineBytes: options.maxLineBytes }) as Step<Buffer | string, { lineNo: number }>): Duplex {
-  const places = createLogPlaces();
-  const framer = createFilesFramer(frame, places);
-  // bytes are written as objects too, among the LogFileStarts, one chunk buffered as before
-  return stepStream(composeSteps([framer, ...steps(places)]), { writableObjectMode: true, writableHighWaterMark: 1, readableObjectMode });
-}
-
-/** `zero redact`: frame → redact → the same log, secrets replaced, clean lines as they came. */
-export function redactLogChain(options: LogChainOptions = {}): Duplex {
-  // the redactor parses only the lines it must: a clean line goes out as it came
-  return logChain(options, () => [createLogRedactor(options.redaction)], false, () => createLogLineFramer(options.framing, { maxLineBytes: options.maxLineBytes }));
-}
-
-/** `zero validate`: frame → schema of each line's version + order rules → the report; `summary()` once it has ended. */
-export function validateLogChain(options: LogChainOptions & Omit<LogCheckOptions, 'redaction' | 'places'> = {}): { chain: Duplex; summary(): LogSummary | undefined } {
-  let report: ReturnType<typeof createLogReport> | undefined;
-  const chain = logChain(options, (places) => [(report = createLogReport({ ...options, places }))]);
-  return { chain, summary: () => report!.summary() };
-}
-
-/** `zero stats`: frame → per-run totals, at the end. */
-export function statsChain(options: LogChainOptions & { format?: StatsFormat } = {}): Duplex {
-  return logChain(options, () => [createStatsReport(options.format, options.redaction)]);
-}
-
-export type ReplayChainOptions = LogChainOptions & {
-  /** The run to replay (default: the first). */
-  runId?: string;
-  /** A runId to stamp the events with instead of the recorded one. */
-  newRunId?: string;
-  /** Milliseconds between events. */
-  delay?: number;
-  format?: OutputFormat;
-  stderr?: ProgressWriter;
-};
-
-/**
- * `zero replay`: frame → pick a run → validate(output) → redact (→ restamp) → (pace) → serialize, as exec wrote it;
- * in the text format, a conversation's user turns, how each ended and the permissions decided are shown too.
- */
-export function replayChain(options: ReplayChainOptions = {}): { chain: Duplex; pick: RunPick } {
-  let picker: ReturnType<typeof createRunPicker> | undefined;
-  const { newRunId: runId, redaction } = options;
-  // a new runId only: each event keeps its own schemaVersion (the stamp stage would write the events in one version)
-  const replayed = mapStep((event: OutputEvent) => {
-    const redacted = redactEvent(event, redaction);
-    return runId ? stampEvent<Event>(redacted, runId, redacted.schemaVersion) : redacted;
-  });
-  const picked = (places: LogPlaces) => [(picker = createRunPicker(options.runId, places)), createRecordedCheck(places), replayed];
-  const serializer = mapStep(createLogSerializer(options.format ?? 'stream-json', options.stderr ?? process.stderr));
-  if (!options.delay) {
-    const chain = logChain(options, (places) => [...picked(places), serializer]);
-    return { chain, pick: picker!.pick };
-  }
-  const chain = new pumpify.obj(logChain(options, picked, true), pace(options.delay), stepStream(serializer, { readableObjectMode: false }));
-  return { chain, pick: picker!.pick };
-}
-
-const RENDERERS = { markdown: createMarkdownRenderer, html: createHtmlRenderer, text: createPlainTextRenderer } as const;
-
-/** `zero render`: frame → transcript (redacted as it is made) → markdown | html | text, written as the log is read. */
-export function renderChain(options: LogChainOptions & { format?: RenderFormat; source?: string } = {}): Duplex {
-  const render = RENDERERS[options.format ?? 'markdown'];
-  return logChain(options, (places) => [createTranscript({ redaction: options.redaction, places }), render({ title: transcriptTitle(options.source) })]);
 }

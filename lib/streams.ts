@@ -81,6 +81,27 @@ export type StepStreamOptions = {
   readableHighWaterMark?: number;
 };
 
+/** How long pulling a huge line's parts (a spooled final, redacted as it is pulled) may keep the event loop from running. */
+const BREATHE_MS = 20;
+
+/**
+ * For a loop that pulls parts whose making takes time: each call gives undefined while less than BREATHE_MS has
+ * gone since the event loop last ran, else a promise that resolves once it has (setImmediate: a signal, a timer,
+ * other I/O get their turn).
+ */
+export function breather(): () => Promise<void> | undefined {
+  let since = performance.now();
+  return () => {
+    if (performance.now() - since < BREATHE_MS) return undefined;
+    return new Promise<void>((resolve) =>
+      setImmediate(() => {
+        since = performance.now();
+        resolve();
+      }),
+    );
+  };
+}
+
 /** Room to write a batch in, kept between batches up to this size. */
 const KEPT_ROOM = 1 << 20;
 let room = Buffer.allocUnsafe(0);
@@ -149,10 +170,15 @@ export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOpti
       stream.once('close', done);
     });
   const pull = async (items: (string | Buffer | Iterable<string>)[]) => {
+    const breathe = breather();
     for (const item of items) {
       for (const part of typeof item === 'string' || Buffer.isBuffer(item) ? [item] : item) {
         addToBatch(part);
         while (stream.readableLength >= stream.readableHighWaterMark && !stream.destroyed) await taken();
+        const pause = breathe();
+        // what was made while the event loop waited goes out before it runs: the reader gets it at once
+        if (pause) pushBatch();
+        await pause;
         if (stream.destroyed) return;
       }
     }
@@ -246,6 +272,7 @@ export function flatMapStream<In, Out>(map: (chunk: In) => Out[], options: Stage
 export function joinDuplex(writable: Writable, readable: Readable): Duplex {
   const joined = new Duplex({
     readableObjectMode: readable.readableObjectMode,
+    writableObjectMode: writable.writableObjectMode,
     write(chunk, encoding, callback) {
       if (writable.destroyed || writable.writableEnded) return callback();
       if (writable.write(chunk, encoding)) return callback();
@@ -261,6 +288,12 @@ export function joinDuplex(writable: Writable, readable: Readable): Duplex {
     },
     read() {
       readable.resume();
+    },
+    // a reader that goes away takes both sides with it: nothing keeps running for output nobody reads
+    destroy(error, callback) {
+      writable.destroy();
+      readable.destroy();
+      callback(error);
     },
   });
   readable.on('data', (chunk) => {

@@ -35,6 +35,8 @@ export type ModelRun = {
   answer?: AnswerSchema;
   /** A turn's text past this many characters goes to a spool (lib/files/text-spool.ts), and a `final` carries it as `spool`. */
   spoolAfterChars?: number;
+  /** The events to write as soon as a model's response begins, before its first text (run_start, for the first one). */
+  onResponseStart?: () => Iterable<Event>;
 };
 
 /** The client's answer to a permission request, as its `permission_decision` tells it. */
@@ -52,7 +54,7 @@ export type PermissionDesk = {
 async function* streamTurn(run: ModelRun, messages: ChatMessage[]): AsyncGenerator<ProviderChunk> {
   try {
     const answer = run.answer && { name: run.answer.name, schema: run.answer.schema, strict: run.answer.strict };
-    yield* run.provider.turn({ messages, tools: run.toolbox.definitions(), ...(answer ? { answer } : {}) }, run.signal);
+    yield* run.provider.turn({ messages, tools: run.toolbox.definitions(), ...(answer ? { answer } : {}), responseStart: Boolean(run.onResponseStart) }, run.signal);
   } catch (error) {
     if (run.signal.aborted) throw run.signal.reason;
     if (error instanceof ZeroError) throw error;
@@ -161,7 +163,7 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
     const answer = assistantMessage(text, calls, reasoningBlocks);
     messages.push(answer);
     if (calls.length === 0) {
-      const outcome = answerOf(run, text, retries--);
+      const outcome = answerOf(run, text, answer, retries--);
       if ('final' in outcome) {
         yield outcome.final;
         return;
@@ -190,9 +192,10 @@ export async function* runModelTurns(run: ModelRun, messages: ChatMessage[], nex
  * The answer of a turn that asked for no tool: its `final`; under --output-schema, one that does not conform is sent
  * back (`retry`, what the model is told, and a `warning` for the client) while retries are left, else InvalidOutputError.
  */
-function answerOf(run: ModelRun, text: TextSpool, retriesLeft: number): { final: FinalEvent } | { retry: string; warning: string } {
+function answerOf(run: ModelRun, text: TextSpool, message: ChatMessage & { role: 'assistant' }, retriesLeft: number): { final: FinalEvent } | { retry: string; warning: string } {
   if (!run.answer) return { final: text.spooled ? { type: 'final', text: '', spool: text } : { type: 'final', text: text.text() } };
-  const verdict = run.answer.check(text.text());
+  // the message's content: a spooled text read back once, and kept for the retry's request
+  const verdict = run.answer.check(message.content);
   if (verdict.ok) return { final: { type: 'final', text: verdict.text, structured: verdict.value } };
   const { retries } = run.answer;
   if (retriesLeft <= 0) throw new InvalidOutputError(`The answer does not conform to --output-schema after ${retries} retr${retries === 1 ? 'y' : 'ies'}: ${verdict.errors}.`);
@@ -274,6 +277,8 @@ async function* streamInto(run: ModelRun, messages: ChatMessage[], calls: ToolCa
       yield { type: 'text', delta: chunk.delta };
     } else if (chunk.type === 'reasoning') {
       if (chunk.delta) yield { type: 'reasoning', delta: chunk.delta };
+    } else if (chunk.type === 'response_start') {
+      yield* run.onResponseStart?.() ?? [];
     } else if (chunk.type === 'reasoning_block') {
       reasoningBlocks.push(chunk.block);
     } else if (chunk.type === 'tool_call') {

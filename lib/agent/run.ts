@@ -72,6 +72,7 @@ export function createAgentRun(options: AgentOptions): AgentRunExchange {
   let sessionId = options.sessionId;
   const warnings = [...(options.warnings ?? [])];
   let began = false;
+  let announcedYet = false;
 
   /** The run begins with its (first) prompt: the session is opened, the earlier conversation read, the tools loaded. */
   const begin = async (prompt: string, images?: ImageInput[]) => {
@@ -84,26 +85,31 @@ export function createAgentRun(options: AgentOptions): AgentRunExchange {
     // the tools load when a run needs them: a log tool, which builds its chain beside this one, never does
     const toolbox = options.toolbox ?? (await import('../tools/registry.js')).createToolbox();
     const { provider, cwd, extraRoots } = options;
-    const run: Omit<ModelRun, 'permissions'> = { provider, toolbox, cwd, extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, meter, spoolAfterChars: options.spoolAfterChars, ...(options.answer ? { answer: options.answer } : {}) };
+    const run: Omit<ModelRun, 'permissions'> = { provider, toolbox, cwd, extraRoots, maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, signal, meter, spoolAfterChars: options.spoolAfterChars, onResponseStart: announce, ...(options.answer ? { answer: options.answer } : {}) };
     return { history: start?.history ?? [], run };
   };
 
-  function* header(): Generator<Event> {
+  /**
+   * run_start and the warnings, once: when the first model response begins (the provider tells, and the API has
+   * named its model; not in a conversation), else with the run's first event or its failure. Written while the model's first text is still
+   * on its way, they also take the output path's first-time costs off that text.
+   */
+  function* announce(): Generator<Event> {
+    if (announcedYet) return;
+    announcedYet = true;
     const { provider, cwd } = options;
     yield { type: 'run_start', ...(sessionId ? { sessionId } : {}), cwd, provider: provider.name, model: provider.model, ...(provider.apiModel ? { apiModel: provider.apiModel } : {}) };
     for (const message of warnings) yield { type: 'warning', message };
   }
 
   async function* announced(events: AsyncGenerator<Event, void>): AsyncGenerator<Event, void> {
-    let announcedYet = false;
     try {
       for await (const event of events) {
-        if (!announcedYet) yield* header();
-        announcedYet = true;
+        yield* announce();
         yield event;
       }
     } catch (error) {
-      if (began && !announcedYet) yield* header();
+      if (began) yield* announce();
       throw error;
     } finally {
       deadline.clear();
@@ -116,7 +122,8 @@ export function createAgentRun(options: AgentOptions): AgentRunExchange {
     const conversation = createConversation(signal, options.permissionTimeoutMs);
     const events = conversation.run(async (first) => {
       const { history, run } = await begin(first.prompt, first.images);
-      return { history, run: { ...run, askPermissions: options.askPermissions } };
+      // a conversation opens each turn with the turn's first event (turn_start): run_start keeps to the first event too
+      return { history, run: { ...run, onResponseStart: undefined, askPermissions: options.askPermissions } };
     });
     return {
       put(item) {

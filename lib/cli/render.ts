@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import { UsageError } from '../errors.js';
-import { renderChain } from '../pipeline.js';
+import { renderChain } from '../log-chains.js';
 import { RENDER_FORMATS } from '../render/format.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import { logFraming, openLogs, readsStdin, type RawLogFraming } from './log-source.js';

@@ -1,4 +1,4 @@
-import { replayChain } from '../pipeline.js';
+import { replayChain } from '../log-chains.js';
 import { newRunId, RUN_ID_PATTERN } from '../protocol/ids.js';
 import { OUTPUT_FORMATS } from '../output/serializer.js';
 import { logRedaction, runChain, runCommand } from './command.js';

@@ -1,4 +1,4 @@
-import { statsChain } from '../pipeline.js';
+import { statsChain } from '../log-chains.js';
 import { OUTPUT_FORMATS } from '../output/serializer.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import type { CliIO } from './io.js';

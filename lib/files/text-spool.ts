@@ -51,6 +51,35 @@ const hasLoneSurrogate = (text: string): boolean => !(text as string & { isWellF
 /** The first half of a surrogate pair (a UTF-16 unit): a text cut after it cuts a character in two. */
 export const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
+/** How much of the text a spool is made of goes through the transform at a time: ~6 ms of CPU of the slowest redaction (token-dense text). */
+export const PIECE_CHARS = 1 << 15;
+
+type Making = {
+  pieces: Generator<string>;
+  transform: { push(piece: string): string; flush(): string };
+  cutOn: AbortSignal | undefined;
+  made: { resolve(whole: boolean): void };
+};
+
+/** A promise and its resolve, to be settled later. */
+function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+/** Chunks cut to at most PIECE_CHARS, never between the halves of a surrogate pair. */
+function* piecesOf(chunks: Iterable<string>): Generator<string> {
+  for (const chunk of chunks) {
+    for (let start = 0; start < chunk.length; ) {
+      let end = Math.min(chunk.length, start + PIECE_CHARS);
+      if (end < chunk.length && isHighSurrogate(chunk.charCodeAt(end - 1))) end -= 1;
+      yield chunk.slice(start, end);
+      start = end;
+    }
+  }
+}
+
 /**
  * A text that is written once, in pieces, and read back any number of times: a string while it is short, past
  * `spoolAfter` characters a file (see anonymousFile) encrypted with AES-256-CTR under a key held only in this object,
@@ -69,6 +98,11 @@ export class TextSpool {
   #spoolable = true;
   readonly #key = randomBytes(32);
   readonly #iv = randomBytes(16);
+  /** For a spool made by `through`: where its text comes from, until it is all made. */
+  #making: Making | undefined;
+  /** Counts the moves of the text (into the file, back to memory): a reader then finds its place again. */
+  #layout = 0;
+  readonly #made = deferred<boolean>();
 
   constructor(readonly spoolAfter = SPOOL_AFTER_CHARS) {}
 
@@ -100,19 +134,36 @@ export class TextSpool {
     if (!this.#writeOut(text)) this.#pieces.push(text);
   }
 
-  /** The text in pieces of about a MiB (a piece written, in memory), read back from the file if it is there. */
+  /**
+   * The text in pieces of about a MiB (a piece written, in memory), read back from the file if it is there; of a
+   * spool made by `through`, made as far as it is read.
+   */
   *chunks(): Generator<string> {
-    if (this.#fd !== undefined) yield* this.#readBack(this.#fd);
-    else yield* this.#pieces;
+    const next = this.#cursor();
+    for (;;) {
+      const chunk = next();
+      if (chunk !== undefined) yield chunk;
+      else if (this.#making) this.#makeMore();
+      else break;
+    }
     if (this.#carry) yield this.#carry;
   }
 
-  /** A new spool of this text through a streaming transform (the stream redactor): what it gives for each chunk, then its flush. */
-  through(transform: { push(piece: string): string; flush(): string }): TextSpool {
+  /**
+   * A new spool of this text through a streaming transform (the stream redactor), made as it is read: the first
+   * reader to get past what is made has the next piece of this text (at most PIECE_CHARS) put through, written to
+   * the new spool (its file), and read again from there by any other reader; a reader that stops stops the work.
+   * Once `cutOn` aborts, nothing more is made and what the transform still holds is dropped: the text ends there.
+   */
+  through(transform: { push(piece: string): string; flush(): string }, cutOn?: AbortSignal): TextSpool {
     const out = new TextSpool(this.spoolAfter);
-    for (const chunk of this.chunks()) out.write(transform.push(chunk));
-    out.write(transform.flush());
+    out.#making = { pieces: piecesOf(this.chunks()), transform, cutOn, made: this.#made };
     return out;
+  }
+
+  /** Settles once a spool made of this one by `through` has been made: true when whole, false when it was cut. */
+  throughMade(): Promise<boolean> {
+    return this.#made.promise;
   }
 
   /** The whole text as one string: for what needs it whole (a next request, a schema check). */
@@ -123,18 +174,74 @@ export class TextSpool {
   }
 
   *#readBack(fd: number): Generator<string> {
+    const next = this.#fromStart(fd);
+    for (let chunk = next(); chunk !== undefined; chunk = next()) yield chunk;
+  }
+
+  /**
+   * A reader's place in the text: each call gives the next chunk written past it, or undefined when it has read all
+   * that is written so far (more may be written later: a spool being made). Should the text move (into the file, or
+   * back to memory), the reader finds its place again in the new one, by the characters it has read.
+   */
+  #cursor(): () => string | undefined {
+    let read = 0;
+    let layout = this.#layout;
+    let chunks = this.#fromStart(this.#fd);
+    let skip = 0;
+    return () => {
+      if (layout !== this.#layout) [layout, chunks, skip] = [this.#layout, this.#fromStart(this.#fd), read];
+      for (;;) {
+        let chunk = chunks();
+        if (chunk === undefined) return undefined;
+        if (skip >= chunk.length) {
+          skip -= chunk.length;
+          continue;
+        }
+        if (skip) [chunk, skip] = [chunk.slice(skip), 0];
+        read += chunk.length;
+        return chunk;
+      }
+    };
+  }
+
+  /** The text from its start as written so far, chunk by chunk, going on as more is written (see #cursor). */
+  #fromStart(fd: number | undefined): () => string | undefined {
+    if (fd === undefined) {
+      let index = 0;
+      return () => (index < this.#pieces.length ? this.#pieces[index++] : undefined);
+    }
     const decipher = createDecipheriv(CIPHER, this.#key, this.#iv);
     const decoder = new StringDecoder('utf8');
     const buffer = Buffer.allocUnsafe(READ_BYTES);
-    for (let at = 0; at < this.#bytes; ) {
-      const read = readSync(fd, buffer, 0, Math.min(READ_BYTES, this.#bytes - at), at);
-      if (read === 0) throw new Error('The answer spool ended before its text did.');
-      at += read;
-      const text = decoder.write(decipher.update(buffer.subarray(0, read)));
-      if (text) yield text;
+    let at = 0;
+    return () => {
+      // a write ends between characters: the decoder holds nothing once it has read up to one
+      while (at < this.#bytes) {
+        const read = readSync(fd, buffer, 0, Math.min(READ_BYTES, this.#bytes - at), at);
+        if (read === 0) throw new Error('The answer spool ended before its text did.');
+        at += read;
+        const text = decoder.write(decipher.update(buffer.subarray(0, read)));
+        if (text) return text;
+      }
+      return undefined;
+    };
+  }
+
+  /** The next piece of the text this spool is made of, through its transform; at its end (or cut) the spool is made. */
+  #makeMore(): void {
+    const making = this.#making!;
+    try {
+      const next = making.cutOn?.aborted ? undefined : making.pieces.next();
+      if (next && !next.done) return this.write(making.transform.push(next.value));
+      this.#making = undefined;
+      if (next) this.write(making.transform.flush());
+      else making.pieces.return(undefined);
+      making.made.resolve(Boolean(next));
+    } catch (error) {
+      this.#making = undefined;
+      making.made.resolve(false);
+      throw error;
     }
-    const rest = decoder.end(decipher.final());
-    if (rest) yield rest;
   }
 
   /** The pieces held so far go to a new file; none is made if it cannot be (the text stays here, and is not tried again). */
@@ -145,6 +252,7 @@ export class TextSpool {
       return;
     }
     this.#fd = fd;
+    this.#layout += 1;
     this.#cipher = createCipheriv(CIPHER, this.#key, this.#iv);
     unheld.register(this, fd, this);
     const pieces = this.#pieces;
@@ -177,6 +285,7 @@ export class TextSpool {
     unheld.unregister(this);
     closeSync(fd);
     this.#fd = undefined;
+    this.#layout += 1;
     this.#cipher = undefined;
     this.#bytes = 0;
     this.#spoolable = false;

@@ -204,6 +204,7 @@ class AnthropicProvider implements Provider {
           case 'message_start':
             this.apiModel = event.message.model;
             prompt = promptCounts(event.message.usage, prompt);
+            if (request.responseStart) yield { type: 'response_start' };
             break;
           case 'content_block_start':
             yield* blocks.start(event);

@@ -122,6 +122,7 @@ class OpenAIProvider implements Provider {
     this.onBytes = () => limits.touch();
     const calls = new Map<number, PartialCall>();
     const thinkTags = this.options.parseThinkTags ? new ThinkTagSplitter() : undefined;
+    let started = false;
     try {
       const body: OpenAI.Chat.ChatCompletionCreateParamsStreaming = {
         model: this.model,
@@ -138,6 +139,11 @@ class OpenAIProvider implements Provider {
         limits.signal.throwIfAborted();
         limits.touch();
         if (chunk.model) this.apiModel ??= chunk.model;
+        // at the first chunk that names the model (Azure's first names none): else run_start waits for the first event
+        if (request.responseStart && !started && this.apiModel) {
+          started = true;
+          yield { type: 'response_start' };
+        }
         const delta = chunk.choices[0]?.delta;
         const reasoning = reasoningOf(delta);
         if (reasoning) yield { type: 'reasoning', delta: reasoning };

@@ -3,8 +3,11 @@ import type { AuthSettings } from './headers.js';
 import type { Price } from './prices.js';
 import type { AnswerFormat } from '../agent/answer-schema.js';
 
-/** `answer` (--output-schema): the schema the answer must conform to, for the providers that can ask for it natively. */
-export type TurnRequest = { messages: ChatMessage[]; tools: ToolDefinition[]; answer?: AnswerFormat };
+/**
+ * `answer` (--output-schema): the schema the answer must conform to, for the providers that can ask for it natively.
+ * `responseStart`: a `response_start` chunk is wanted as soon as the response begins.
+ */
+export type TurnRequest = { messages: ChatMessage[]; tools: ToolDefinition[]; answer?: AnswerFormat; responseStart?: boolean };
 
 /** What a provider streams during one model turn. A tool call arrives whole (fragments already assembled). */
 export type ProviderChunk =
@@ -15,7 +18,12 @@ export type ProviderChunk =
   | { type: 'reasoning_block'; block: unknown }
   | ({ type: 'tool_call' } & ToolCallRequest)
   /** `cachedTokens`: the part of `promptTokens` read from the provider's prompt cache (priced apart). */
-  | { type: 'usage'; promptTokens?: number; completionTokens?: number; cachedTokens?: number; costUsd?: number };
+  | { type: 'usage'; promptTokens?: number; completionTokens?: number; cachedTokens?: number; costUsd?: number }
+  /**
+   * The response began (its first chunk came, so `apiModel` is known), when the request asked for it: a model's
+   * first text comes tens to hundreds of ms later, and run_start goes out meanwhile. A provider may not tell.
+   */
+  | { type: 'response_start' };
 
 export interface Provider {
   /** As reported in run_start.provider. */

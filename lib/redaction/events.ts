@@ -38,13 +38,25 @@ export function createEventRedactor(options: RedactOptions = {}): EventRedactor 
   };
 }
 
-/** A spooled `final` (lib/files/text-spool.ts): its text through the stream redactor, which gives what redactText of the whole gives, into a spool of its own. */
-function redactSpooled({ spool, ...event }: FinalEvent, options: RedactOptions): FinalEvent {
-  return { ...redactEvent(event, options), spool: spool!.through(createStreamRedactor(options)) };
+/** What the redact step does with a spooled `final`'s text. */
+export type SpooledFinals = {
+  /** Nobody reads the final's text (`-o text` without a session): it is not redacted, and the final goes on without it. */
+  unread?: boolean;
+  /** The run's cancellation: the text is cut where its redaction has got to (TextSpool.through). */
+  cutOn?: AbortSignal;
+};
+
+/**
+ * A spooled `final` (lib/files/text-spool.ts): its text through the stream redactor, which gives what redactText of
+ * the whole gives, into a spool of its own, made piece by piece as its readers pull it.
+ */
+function redactSpooled({ spool, ...event }: FinalEvent, options: RedactOptions & SpooledFinals): FinalEvent {
+  const redacted = redactEvent(event, options);
+  return options.unread ? redacted : { ...redacted, spool: spool!.through(createStreamRedactor(options), options.cutOn) };
 }
 
 /** The redact stage's step: a run's events, redacted, as createEventRedactor tells; each goes to `emit` as it is released. */
-export function redactStep(options: RedactOptions = {}): Step<Event, Event> {
+export function redactStep(options: RedactOptions & SpooledFinals = {}): Step<Event, Event> {
   // what is held: the redactor of its kind, and the latest delta event of that kind (two variables, not an object per delta)
   let heldBy: StreamRedactor | undefined;
   let template: DeltaEvent | undefined;

@@ -1,7 +1,7 @@
 /**
  * A held text as redactText's rules read it (text.ts): its escapes of secret characters decoded (`\u0073k-…` is
- * a token, `s_\u0070ass` a name), and credentials in use replaced by the marker first (a token glued to one
- * starts after it, at the marker's `]`). The stream's hold (tail.ts holdFrom) looks for open matches in these
+ * a token, `s_\u0070ass` a name), and credentials in use replaced by the marker (the rules' second pass, text.ts
+ * redactPlain: a token glued to one starts after it, at the marker's `]`). The stream's hold (tail.ts holdFrom) looks for open matches in these
  * views too, and maps where one starts back to the text.
  */
 

@@ -92,14 +92,26 @@ export function mayContainKnownSecret(text: string, options?: RedactOptions): bo
   return known.secrets.length > 0 && (containsAny(text, known.forms) || redactFragments(text, known.secrets) !== text);
 }
 
-/** `starts`: where the keywords of each rule with applyAt begin in `text` (prefilter.select), which it can use while no rule before it changed the text. */
-function redactPlain(text: string, known: Known, rules: readonly TextRule[], starts: readonly (readonly number[])[]): string {
-  let out = known.secrets.length === 0 ? text : redactFragments(redactKnownForms(text, known.forms), known.secrets);
+/** `starts` (when given): where the keywords of each rule with applyAt begin in `text` (prefilter.select), which it can use while no rule before it changed the text. */
+function applyRules(text: string, rules: readonly TextRule[], starts?: readonly (readonly number[])[]): string {
+  let out = text;
   for (const rule of rules) {
-    const located = rule.applyAt !== undefined && out === text ? prefilter.located.indexOf(rule) : -1;
-    out = located >= 0 ? rule.applyAt!(out, starts[located]!) : rule.apply(out);
+    const located = starts && rule.applyAt !== undefined && out === text ? prefilter.located.indexOf(rule) : -1;
+    out = located >= 0 ? rule.applyAt!(out, starts![located]!) : rule.apply(out);
   }
   return out;
+}
+
+/**
+ * The rules, then the credentials in use (whole forms, then pieces): a marker put first would hide the rest of a
+ * secret that holds a piece of one from its rule. Then the rules again, where a credential went: a token glued
+ * to one starts at its marker's `]`.
+ */
+function redactPlain(text: string, known: Known, rules: readonly TextRule[], starts: readonly (readonly number[])[]): string {
+  const out = applyRules(text, rules, starts);
+  if (known.secrets.length === 0) return out;
+  const credentialsOut = redactFragments(redactKnownForms(out, known.forms), known.secrets);
+  return credentialsOut === out ? out : applyRules(credentialsOut, rules);
 }
 
 /** Arrays for select's keyword starts, one per located rule. */

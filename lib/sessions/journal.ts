@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js';
 import { DEFAULT_MAX_LINE_BYTES, createLineFramer } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
 import type { Line } from '../protocol/types.js';
-import { applyStep, concatBytes } from '../streams.js';
+import { applyStep, breather, concatBytes } from '../streams.js';
 import { jsonLineParts } from '../output/json-parts.js';
 import { NO_FOLLOW, PRIVATE_FILE_MODE, openError } from './folders.js';
 
@@ -22,7 +22,8 @@ const WRITE_BYTES = 1 << 20;
 /**
  * Appends events as whole JSON lines (O_APPEND), in one write up to WRITE_BYTES, so a reader or a crash sees each
  * batch's lines whole or a torn last line, never interleaved ones (the session's lock keeps other writers out).
- * A huge line is serialized and written in parts (lib/output/json-parts.ts), never held whole.
+ * A huge line is serialized and written in parts (lib/output/json-parts.ts), never held whole; a spooled final's
+ * parts are redacted as they are pulled, so the event loop is let run between them (breather).
  */
 export async function appendLines(file: string, events: readonly object[]): Promise<void> {
   if (events.length === 0) return;
@@ -38,8 +39,11 @@ export async function appendLines(file: string, events: readonly object[]): Prom
   try {
     let parts: string[] = [];
     let length = 0;
+    const breathe = breather();
     for (const event of events) {
       for (const part of jsonLineParts(event)) {
+        const pause = breathe();
+        if (pause) await pause;
         parts.push(part);
         length += part.length;
         if (length < WRITE_BYTES) continue;

@@ -1,7 +1,8 @@
 import t from 'tap';
 import { Readable, Transform } from 'node:stream';
-import { execChain, inputChain, outputChain, redactLogChain, renderChain, replayChain, reportFailure, statsChain, validateLogChain } from '../../lib/pipeline.js';
+import { execChain, inputChain, outputChain, reportFailure } from '../../lib/pipeline.js';
 import { ScriptedProvider, type ScriptTurn } from '../../lib/providers/scripted.js';
+import type { Provider } from '../../lib/providers/types.js';
 import { checkAgainstSchema } from '../../lib/protocol/validate.js';
 import { through, throughUntilError } from '../helpers/streams.js';
 import { settled } from '../helpers/timing.js';
@@ -10,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TextSpool } from '../../lib/files/text-spool.js';
 import { createRecorder } from '../../lib/sessions/recorder.js';
+import { redactText } from '../../lib/redaction/index.js';
 
 async function readAll(stream: Readable): Promise<string> {
   let text = '';
@@ -123,6 +125,27 @@ t.test('cancel: error cancelled and run_end 130', async (t) => {
   t.ok(out.filter((e) => e.type === 'text').length < 4);
 });
 
+t.test('execChain destroyed by its reader (a program that stops reading): the run stops, its model call too', async (t) => {
+  let modelCall: AbortSignal | undefined;
+  const provider: Provider = {
+    name: 'slow',
+    model: 'slow',
+    acceptsImages: false,
+    async *turn(_request, signal) {
+      modelCall = signal;
+      for (let i = 0; i < 50; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        if (signal.aborted) return;
+        yield { type: 'text', delta: `word${i} ` };
+      }
+    },
+  };
+  const chain = execChain({ provider, cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: streamJson });
+  for await (const chunk of chain) if (String(chunk).includes('"type":"text"')) break;
+  t.equal(await chain.exitCode, 141, 'as a run whose stdout reader went away');
+  t.equal(modelCall?.aborted, true, 'the model call is cancelled');
+});
+
 t.test('cancel while still reading stream-json input', async (t) => {
   const chain = execChain({ provider: scripted([]), cwd: t.testdir({}), input: { format: 'stream-json' }, output: streamJson });
   chain.write('{"schemaVersion":1,"type":"prompt","content":"waiting for more"}\n');
@@ -176,57 +199,6 @@ t.test('reportFailure: a failure before the run, in each format', async (t) => {
 
 // The log tools' chains, as a program that embeds them uses them: bytes of a log in, bytes out.
 
-const runId = 'run_20261201000000_abcdef';
-const logOf = (...events: object[]) => events.map((event) => `${JSON.stringify({ schemaVersion: 1, runId, ...event })}\n`).join('');
-const KEY = ['ghp_', 'Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa'].join('');
-const RUN = logOf(
-  { type: 'run_start', cwd: '/repo', provider: 'scripted', model: 'm' },
-  { type: 'text', delta: `The key is ${KEY.slice(0, 10)}` },
-  { type: 'text', delta: `${KEY.slice(10)}.` },
-  { type: 'final', text: 'done' },
-  { type: 'run_end', status: 'success', exitCode: 0 },
-);
-
-t.test('redactLogChain: the same log, the split key redacted, clean lines as they came', async (t) => {
-  const out = (await through<Buffer>(redactLogChain(), [Buffer.from(RUN)])).join('');
-  t.notMatch(out, KEY.slice(4, 16));
-  const [first, , , final, last] = RUN.trimEnd().split('\n');
-  t.same(out.trimEnd().split('\n').filter((line) => !line.includes('"type":"text"')), [first, final, last]);
-});
-
-t.test('validateLogChain: the report, and the summary once it ended', async (t) => {
-  const { chain, summary } = validateLogChain();
-  t.equal((await through<Buffer>(chain, [Buffer.from(RUN)])).join(''), 'valid: 5 events, 1 run\n');
-  t.same(summary(), { valid: true, events: 5, runs: 1, problems: 0 });
-});
-
-t.test('statsChain: per-run totals at the end', async (t) => {
-  const out = (await through<Buffer>(statsChain({ format: 'json' }), [Buffer.from(RUN)])).join('');
-  const [stats, cost] = out.trimEnd().split('\n').map((line) => JSON.parse(line));
-  t.match(stats, { type: 'run_stats', run_id: runId, model_turns: 1, outcome: 'success' });
-  t.match(cost, { type: 'cost_totals' });
-});
-
-t.test('replayChain: the run as exec wrote it (redacted again), under a new runId if asked, paced if asked', async (t) => {
-  const replayed = replayChain({ newRunId: 'run_20261201111111_zzzzzz', delay: 5 });
-  const out = (await through<Buffer>(replayed.chain, [Buffer.from(RUN)])).join('');
-  const events = out.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-  t.ok(events.every((event) => event.runId === 'run_20261201111111_zzzzzz' && event.schemaVersion === 1));
-  t.notMatch(out, KEY.slice(4, 16));
-  t.equal(replayed.pick.chosen, runId);
-  t.equal(replayed.pick.exitCode, 0);
-});
-
-t.test('renderChain: the transcript in Markdown (the default) or HTML, titled by its source, the split key redacted', async (t) => {
-  const md = (await through<Buffer>(renderChain({ source: 'run.jsonl' }), [Buffer.from(RUN)])).join('');
-  t.match(md, /^# Zero transcript: run\.jsonl\n\n## Run 1: `run_20261201000000_abcdef`/);
-  t.match(md, '### Final answer\n\ndone');
-  t.notMatch(md, KEY.slice(4, 16));
-  const html = (await through<Buffer>(renderChain({ format: 'html' }), [Buffer.from(RUN)])).join('');
-  t.match(html, /^<!doctype html>[\s\S]*<title>Zero transcript<\/title>[\s\S]*<\/html>\n$/);
-  t.notMatch(html, KEY.slice(4, 16));
-});
-
 t.test('outputChain: a spooled final writes what the same final as a string writes (each format, each version, the session), its secrets redacted across read edges', async (t) => {
   const MiB = 1 << 20;
   const literal = 'credential-in-use-123';
@@ -261,4 +233,80 @@ t.test('outputChain: a spooled final writes what the same final as a string writ
   t.ok(asSpool.out === asString.out, 'with a session: stdout the same');
   t.ok(asSpool.journal.replace(/"content":"[^"]*"/, '') === asString.journal.replace(/"content":"[^"]*"/, ''), 'and events.jsonl the same');
   t.notMatch(asSpool.journal, key.slice(14, 40));
+});
+
+t.test('outputChain: a spooled final is redacted as its reader takes it; a reader that stalls stops the work', async (t) => {
+  const MiB = 1 << 20;
+  const key = `sk-ant-api03-${'K'.repeat(93)}AA`;
+  const text = `${'plain words, and more of them\n'.repeat(3000)}token=${key}\n`.repeat(100);
+  const source = new TextSpool(1000);
+  for (let start = 0; start < text.length; start += MiB) source.write(text.slice(start, start + MiB));
+  // the raw spool is itself made as it is read, so what the chain has pulled of it can be counted
+  let pulled = 0;
+  const raw = source.through({ push: (piece) => ((pulled += piece.length), piece), flush: () => '' });
+  const chain = outputChain({ ...streamJson, runId: 'run_20261206000000_aaaaaa' });
+  chain.end({ type: 'final', text: '', spool: raw });
+  await new Promise((resolve) => chain.once('readable', resolve));
+  const first = String(chain.read());
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  t.ok(pulled < 2 * MiB, `the reader stalled after ${first.length} characters: ${pulled} of ${text.length} read from the spool`);
+  const line = first + (await readAll(chain));
+  t.equal(pulled, text.length);
+  const [final] = events(line) as unknown as [{ text: string }];
+  t.ok(final.text === redactText(text), 'then the whole final, as redactText of the whole gives');
+  t.notMatch(line, key.slice(14, 40));
+});
+
+t.test('execChain: a spooled final is cut where its redaction got to when the run is cancelled, and the run ends cancelled', async (t) => {
+  const keys = Array.from({ length: 20_000 }, (_, index) => `key=sk-${index.toString(16).padStart(8, '0')}${'f'.repeat(40)}\n`).join('');
+  const chain = execChain({ provider: scripted([{ chunks: [keys.slice(0, keys.length / 2), keys.slice(keys.length / 2)] }]), cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: streamJson, spoolAfterChars: 1000 });
+  let text = '';
+  for await (const chunk of chain) {
+    text += String(chunk);
+    if (text.includes('"type":"final"')) chain.cancel('SIGINT');
+  }
+  const out = events(text);
+  t.same(out.slice(-3).map((event) => event.type), ['final', 'error', 'run_end']);
+  t.match(out.at(-1), { status: 'error', exitCode: 130 });
+  const final = (out.at(-3) as { text: string }).text;
+  const whole = redactText(keys);
+  t.ok(final.length < whole.length && whole.startsWith(final), `the final cut: ${final.length} of ${whole.length} characters`);
+  t.equal(await chain.exitCode, 130);
+});
+
+t.test('execChain: a spooled final nobody reads (-o text, no session) is not redacted, and the run ends as it would', async (t) => {
+  const long = 'word '.repeat(1000);
+  const chain = execChain({ provider: scripted([{ text: long }]), cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: { format: 'text', stderr: { write: () => true } }, spoolAfterChars: 100 });
+  t.equal(await readAll(chain), `${long}\n`, 'the streamed text, its line ended');
+  t.equal(await chain.exitCode, 0);
+});
+
+t.test('outputChain -o text with no session: a spooled final\'s text is not read at all', async (t) => {
+  const source = new TextSpool(10);
+  source.write('x'.repeat(1000));
+  let pulled = 0;
+  const raw = source.through({ push: (piece) => ((pulled += piece.length), piece), flush: () => '' });
+  await through(outputChain({ format: 'text', stderr: { write: () => true } }), [{ type: 'final', text: '', spool: raw }]);
+  t.equal(pulled, 0);
+});
+
+t.test('outputChain with a session: a delta is on the output before work already queued behind it (the reply\'s end) has run', async (t) => {
+  const root = t.testdir({});
+  const recorder = createRecorder({ root, plan: { kind: 'new' }, cwd: '/repo', provider: 'openai', model: 'm' });
+  await recorder.begin('Say it.');
+  const chain = outputChain({ ...streamJson, recorder, runId: 'run_20261206000000_aaaaaa' });
+  let out = '';
+  chain.on('data', (bytes) => (out += String(bytes)));
+  chain.write({ type: 'run_start', cwd: '/repo', provider: 'openai', model: 'm' });
+  await new Promise((resolve) => setImmediate(resolve));
+  chain.write({ type: 'text', delta: 'last word' });
+  // the SDK decoding the reply's last chunks, the loop ending the turn: a chain of promise callbacks, no I/O
+  let seenAfter = -1;
+  for (let step = 0; step < 200 && seenAfter < 0; step++) {
+    await Promise.resolve();
+    if (out.includes('last word')) seenAfter = step;
+  }
+  t.ok(seenAfter >= 0 && seenAfter < 50, `the delta went out ${seenAfter} promise callbacks later`);
+  chain.end({ type: 'run_end', status: 'success', exitCode: 0 });
+  await new Promise((resolve) => chain.on('end', resolve).resume());
 });

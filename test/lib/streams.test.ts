@@ -201,3 +201,32 @@ t.test('byte mode: an Iterable that fails fails the stream, after what it gave b
   t.equal(error?.message, 'spool gone');
   t.equal(out.map(String).join(''), 'a');
 });
+
+/** A part that takes `ms` of CPU to make, as a spooled final's part does while it is redacted. */
+const slowPart = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+  return 'z'.repeat(1024);
+};
+
+t.test('byte mode: an Iterable whose parts are slow to make lets the event loop run while it is pulled, and what was made goes out', async (t) => {
+  function* parts() {
+    for (let index = 0; index < 60; index++) yield slowPart(5);
+  }
+  const stage = stepStream({ write: (_chunk: Buffer, emit: (out: string | Iterable<string>) => void) => emit(parts()) }, { writableObjectMode: false, readableObjectMode: false });
+  let ticks = 0;
+  const ticking = setInterval(() => ticks++, 1);
+  let firstChunkAt: number | undefined;
+  const startedAt = performance.now();
+  stage.end('go');
+  let length = 0;
+  for await (const chunk of stage) {
+    firstChunkAt ??= performance.now();
+    length += (chunk as Buffer).length;
+  }
+  clearInterval(ticking);
+  t.equal(length, 60 * 1024);
+  // 300 ms of making: a timer waits at most ~20 ms (before, it waited for all of it, the parts being small)
+  t.ok(ticks >= 6, `a 1 ms timer ran ${ticks} times`);
+  t.ok(firstChunkAt! - startedAt < 150, `the first bytes after ${Math.round(firstChunkAt! - startedAt)} ms`);
+});

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { NO_LAST_ANSWER, TURN_LIMIT_REQUEST, runAgent } from '../../../lib/agent/loop.js';
+import { answerSchema } from '../../../lib/agent/answer-schema.js';
 import { planTools, type PermissionSettings } from '../../../lib/tools/permissions.js';
 import { allTools, createToolbox, toolboxFor, type Toolbox } from '../../../lib/tools/registry.js';
 import { CancelledError, ZeroError } from '../../../lib/errors.js';
@@ -9,7 +10,7 @@ import type { Event, ImageInput } from '../../../lib/protocol/types.js';
 import { createMeter, type Meter } from '../../../lib/agent/limits.js';
 import type { ChatMessage } from '../../../lib/protocol/chat.js';
 import type { Provider, ProviderChunk, TurnRequest } from '../../../lib/providers/types.js';
-import type { TextSpool } from '../../../lib/files/text-spool.js';
+import { TextSpool } from '../../../lib/files/text-spool.js';
 
 /** A provider written inline: each turn is a function of what the model receives. */
 function provider(turns: ((request: TurnRequest) => ProviderChunk[] | Error)[]): Provider & { seen: ChatMessage[][] } {
@@ -73,6 +74,18 @@ t.test('empty deltas are dropped; usage gets its total', async (t) => {
     { type: 'usage', costUsd: 0.01 },
     { type: 'final', text: 'x' },
   ]);
+});
+
+t.test('onResponseStart: asked for at every model call, its events written where the response begins', async (t) => {
+  const answer = (request: TurnRequest): ProviderChunk[] => [...(request.responseStart ? [{ type: 'response_start' } as const] : []), { type: 'text', delta: 'Hi.' }];
+  const p = provider([answer, answer]);
+  const cwd = t.testdir({});
+  let calls = 0;
+  const onResponseStart = () => (calls++ === 0 ? [{ type: 'warning', message: 'began' } as Event] : []);
+  const events: Event[] = [];
+  for await (const event of runAgent({ prompt: 'start', provider: p, toolbox: createToolbox(), cwd, maxTurns: 5, signal: new AbortController().signal, onResponseStart })) events.push(event);
+  t.same(events, [{ type: 'warning', message: 'began' }, { type: 'text', delta: 'Hi.' }, { type: 'final', text: 'Hi.' }]);
+  t.same((await run(provider([answer]), cwd)).events, [{ type: 'text', delta: 'Hi.' }, { type: 'final', text: 'Hi.' }], 'not asked for without it');
 });
 
 t.test('a plain error thrown by a provider becomes a provider_error (exit 3), not a crash', async (t) => {
@@ -403,4 +416,23 @@ t.test('spoolAfterChars with --output-schema: the check reads the answer whole, 
   const events: Event[] = [];
   for await (const event of runAgent({ prompt: 'start', provider: p, toolbox: createToolbox(), cwd: t.testdir({}), maxTurns: 5, signal: new AbortController().signal, spoolAfterChars: 100, answer })) events.push(event);
   t.same(events.at(-1), { type: 'final', text: json, structured: JSON.parse(json) });
+});
+
+t.test('spoolAfterChars with --output-schema: an answer sent back is read from its spool once, for its check and the retry request', async (t) => {
+  const answer = answerSchema(JSON.stringify({ type: 'object', required: ['items'] }), 'schema.json', 1);
+  const wrong = JSON.stringify({ other: 'x'.repeat(300) });
+  const right = JSON.stringify({ items: 'y'.repeat(300) });
+  const p = provider([() => [{ type: 'text', delta: wrong }], () => [{ type: 'text', delta: right }]]);
+  let reads = 0;
+  const text = Object.getOwnPropertyDescriptor(TextSpool.prototype, 'text')!.value as (this: TextSpool) => string;
+  TextSpool.prototype.text = function (this: TextSpool) {
+    reads++;
+    return text.call(this);
+  };
+  t.teardown(() => void (TextSpool.prototype.text = text));
+  const events: Event[] = [];
+  for await (const event of runAgent({ prompt: 'start', provider: p, toolbox: createToolbox(), cwd: t.testdir({}), maxTurns: 5, signal: new AbortController().signal, spoolAfterChars: 100, answer })) events.push(event);
+  t.same(events.at(-1), { type: 'final', text: right, structured: JSON.parse(right) });
+  t.equal((p.seen[1]![1] as { content: string }).content, wrong, 'the retry request holds the answer sent back');
+  t.equal(reads, 2, 'each answer read back once');
 });

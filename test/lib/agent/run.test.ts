@@ -6,6 +6,8 @@ import type { Event, ImageInput, PromptRequest } from '../../../lib/protocol/typ
 import type { ChatMessage } from '../../../lib/protocol/chat.js';
 import type { Provider } from '../../../lib/providers/types.js';
 import { ScriptedProvider } from '../../../lib/providers/scripted.js';
+import { createOpenAIProvider } from '../../../lib/providers/openai.js';
+import { data, fakeApi } from '../../helpers/sse-server.js';
 
 const types = (events: Event[]) => events.map((event) => event.type);
 
@@ -82,6 +84,25 @@ t.test('images for a provider that takes none: a usage error alone, before a ses
     t.same(opened.begun, []);
     t.same(provider.asked, []);
   }
+});
+
+t.test('run_start and the warnings go out as soon as the model\'s response begins, before its first text', async (t) => {
+  const chunk = (delta: object) => data({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'gpt-4.1-2025-04-14', choices: [{ index: 0, delta, finish_reason: null }] });
+  // the role chunk, then nothing: the first text has not come
+  const api = await fakeApi([{ sse: [chunk({ role: 'assistant', content: '' }), chunk({ content: 'Hi' })], stall: 1 }]);
+  t.teardown(() => api.close());
+  const controller = new AbortController();
+  const provider = createOpenAIProvider({ apiKey: 'sk-test-0123456789abcdefghij', baseURL: `${api.url}/v1`, maxRetries: 0 });
+  const run = createAgentRun({ provider, cwd: t.testdir({}), warnings: ['first'], signal: controller.signal });
+  await run.put({ prompt: 'hi' });
+  run.close();
+  const first = await Promise.race([run.events.next(), new Promise<{ value: string }>((resolve) => setTimeout(() => resolve({ value: 'nothing within 5 s' }), 5000).unref())]);
+  t.match(first.value, { type: 'run_start', model: 'gpt-4.1', apiModel: 'gpt-4.1-2025-04-14' });
+  t.same((await run.events.next()).value, { type: 'warning', message: 'first' });
+  t.equal(api.framesWritten(), 1, 'while the server has sent the role chunk alone');
+  const next = run.events.next();
+  controller.abort(new CancelledError('SIGINT'));
+  t.match(await next.catch((error: unknown) => error), { exitCode: 130 }, 'the run still ends as it would');
 });
 
 t.test('a failure once the run began still has its run_start; a signal before the prompt fails alone', async (t) => {

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readlinkSync, readSync, fstatSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { TextSpool } from '../../../lib/files/text-spool.js';
+import { PIECE_CHARS, TextSpool } from '../../../lib/files/text-spool.js';
 
 // The spool's file is unlinked at once: it is found through the process's open files (/proc/self/fd), the only path to it.
 const spoolFds = (): number[] =>
@@ -79,9 +79,46 @@ t.test('through: a new spool of the text as a streaming transform gives it', asy
   const spool = written(new TextSpool(10), ['abc'.repeat(100), 'def'.repeat(100)]);
   let pieces = 0;
   const upper = spool.through({ push: (piece) => (pieces++, piece.toUpperCase()), flush: () => '!' });
+  t.equal(pieces, 0, 'nothing is made before it is read');
   t.equal(upper.text(), `${'ABC'.repeat(100)}${'DEF'.repeat(100)}!`);
   t.ok(pieces >= 1);
   t.ok(upper.spooled);
+  t.equal(upper.text(), `${'ABC'.repeat(100)}${'DEF'.repeat(100)}!`, 'read again, from its file');
+  t.equal(await spool.throughMade(), true, 'made whole');
+});
+
+// spooled from its first piece, or moved to its file while both read (each finds its place again)
+for (const spoolAfter of [1000, 100_000]) t.test(`through: made as far as its furthest reader has read, once; another reader reads what is made (spooled past ${spoolAfter})`, async (t) => {
+  const text = 'multi-byte é 中文 😀 and plain text\n'.repeat(20_000);
+  const source = written(new TextSpool(spoolAfter), [text.slice(0, 300_000), text.slice(300_000)]);
+  let given = 0;
+  const copy = source.through({ push: (piece) => ((given += piece.length), piece), flush: () => '' });
+  const [ahead, behind] = [copy.chunks(), copy.chunks()];
+  const firstAhead = ahead.next().value as string;
+  t.ok(given <= PIECE_CHARS, 'a reader at its first chunk has a piece made, no more');
+  const read = [firstAhead];
+  for (let index = 0; index < 5; index++) read.push(ahead.next().value as string);
+  const madeThen = given;
+  t.ok(madeThen < text.length / 2, `six chunks read: ${madeThen} of ${text.length} characters made`);
+  const behindRead: string[] = [];
+  while (behindRead.join('').length < read.join('').length) behindRead.push(behind.next().value as string);
+  t.equal(given, madeThen, 'the reader behind reads what is made, and makes nothing');
+  for (const chunk of behind) behindRead.push(chunk);
+  for (const chunk of ahead) read.push(chunk);
+  t.equal(given, text.length, 'each piece made once');
+  t.ok(read.join('') === text && behindRead.join('') === text, 'both readers get the whole text');
+});
+
+t.test('through: cut by its signal, the text ends where it got to, and what the transform held is dropped', async (t) => {
+  const source = written(new TextSpool(10), ['x'.repeat(3 * PIECE_CHARS)]);
+  const cut = new AbortController();
+  const copy = source.through({ push: (piece) => piece.slice(1), flush: () => 'held' }, cut.signal);
+  const reader = copy.chunks();
+  const first = reader.next().value as string;
+  cut.abort();
+  t.equal(first + [...reader].join(''), 'x'.repeat(PIECE_CHARS - 1), 'no piece after the signal, no flush');
+  t.equal(copy.text(), first, 'every reader gets the same cut text');
+  t.equal(await source.throughMade(), false, 'made, cut');
 });
 
 t.test('a temp dir that cannot be written keeps the text in memory, as without a spool', async (t) => {

@@ -63,6 +63,18 @@ t.test('text deltas stream as they come, then usage; apiModel is what the API an
   t.equal(provider.apiModel, 'claude-sonnet-4-5-20250929');
 });
 
+t.test('asked for, response_start comes at message_start, before the first text, apiModel known then', async (t) => {
+  const { provider } = await setup(t, [{ sse: textReply('Hel', 'lo') }], { model: undefined });
+  const chunks: ProviderChunk[] = [];
+  let modelAtStart: string | undefined;
+  for await (const chunk of provider.turn({ ...hello, responseStart: true }, run())) {
+    if (chunk.type === 'response_start') modelAtStart = provider.apiModel;
+    chunks.push(chunk);
+  }
+  t.same(chunks.map((chunk) => chunk.type), ['response_start', 'text', 'text', 'usage']);
+  t.equal(modelAtStart, 'claude-sonnet-4-5-20250929');
+});
+
 t.test('tool_use blocks: input_json_delta fragments assembled, calls in block order after the text', async (t) => {
   const sse = [
     messageStart(472), textStart(0), textDelta(0, 'Let me look.'), blockStop(0),

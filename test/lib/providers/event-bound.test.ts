@@ -1,11 +1,11 @@
 import t from 'tap';
 import { ProviderError } from '../../../lib/errors.js';
-import { boundEvents } from '../../../lib/providers/event-bound.js';
+import { boundBody } from '../../../lib/providers/event-bound.js';
 
-/** The pieces through boundEvents (bound: `max` bytes): what came out, how often bytes were reported, and the failure. */
+/** The pieces through boundBody (bound: `max` bytes): what came out, how often bytes were reported, and the failure. */
 async function through(pieces: string[], max: number) {
   let reports = 0;
-  const stream = new Blob(pieces).stream().pipeThrough(boundEvents('test', () => reports++, max));
+  const stream = boundBody(new Blob(pieces).stream(), 'test', () => reports++, max);
   let out = '';
   try {
     for await (const chunk of stream) out += Buffer.from(chunk).toString();
@@ -30,4 +30,17 @@ t.test('an event past the bound fails, whether one line or many short lines, spl
     t.type(error, ProviderError);
     t.match((error as Error).message, /^test sent one stream event of more than 100 bytes/);
   }
+});
+
+t.test('the body is read only as its reader reads: nothing ahead of it', async (t) => {
+  let pulls = 0;
+  const source = new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(Buffer.from(`data: ${++pulls}\n\n`)) }, { highWaterMark: 0 });
+  const reader = boundBody(source, 'test', () => {}).getReader();
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+  await turn();
+  t.equal(pulls, 0, 'nothing before the first read');
+  t.equal(Buffer.from((await reader.read()).value!).toString(), 'data: 1\n\n');
+  await turn();
+  t.equal(pulls, 1, 'one event read, one piece taken');
+  await reader.cancel();
 });

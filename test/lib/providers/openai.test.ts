@@ -86,6 +86,31 @@ t.test('text deltas as they arrive, then usage; apiModel from the stream', async
   t.equal(createOpenAIProvider({ apiKey: KEY, model: 'gpt-5' }).model, 'gpt-5');
 });
 
+t.test('asked for, response_start comes with the first chunk (the role chunk, no text yet), apiModel known then', async (t) => {
+  const api = await serve(t, [{ sse: helloStream }]);
+  const p = provider(api.url);
+  let modelAtStart: string | undefined;
+  const { chunks, error } = await run(p, { ...prompt, responseStart: true }, undefined, (chunk) => {
+    if (chunk.type === 'response_start') modelAtStart = p.apiModel;
+  });
+  t.equal(error, undefined);
+  t.same(chunks.map((chunk) => chunk.type), ['response_start', 'text', 'text', 'usage'], 'once, before the text');
+  t.equal(modelAtStart, API_MODEL);
+});
+
+t.test('response_start waits for a chunk that names the model: Azure opens with a prompt_filter_results chunk whose model is ""', async (t) => {
+  const filters = data({ choices: [], created: 0, id: '', model: '', object: '', prompt_filter_results: [{ prompt_index: 0, content_filter_results: {} }] });
+  const api = await serve(t, [{ sse: [filters, ...helloStream] }]);
+  const p = provider(api.url);
+  let modelAtStart: string | undefined;
+  const { chunks, error } = await run(p, { ...prompt, responseStart: true }, undefined, (chunk) => {
+    if (chunk.type === 'response_start') modelAtStart = p.apiModel;
+  });
+  t.equal(error, undefined);
+  t.same(chunks.map((chunk) => chunk.type), ['response_start', 'text', 'text', 'usage']);
+  t.equal(modelAtStart, API_MODEL, 'run_start, written at response_start, names the model the API answered with');
+});
+
 t.test('tool-call fragments are assembled by index and yielded whole, in index order, at the end', async (t) => {
   const api = await serve(t, [
     {

@@ -4,6 +4,7 @@ import { REDACTED } from '../../../lib/redaction/rule.js';
 import { decodeSecretEscapes } from '../../../lib/redaction/escapes.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
 import { MIN_SECRET_LENGTH, TEXT_RULES, mayContainSecret, prepareSecrets, redactText, mayContainSecretInJson } from '../../../lib/redaction/text.js';
+import { noMoreShown } from '../../helpers/redacted.js';
 
 const body = (n: number): string => 'Zq7Wm3Xk9P'.repeat(Math.ceil(n / 10)).slice(0, n);
 
@@ -208,6 +209,25 @@ t.test('property: a loaded secret never survives', async (t) => {
   t.pass();
 });
 
+t.test('property: a credential in use only adds to what is redacted, pieces of it inside other secrets too', async (t) => {
+  const credential = fc.tuple(run(tokenChar, 12, 40), fc.nat(9)).map(([body, digit]) => `${body}${digit}`);
+  /** Text, or a piece of the credential (8 characters or more) from a place in it. */
+  const part = fc.oneof(fragment, fc.record({ at: fc.nat(), length: fc.integer({ min: 8, max: 40 }) }));
+  /** A part, often after a secret's beginning and before more token characters. */
+  const line = fc.tuple(fc.constantFrom('', '', 'sk-', 'ghp_', 'key=', 'password: ', 'Bearer ', '?token='), part, run(tokenChar, 0, 40));
+  fc.assert(
+    fc.property(credential, fc.array(line, { maxLength: 12 }), (loaded, lines) => {
+      const text = lines
+        .map(([before, part, after]) => before + (typeof part === 'string' ? part : loaded.slice(part.at % (loaded.length - 7)).slice(0, part.length)) + after)
+        .join('');
+      const withCredential = redactText(text, { secrets: [loaded] });
+      return noMoreShown(withCredential, redactText(text)) && !withCredential.includes(loaded);
+    }),
+    { numRuns: 2000 },
+  );
+  t.pass();
+});
+
 t.test('property: when mayContainSecret says no, redactText returns the text as it is', async (t) => {
   fc.assert(
     fc.property(text, (input) => mayContainSecret(input) || redactText(input) === input),
@@ -227,6 +247,14 @@ t.test('adversarial input for the name, cookie and AWS rules finishes, idempoten
     const once = redactText(input);
     t.equal(redactText(once), once, `${input.slice(0, 16)}… (${input.length} chars)`);
   }
+});
+
+t.test('a piece of a credential in use inside another secret hides none of that secret from its rule', async (t) => {
+  const secrets = ['sk-test-spooled-000000000000'];
+  t.equal(redactText('key=sk-00000000ab12ab12ab12ab12ab12', { secrets }), `key=${REDACTED}`);
+  t.equal(redactText('see ghp_000000000000abcdefabcdefabcdefabcdef here', { secrets }), `see ${REDACTED} here`);
+  t.equal(redactText(`a ${secrets[0]}sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8t b`, { secrets }), `a ${REDACTED} b`, 'a token glued to it');
+  t.equal(redactText(`a ${secrets[0]}.sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8t b`, { secrets }), `a ${REDACTED}.${REDACTED} b`, 'a token after it');
 });
 
 t.test('a credential in use is found in pieces, in base64, URL-encoded and escaped', async (t) => {

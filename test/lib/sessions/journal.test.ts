@@ -3,6 +3,7 @@ import t from 'tap';
 import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { appendLines, readLines, repairJournal, type StoredEvent } from '../../../lib/sessions/journal.js';
+import { PIECE_CHARS, TextSpool } from '../../../lib/files/text-spool.js';
 
 const label = 'session zero_20240102030405_abc123';
 
@@ -205,4 +206,25 @@ t.test('property: whatever a killed writer left, reading ignores the torn line, 
     ),
     { numRuns: 60 },
   );
+});
+
+t.test('a spooled final whose text is made as it is written (redacted): the event loop runs between its parts', async (t) => {
+  const source = new TextSpool(1000);
+  source.write('x'.repeat(64 * PIECE_CHARS));
+  const slow = source.through({
+    push: (piece) => {
+      const until = performance.now() + 5;
+      while (performance.now() < until);
+      return piece;
+    },
+    flush: () => '',
+  });
+  const file = join(t.testdir({}), 'events.jsonl');
+  let ticks = 0;
+  const ticking = setInterval(() => ticks++, 1);
+  await appendLines(file, [{ type: 'final', text: '', spool: slow }]);
+  clearInterval(ticking);
+  // 320 ms of making; before, the loop ran only at each 1 MiB written (every 160 ms)
+  t.ok(ticks >= 8, `a 1 ms timer ran ${ticks} times`);
+  t.same(await readAll(file), [{ type: 'final', text: 'x'.repeat(64 * PIECE_CHARS) }]);
 });

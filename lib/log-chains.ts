@@ -1,0 +1,101 @@
+import type { Duplex } from 'node:stream';
+import pumpify from 'pumpify';
+import type { OutputFormat } from '../transforms/serialize.js';
+import { pace } from '../transforms/pace.js';
+import type { ProgressWriter } from './output/serializer.js';
+import { createLogFramer, createLogLineFramer, type Framing } from './logs/framing.js';
+import { createFilesFramer, createLogPlaces, type LogPlaces } from './logs/places.js';
+import { createLogRedactor } from './logs/redact.js';
+import { createRecordedCheck, createRunPicker, type RunPick } from './logs/replay.js';
+import { createStatsReport, type StatsFormat } from './logs/stats.js';
+import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
+import { createLogSerializer } from './logs/serialize.js';
+import { transcriptTitle, type RenderFormat } from './render/format.js';
+import { createHtmlRenderer } from './render/html.js';
+import { createMarkdownRenderer } from './render/markdown.js';
+import { createPlainTextRenderer } from './render/text.js';
+import { createTranscript } from './render/transcript.js';
+import { stampEvent } from './protocol/stamp.js';
+import type { Event, OutputEvent } from './protocol/types.js';
+import { redactEvent, type RedactOptions } from './redaction/index.js';
+import { composeSteps, mapStep, stepStream, type Step } from './streams.js';
+
+// The log tools' chains (DESIGN: every program is a chain of the same stages): bytes of a log in, bytes out, the framing
+// and the steps after it fused in one stream (pace, which waits, apart); only redact writes lines as they came (bytes).
+// A log of several files is their bytes, each file's after a LogFileStart ({ logFile: name }): each file is framed
+// on its own, and a line is named in its file (lib/logs/places.ts).
+
+export type LogChainOptions = {
+  framing?: Framing;
+  /** The longest line read (default: the framing's, 16 MiB); a longer one ends the chain with a usage error. */
+  maxLineBytes?: number;
+  /** What the log's output is redacted with (the credentials in use). */
+  redaction?: RedactOptions;
+};
+
+/** bytes (and LogFileStarts) → the steps the chain's places are given to (the framing's items first). */
+function logChain(options: LogChainOptions, steps: (places: LogPlaces) => Step<any, any>[], readableObjectMode = false, frame = () => createLogFramer(options.framing, { keepBytes: false, maxLineBytes: options.maxLineBytes }) as Step<Buffer | string, { lineNo: number }>): Duplex {
+  const places = createLogPlaces();
+  const framer = createFilesFramer(frame, places);
+  // bytes are written as objects too, among the LogFileStarts, one chunk buffered as before
+  return stepStream(composeSteps([framer, ...steps(places)]), { writableObjectMode: true, writableHighWaterMark: 1, readableObjectMode });
+}
+
+/** `zero redact`: frame → redact → the same log, secrets replaced, clean lines as they came. */
+export function redactLogChain(options: LogChainOptions = {}): Duplex {
+  // the redactor parses only the lines it must: a clean line goes out as it came
+  return logChain(options, () => [createLogRedactor(options.redaction)], false, () => createLogLineFramer(options.framing, { maxLineBytes: options.maxLineBytes }));
+}
+
+/** `zero validate`: frame → schema of each line's version + order rules → the report; `summary()` once it has ended. */
+export function validateLogChain(options: LogChainOptions & Omit<LogCheckOptions, 'redaction' | 'places'> = {}): { chain: Duplex; summary(): LogSummary | undefined } {
+  let report: ReturnType<typeof createLogReport> | undefined;
+  const chain = logChain(options, (places) => [(report = createLogReport({ ...options, places }))]);
+  return { chain, summary: () => report!.summary() };
+}
+
+/** `zero stats`: frame → per-run totals, at the end. */
+export function statsChain(options: LogChainOptions & { format?: StatsFormat } = {}): Duplex {
+  return logChain(options, () => [createStatsReport(options.format, options.redaction)]);
+}
+
+export type ReplayChainOptions = LogChainOptions & {
+  /** The run to replay (default: the first). */
+  runId?: string;
+  /** A runId to stamp the events with instead of the recorded one. */
+  newRunId?: string;
+  /** Milliseconds between events. */
+  delay?: number;
+  format?: OutputFormat;
+  stderr?: ProgressWriter;
+};
+
+/**
+ * `zero replay`: frame → pick a run → validate(output) → redact (→ restamp) → (pace) → serialize, as exec wrote it;
+ * in the text format, a conversation's user turns, how each ended and the permissions decided are shown too.
+ */
+export function replayChain(options: ReplayChainOptions = {}): { chain: Duplex; pick: RunPick } {
+  let picker: ReturnType<typeof createRunPicker> | undefined;
+  const { newRunId: runId, redaction } = options;
+  // a new runId only: each event keeps its own schemaVersion (the stamp stage would write the events in one version)
+  const replayed = mapStep((event: OutputEvent) => {
+    const redacted = redactEvent(event, redaction);
+    return runId ? stampEvent<Event>(redacted, runId, redacted.schemaVersion) : redacted;
+  });
+  const picked = (places: LogPlaces) => [(picker = createRunPicker(options.runId, places)), createRecordedCheck(places), replayed];
+  const serializer = mapStep(createLogSerializer(options.format ?? 'stream-json', options.stderr ?? process.stderr));
+  if (!options.delay) {
+    const chain = logChain(options, (places) => [...picked(places), serializer]);
+    return { chain, pick: picker!.pick };
+  }
+  const chain = new pumpify.obj(logChain(options, picked, true), pace(options.delay), stepStream(serializer, { readableObjectMode: false }));
+  return { chain, pick: picker!.pick };
+}
+
+const RENDERERS = { markdown: createMarkdownRenderer, html: createHtmlRenderer, text: createPlainTextRenderer } as const;
+
+/** `zero render`: frame → transcript (redacted as it is made) → markdown | html | text, written as the log is read. */
+export function renderChain(options: LogChainOptions & { format?: RenderFormat; source?: string } = {}): Duplex {
+  const render = RENDERERS[options.format ?? 'markdown'];
+  return logChain(options, (places) => [createTranscript({ redaction: options.redaction, places }), render({ title: transcriptTitle(options.source) })]);
+}
