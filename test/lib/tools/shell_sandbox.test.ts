@@ -69,7 +69,8 @@ t.test('escapes that work unconfined fail in the sandbox: a write outside, throu
   t.same(readdirSync(home), ['off-home']);
   for (const sandbox of ['workspace-write', 'read-only'] as const) {
     const output = await run(command(sandbox), work, withHome(policyFor(work, { sandbox })));
-    t.equal(output.match(/Read-only file system/g)?.length, 5, `${sandbox}: five refusals`);
+    // a checkout under /tmp: the sandbox's /tmp of its own hides `outside`, so a write there finds no directory
+    t.equal(output.match(/Read-only file system|No such file or directory/g)?.length, 5, `${sandbox}: five refusals`);
     t.notOk(readdirSync(outside).some((name) => name.startsWith(sandbox)), `${sandbox}: nothing outside`);
     t.same(readdirSync(home), ['off-home'], `${sandbox}: nothing in $HOME`);
   }
