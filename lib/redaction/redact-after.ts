@@ -1,6 +1,7 @@
 /** Redaction of a stream's released piece as it reads after the text released before it (stream.ts). */
 
 import { decodeSecretEscapes } from './escapes.js';
+import { REDACTED } from './rule.js';
 import { redactText, type RedactOptions } from './text.js';
 
 /**
@@ -26,6 +27,16 @@ export function redactorAfter(options: RedactOptions, looked: (text: string) => 
       const decodedWith = redactText(looked(decoded + raw), options);
       if (decodedWith.startsWith(decodedBefore)) return decodedWith.slice(decodedBefore.length);
     }
+    // a secret begun in the context, whose beginning went out (a credential's last character glued to a word): what
+    // the whole text redacts from there on still covers the rest of it, which `raw` alone may be too short to show
+    const from = sharedLength(withContext, lastRedacted);
+    if (withContext.startsWith(REDACTED, from)) return withContext.slice(from);
     return redactText(looked(raw), options);
   };
+}
+
+function sharedLength(a: string, b: string): number {
+  let length = 0;
+  while (length < a.length && length < b.length && a.charCodeAt(length) === b.charCodeAt(length)) length++;
+  return length;
 }
