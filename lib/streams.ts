@@ -177,8 +177,10 @@ export function stepStream<In, Out>(step: Step<In, Out>, options: StepStreamOpti
         while (stream.readableLength >= stream.readableHighWaterMark && !stream.destroyed) await taken();
         const pause = breathe();
         // what was made while the event loop waited goes out before it runs: the reader gets it at once
-        if (pause) pushBatch();
-        await pause;
+        if (pause) {
+          pushBatch();
+          await pause;
+        }
         if (stream.destroyed) return;
       }
     }
