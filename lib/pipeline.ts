@@ -115,8 +115,10 @@ function failureEvents(error: ZeroError): Event[] {
  * all been made, or cancelled, its text cut short, when the signal comes first.
  */
 async function finalMade(spool: TextSpool, signal: AbortSignal): Promise<void> {
-  const aborted = signal.aborted ? false : new Promise<false>((resolve) => signal.addEventListener('abort', () => resolve(false), { once: true }));
-  if (await Promise.race([spool.throughMade(), aborted])) return;
+  let onAbort = () => {};
+  const aborted = signal.aborted ? false : new Promise<false>((resolve) => signal.addEventListener('abort', (onAbort = () => resolve(false)), { once: true }));
+  const whole = await Promise.race([spool.throughMade(), aborted]).finally(() => signal.removeEventListener('abort', onAbort));
+  if (whole) return;
   // not whole and not cancelled: its reader failed, and the chain reports that
   throw signal.aborted ? signal.reason : new Error('The answer could not be read back.');
 }
