@@ -9,19 +9,6 @@ export const MAX_JSON_DEPTH = 256;
 export const TOO_DEEP = `nested more than ${MAX_JSON_DEPTH} levels deep`;
 
 /**
- * Whether JSON `text` may nest more than `limit` levels: it has more than `limit` opening brackets. A quick
- * bound before parsing (a line of events has a few); only text that passes it needs its value walked.
- */
-export function mayBeTooDeep(text: string, limit = MAX_JSON_DEPTH): boolean {
-  if (text.length <= limit) return false;
-  let brackets = 0;
-  for (const bracket of ['{', '[']) {
-    for (let at = text.indexOf(bracket); at >= 0; at = text.indexOf(bracket, at + 1)) if (++brackets > limit) return true;
-  }
-  return false;
-}
-
-/**
  * Whether objects and arrays in `value` nest more than `limit` levels (the top container is level 1); never with
  * an infinite limit. It walks only the containers, so a line's text need not be searched first, and recurses at most
  * `limit` calls deep: safe at any depth of the value for a limit in the hundreds.
