@@ -179,12 +179,12 @@ async function tinyEvents(count: number, baseline: number): Promise<void> {
   }
 }
 
-/** A loopback OpenAI-compatible server whose every reply is `mb` MiB of answer in deltas of `deltaMb` MiB. */
 /** One delta of prose; of token-dense text (`final`: a key on every line, the stream redactor's slowest text), a key a line. */
 const proseDelta = (deltaMb: number) => 'lorem ipsum dolor sit amet, '.repeat(Math.ceil((deltaMb * MiB) / 28)).slice(0, deltaMb * MiB);
 const keysDelta = (deltaMb: number) =>
   Array.from({ length: Math.ceil((deltaMb * MiB) / 56) }, (_, index) => `key=sk-${index.toString(16).padStart(8, '0')}${'7e3f'.repeat(10)}\n`).join('').slice(0, deltaMb * MiB);
 
+/** A loopback OpenAI-compatible server whose every reply is `mb` MiB of answer in deltas of `deltaMb` MiB (of prose, or what `makeDelta` makes). */
 async function hugeAnswerServer(mb: number, deltaMb: number, makeDelta = proseDelta): Promise<{ url: string; close(): void }> {
   const delta = makeDelta(deltaMb);
   const frame = (choice: object) => `data: ${JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1764480000, model: 'gpt-4.1', choices: [{ index: 0, ...choice }] })}\n\n`;
