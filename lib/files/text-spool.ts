@@ -173,11 +173,6 @@ export class TextSpool {
     return text;
   }
 
-  *#readBack(fd: number): Generator<string> {
-    const next = this.#fromStart(fd);
-    for (let chunk = next(); chunk !== undefined; chunk = next()) yield chunk;
-  }
-
   /**
    * A reader's place in the text: each call gives the next chunk written past it, or undefined when it has read all
    * that is written so far (more may be written later: a spool being made). Should the text move (into the file, or
@@ -281,7 +276,9 @@ export class TextSpool {
   /** A write failed (a full /tmp): what the file holds is read back, the file closed, and the text kept as a string. */
   #backInMemory(): void {
     const fd = this.#fd!;
-    const held = [...this.#readBack(fd)];
+    const held: string[] = [];
+    const next = this.#fromStart(fd);
+    for (let chunk = next(); chunk !== undefined; chunk = next()) held.push(chunk);
     unheld.unregister(this);
     closeSync(fd);
     this.#fd = undefined;
