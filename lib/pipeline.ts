@@ -233,15 +233,15 @@ export function execChain(options: ExecOptions): ExecChain {
   const cancel = (reason: CancelSignal | ZeroError) => {
     if (!controller.signal.aborted) controller.abort(typeof reason === 'string' ? new CancelledError(reason) : reason);
   };
-  const joined = joinDuplex(writable, readable);
-  // destroyed before its output ended (a program stopped reading it): the run stops, its model call and tools too,
-  // and ends as a run whose stdout reader went away
-  let readerGone: CancelledError | undefined;
-  joined.once('close', () => {
-    if (joined.readableEnded || controller.signal.aborted) return;
-    cancel((readerGone = new CancelledError('SIGPIPE')));
+  // destroyed before its output ended (a program stopped reading it): the run is cancelled as one whose stdout reader
+  // went away — its model call and tools stop — and its output runs on to its run_end unread, so the session has it
+  const joined = joinDuplex(writable, readable, () => {
+    if (readable.readableEnded) return;
+    cancel('SIGPIPE');
+    if (!writable.writableEnded) writable.end();
+    readable.resume();
   });
-  return Object.assign(joined, { exitCode: exitCode.then((code) => readerGone?.exitCode ?? code), cancel });
+  return Object.assign(joined, { exitCode, cancel });
 }
 
 /** Where the agent's `{ prompt }` (or conversation) comes from, and where the chain's input bytes go (nowhere, for text input). */

@@ -271,7 +271,7 @@ export function flatMapStream<In, Out>(map: (chunk: In) => Out[], options: Stage
  * writable side has failed (bad input), further input is discarded while the
  * readable side still delivers the error report.
  */
-export function joinDuplex(writable: Writable, readable: Readable): Duplex {
+export function joinDuplex(writable: Writable, readable: Readable, onDestroy: () => void = () => (writable.destroy(), readable.destroy())): Duplex {
   const joined = new Duplex({
     readableObjectMode: readable.readableObjectMode,
     writableObjectMode: writable.writableObjectMode,
@@ -291,15 +291,15 @@ export function joinDuplex(writable: Writable, readable: Readable): Duplex {
     read() {
       readable.resume();
     },
-    // a reader that goes away takes both sides with it: nothing keeps running for output nobody reads
+    // a reader that goes away: by default both sides go with it, nothing keeps running for output nobody reads
     destroy(error, callback) {
-      writable.destroy();
-      readable.destroy();
+      onDestroy();
       callback(error);
     },
   });
   readable.on('data', (chunk) => {
-    if (!joined.push(chunk)) readable.pause();
+    // once destroyed, what still comes is let go (an onDestroy that lets the readable finish)
+    if (!joined.push(chunk) && !joined.destroyed) readable.pause();
   });
   readable.on('end', () => joined.push(null));
   readable.on('error', (error) => joined.destroy(error));

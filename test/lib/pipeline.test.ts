@@ -135,15 +135,21 @@ t.test('execChain destroyed by its reader (a program that stops reading): the ru
       modelCall = signal;
       for (let i = 0; i < 50; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
-        if (signal.aborted) return;
+        if (signal.aborted) throw signal.reason;
         yield { type: 'text', delta: `word${i} ` };
       }
     },
   };
-  const chain = execChain({ provider, cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: streamJson });
+  const dir = t.testdir({ sessions: {}, work: {} });
+  const root = join(dir, 'sessions');
+  const recorder = createRecorder({ root, plan: { kind: 'new' }, cwd: '/repo', provider: 'slow', model: 'slow' });
+  const { sessionId } = await recorder.begin('go');
+  const chain = execChain({ provider, cwd: join(dir, 'work'), input: { format: 'text', prompt: 'go' }, output: { ...streamJson, recorder } });
   for await (const chunk of chain) if (String(chunk).includes('"type":"text"')) break;
   t.equal(await chain.exitCode, 141, 'as a run whose stdout reader went away');
   t.equal(modelCall?.aborted, true, 'the model call is cancelled');
+  const stored = readFileSync(join(root, sessionId!, 'events.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+  t.match(stored.slice(-2), [{ type: 'error', code: 'cancelled' }, { type: 'run_end', exitCode: 141 }], 'the session still ends with the run');
 });
 
 t.test('cancel while still reading stream-json input', async (t) => {
