@@ -48,7 +48,7 @@ const capOf = (longest: number, char: string): RunCap => ({ longest, run: new Re
 /** A trailing run with an escape in it is held whole up to this long (a longer one, its last characters); more held than this is worth a look for a capped match. */
 export const SHORT_RUN = 256;
 /** A PEM block: header, a body of up to 64 KiB (the rule's bound), footer. */
-export const MAX_PEM_HOLD = 65536 + 256;
+const MAX_PEM_HOLD = 65536 + 256;
 
 /** `pattern` (sticky, ending in `$`) matches all the text from `at`: the text to the end can begin a match. */
 function reachesEnd(pattern: RegExp, text: string, at: number): boolean {

@@ -74,15 +74,25 @@ export function fragmentRanges(text: string, secret: string): SecretRange[] {
   return ranges;
 }
 
+/** `ranges` in order, overlapping ones merged (ranges that only touch stay apart: each is a marker of its own). */
+export function mergedRanges(ranges: readonly SecretRange[]): [start: number, end: number][] {
+  const merged: [number, number][] = [];
+  for (const [start, end] of [...ranges].sort((a, b) => a[0] - b[0] || b[1] - a[1])) {
+    const last = merged.at(-1);
+    if (last && start < last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}
+
 /** Pieces of the known credentials (see MIN_FRAGMENT_LENGTH) become the marker; overlapping pieces merge. */
 export function redactFragments(text: string, secrets: readonly string[]): string {
-  const ranges = secrets.flatMap((secret) => fragmentRanges(text, secret)).sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const ranges = mergedRanges(secrets.flatMap((secret) => fragmentRanges(text, secret)));
   if (ranges.length === 0) return text;
   let out = '';
   let copied = 0;
   for (const [start, end] of ranges) {
-    if (end <= copied) continue;
-    if (start >= copied) out += text.slice(copied, start) + REDACTED;
+    out += text.slice(copied, start) + REDACTED;
     copied = end;
   }
   return out + text.slice(copied);

@@ -6,8 +6,8 @@
  */
 
 import { secretEscapeRanges } from './escapes.js';
-import { fragmentRanges } from './known.js';
-import { REDACTED } from './rule.js';
+import { fragmentRanges, mergedRanges } from './known.js';
+import { REDACTED, type SecretRange } from './rule.js';
 import { isAlphanumericCode } from './hold.js';
 
 /** A view of a text, and the position in the text each of its positions comes from (inside a replacement: its start). */
@@ -48,16 +48,9 @@ function replaced(text: string, replacements: readonly Replacement[]): RulesView
 
 /** Where the credentials' forms (whole) and pieces lie in `text`, as redactText replaces them: overlapping ones merged. */
 function credentialRanges(text: string, secrets: readonly string[], forms: readonly string[]): Replacement[] {
-  const ranges: (readonly [number, number])[] = secrets.flatMap((secret) => fragmentRanges(text, secret));
+  const ranges: SecretRange[] = secrets.flatMap((secret) => fragmentRanges(text, secret));
   for (const form of forms) for (let at = text.indexOf(form); at >= 0; at = text.indexOf(form, at + form.length)) ranges.push([at, at + form.length]);
-  ranges.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-  const merged: [number, number, string][] = [];
-  for (const [start, end] of ranges) {
-    const last = merged.at(-1);
-    if (last && start < last[1]) last[1] = Math.max(last[1], end);
-    else merged.push([start, end, REDACTED]);
-  }
-  return merged;
+  return mergedRanges(ranges).map(([start, end]) => [start, end, REDACTED]);
 }
 
 /** The beginning of an escape (escapes.ts) at the end of a text. */

@@ -8,11 +8,11 @@ import { isNameCode, openMatchStart, pemStart, PEM_HEADER_START, SHORT_RUN, toke
 /** Longest keyword (`authorization`) plus the longest lead (stripe's `sk` before `_live_`): a keyword still arriving. */
 const PARTIAL_KEYWORD_HOLD = 16;
 
-export const isSpaceCode = (code: number): boolean => code === 32 || (code >= 9 && code <= 13) || code === 160 || code === 0x2028 || code === 0x2029;
+const isSpaceCode = (code: number): boolean => code === 32 || (code >= 9 && code <= 13) || code === 160 || code === 0x2028 || code === 0x2029;
 const isQuoteOrSpace = (code: number): boolean => isSpaceCode(code) || code === 34 || code === 39 || code === 96;
 
 /** Where the trailing run of non-space characters starts. */
-export function trailingRunStart(text: string): number {
+function trailingRunStart(text: string): number {
   let from = text.length;
   while (from > 0 && !isSpaceCode(text.charCodeAt(from - 1))) from--;
   return from;
