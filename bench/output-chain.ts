@@ -271,6 +271,8 @@ if (args.stages && !args.live) {
     ['redact', (build, { events }) => build.applyStep(build.redactStep(redactOptions), events)],
     ['stamp', (build, { redacted }) => build.applyStep(build.stampStep(), redacted)],
     ['serialize', (build, { redacted }) => build.applyStep(build.serializeStep('stream-json', process.stderr), redacted), () => bareValues.map((value) => `${JSON.stringify(value)}\n`)],
+    // the two as the chain runs them: the serializer gets each stamped object as it is made
+    ['stamp → serialize', (build, { redacted }) => build.applyStep(build.composeSteps([build.stampStep(), build.serializeStep('stream-json', process.stderr)]), redacted), () => bareValues.map((value) => `${JSON.stringify(value)}\n`)],
     ['to bytes', (build, { batches }) => batches.map((batch) => build.concatBytes(batch)), () => bareJson.map((line) => Buffer.from(line))],
   ];
   const cpuOf = (work: () => unknown) => {
