@@ -10,7 +10,7 @@
  */
 
 import { openCappedMatch, PEM_HEADER_START, SHORT_RUN, type CappedMatch } from './hold.js';
-import { holdFrom, tailStart, type HeldCredentials } from './tail.js';
+import { heldTailLength, holdFrom, type HeldCredentials } from './tail.js';
 import { rulesViews } from './rules-view.js';
 import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
 import { createLiveKeywords } from './live-keywords.js';
@@ -45,10 +45,8 @@ const looked = (text: string): string => {
 const EAGER_HOLD = 512;
 const SPACE = /\s/;
 const PEM_HEADER_END_CHAR = PEM_HEADER_START.at(-1)!;
-/** The last characters kept on their own: a private-key header's start before a piece, and what tailStart looks at behind a short tail. */
+/** The last characters kept on their own: a private-key header's start before a piece, and what heldTailLength looks at behind a short tail. */
 const LAST_CHARS = 32;
-/** Characters before a token's prefix that say whether it is at a token start (`\u003c`). */
-const TOKEN_START_BEHIND = 6;
 
 export type StreamRedactor = {
   /** A raw piece in; what can be released now, redacted ('' while everything is held back). */
@@ -148,9 +146,9 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
    * without the window being built.
    */
   const releaseQuiet = (text: string): string => {
-    // a short text is looked at with the characters before it that tell whether its first one is at a token start
-    const seen = looked(text.length >= LAST_CHARS ? text : lastChars.slice(-text.length - TOKEN_START_BEHIND));
-    const cut = text.length - Math.min(text.length, seen.length - tailStart(seen, credentials));
+    // a short text is looked at with the characters before it, when they could tell whether its first one is at a token start
+    scannedCharacters += text.length;
+    const cut = text.length - heldTailLength(text, text.length >= LAST_CHARS ? text : lastChars, credentials);
     const ready = cut === text.length ? text : text.slice(0, cut);
     held = cut === text.length ? '' : text.slice(cut);
     if (ready) release(ready);

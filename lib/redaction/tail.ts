@@ -69,7 +69,27 @@ function formStarts(forms: readonly string[]): { longest: number; firstCodes: Re
  * secret is found only once decoded (its run if short, else its last characters).
  */
 export function tailStart(text: string, credentials: HeldCredentials = NO_CREDENTIALS): number {
+  return tailFrom(text, trailingRunStart(text), credentials);
+}
+
+/** Characters before a token's prefix that say whether it is at a token start (`\u003c`). */
+const TOKEN_START_BEHIND = 6;
+
+/**
+ * How many of the last characters of `text` tailStart holds back, `text` being the end of `recent`: the characters
+ * before it tell whether its first ones are at a token start or in a run with an escape. They are read only when
+ * its trailing run reaches its start, as no token, escape or private-key header holds a space (a credential in use
+ * may: with one in use they always are).
+ */
+export function heldTailLength(text: string, recent: string, credentials: HeldCredentials = NO_CREDENTIALS): number {
   const run = trailingRunStart(text);
+  if ((run > 0 && credentials.secrets.length === 0) || recent.length === text.length) return text.length - tailFrom(text, run, credentials);
+  const seen = recent.slice(-text.length - TOKEN_START_BEHIND);
+  return Math.min(text.length, seen.length - tailStart(seen, credentials));
+}
+
+/** tailStart, the trailing run of `text` starting at `run`. */
+function tailFrom(text: string, run: number, credentials: HeldCredentials): number {
   if (text.indexOf('\\', run) >= 0 || text.indexOf('&', run) >= 0) {
     return text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, credentials.longest - 1);
   }
