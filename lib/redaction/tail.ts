@@ -76,15 +76,15 @@ export function tailStart(text: string, credentials: HeldCredentials = NO_CREDEN
 const TOKEN_START_BEHIND = 6;
 
 /**
- * How many of the last characters of `text` tailStart holds back, `text` being the end of `recent`: the characters
- * before it tell whether its first ones are at a token start or in a run with an escape. They are read only when
- * its trailing run reaches its start, as no token, escape or private-key header holds a space (a credential in use
- * may: with one in use they always are).
+ * How many of the last characters of `text` tailStart holds back. `before` gives the characters before it, which
+ * tell whether its first ones are at a token start or in a run with an escape (none: its start is a token start).
+ * They are read only when its trailing run reaches its start, as no token, escape or private-key header holds a
+ * space (a credential in use may: with one in use they always are).
  */
-export function heldTailLength(text: string, recent: string, credentials: HeldCredentials = NO_CREDENTIALS): number {
+export function heldTailLength(text: string, credentials: HeldCredentials = NO_CREDENTIALS, before?: (count: number) => string): number {
   const run = trailingRunStart(text);
-  if ((run > 0 && credentials.secrets.length === 0) || recent.length === text.length) return text.length - tailFrom(text, run, credentials);
-  const seen = recent.slice(-text.length - TOKEN_START_BEHIND);
+  if (!before || (run > 0 && credentials.secrets.length === 0)) return text.length - tailFrom(text, run, credentials);
+  const seen = before(TOKEN_START_BEHIND) + text;
   return Math.min(text.length, seen.length - tailStart(seen, credentials));
 }
 
