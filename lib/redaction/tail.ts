@@ -25,10 +25,14 @@ function trailingRunStart(text: string): number {
 export type HeldCredentials = { readonly secrets: readonly string[]; readonly forms: readonly string[]; readonly longest: number };
 const NO_CREDENTIALS: HeldCredentials = { secrets: [], forms: [], longest: 0 };
 
+/** Per ASCII code, whether a beginning of a private-key header (`-----BEG`) ends in it. */
+const PEM_BEGINNING_ENDS = new Uint8Array(128);
+for (let at = 0; at < PEM_HEADER_START.length - 1; at++) PEM_BEGINNING_ENDS[PEM_HEADER_START.charCodeAt(at)] = 1;
+
 /** How many of the last characters of `text` begin a private-key header (`-----BEG`). */
 function pemPrefixLength(text: string): number {
   // most text ends in none of its characters
-  if (!PEM_HEADER_START.includes(text.charAt(text.length - 1))) return 0;
+  if (PEM_BEGINNING_ENDS[text.charCodeAt(text.length - 1)] !== 1) return 0;
   for (let length = Math.min(PEM_HEADER_START.length - 1, text.length); length > 0; length--) {
     if (text.endsWith(PEM_HEADER_START.slice(0, length))) return length;
   }
@@ -82,8 +86,11 @@ const TOKEN_START_BEHIND = 6;
  * space (a credential in use may: with one in use they always are).
  */
 export function heldTailLength(text: string, credentials: HeldCredentials = NO_CREDENTIALS, before?: (count: number) => string): number {
+  const noCredentials = credentials.secrets.length === 0;
+  // a text that ends in a space holds nothing back: no token, escape or header ends in one
+  if (noCredentials && isSpaceCode(text.charCodeAt(text.length - 1))) return 0;
   const run = trailingRunStart(text);
-  if (!before || (run > 0 && credentials.secrets.length === 0)) return text.length - tailFrom(text, run, credentials);
+  if (!before || (run > 0 && noCredentials)) return text.length - tailFrom(text, run, credentials);
   const seen = before(TOKEN_START_BEHIND) + text;
   return Math.min(text.length, seen.length - tailStart(seen, credentials));
 }
