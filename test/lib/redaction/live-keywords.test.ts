@@ -47,6 +47,8 @@ t.test('other rules keyed by the same words', async (t) => {
   t.equal(lastLive('my secret access plan'), 3, 'the AWS key name is live as soon as it is seen');
   t.equal(lastLive('my secret plan'), -1);
   t.equal(lastLive('curl --cookie sid=x'), 7, '`--cookie` and a blank');
+  t.equal(lastLive('curl -', '-cookie sid=x'), 7, 'its dashes in the piece before');
+  t.equal(lastLive('curl --', 'coo', 'kie sid=x'), 7, 'and the keyword split across pieces');
   t.equal(lastLive('a cookie jar'), -1);
   t.equal(lastLive('the bearer of news'), 4, '`bearer` and a blank: the token rule judges what follows');
   t.equal(lastLive('bearers'), -1);

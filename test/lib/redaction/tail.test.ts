@@ -1,5 +1,5 @@
 import t from 'tap';
-import { holdFrom, tailStart } from '../../../lib/redaction/tail.js';
+import { heldTailLength, holdFrom, tailStart } from '../../../lib/redaction/tail.js';
 import { knownForms } from '../../../lib/redaction/known.js';
 
 t.test('holdFrom: what could still grow into a secret', async (t) => {
@@ -62,4 +62,33 @@ t.test('holdFrom: what the rules read decoded, or with a credential in use repla
   const credentials = { secrets: [credential], forms: knownForms([credential]), longest: 6 * credential.length };
   t.equal(holdFrom(glued, true, credentials), credential.length, 'a token glued to a credential: from its prefix');
   t.equal(holdFrom(glued), glued.length, 'not when that credential is not in use');
+});
+
+t.test('heldTailLength: what tailStart holds of a text after the characters before it, read only when they can tell', async (t) => {
+  const asked: number[] = [];
+  const after = (before: string) => (count: number) => {
+    asked.push(count);
+    return before.slice(-count);
+  };
+  t.equal(heldTailLength('say s', undefined, after('xy')), 1, 'a token beginning after a space');
+  t.same(asked, [], 'a space in the text: what comes before it is not read');
+  t.equal(heldTailLength('sk', undefined, after('word ')), 2, 'a token beginning at the start, after a space');
+  t.equal(heldTailLength('sk', undefined, after('a%0A')), 2, 'after a URL-encoded character');
+  t.equal(heldTailLength('sk', undefined, after('ta')), 0, 'inside a word: no token starts there');
+  t.equal(heldTailLength('EG', undefined, after('x -----B')), 2, 'a private-key header begun before it');
+  t.equal(heldTailLength('sk', undefined), 2, 'nothing before: a token start');
+  t.equal(heldTailLength('words ', undefined, after('x')), 0, 'a text that ends in a space holds nothing');
+  // the same as tailStart over the characters before it and the text, for random texts of the characters that matter
+  const alphabet = ' ska-_\\u0%&Bx-EGIN';
+  let seed = 29;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const word = (length: number) => Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+  for (let round = 0; round < 2000; round++) {
+    const before = word(Math.floor(random() * 10));
+    const text = word(1 + Math.floor(random() * 12));
+    const seen = before.slice(-6) + text;
+    const whole = Math.min(text.length, seen.length - tailStart(seen));
+    if (heldTailLength(text, undefined, after(before)) !== whole) t.fail(`${JSON.stringify(before)} + ${JSON.stringify(text)}: not ${whole}`);
+  }
+  t.pass('2000 random texts');
 });
