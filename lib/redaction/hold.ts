@@ -14,7 +14,7 @@
 
 import { isSensitiveKey, isSensitiveQueryParam } from './keys.js';
 import { TOKEN_START } from './patterns.js';
-import { keywordSource } from './prefilter.js';
+import { keywordHitScanners, type KeywordHitScanner } from './keyword-scanner.js';
 import { TEXT_RULES } from './text.js';
 
 export type HoldBound = {
@@ -160,7 +160,14 @@ export const DEFAULT_BOUND: HoldBound = {
   cap: capOf(4 * KIB + 128, '\\S'),
 };
 
-type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number; tokenStart: TokenBeginnings };
+type Keyed = {
+  /** Every rule keyword, and per keyword (by index) the bounds of the rules whose keyword it starts with (`sk-ant-` → also `sk-`). */
+  keywords: readonly string[];
+  bounds: readonly (readonly HoldBound[])[];
+  scanner: KeywordHitScanner;
+  maxLead: number;
+  tokenStart: TokenBeginnings;
+};
 
 /**
  * The beginnings of tokens' prefixes (`s`, `sk`, `gh`, … `github_pa`, lowercase) as a trie of their characters
@@ -198,18 +205,14 @@ function atTokenStart(text: string, at: number): boolean {
   return AT_TOKEN_START.test(text);
 }
 
-/** One scan for every keyword; a keyword found credits the rules whose keyword it starts with (`sk-ant-` → also `sk-`). */
 function keyed(): Keyed {
   const rules = TEXT_RULES.map((rule) => ({ keywords: rule.keywords, bound: HOLD_BOUNDS[rule.name] ?? DEFAULT_BOUND }));
-  const all = new Set(rules.flatMap((rule) => rule.keywords));
-  const keywords = new Map<string, HoldBound[]>();
-  for (const keyword of all) {
-    keywords.set(keyword, rules.filter((rule) => rule.keywords.some((own) => keyword.startsWith(own))).map((rule) => rule.bound));
-  }
+  const keywords = [...new Set(rules.flatMap((rule) => rule.keywords))];
   const prefixes = rules.flatMap(({ keywords, bound }) => (bound.prefixes === 'keywords' ? keywords : (bound.prefixes ?? [])));
   return {
     keywords,
-    scan: new RegExp(keywordSource(all), 'gi'),
+    bounds: keywords.map((keyword) => rules.filter((rule) => rule.keywords.some((own) => keyword.startsWith(own))).map((rule) => rule.bound)),
+    scanner: keywordHitScanners(keywords)(),
     maxLead: Math.max(...rules.map((rule) => rule.bound.lead)),
     tokenStart: tokenBeginnings(prefixes),
   };
@@ -218,20 +221,49 @@ function keyed(): Keyed {
 const KEYED = keyed();
 
 /**
- * The earliest cut that leaves every match still open at the end whole: text.length when none is. `withinCaps`:
- * a capped match longer than its cap holds nothing (in a view of the text, where no blob is swallowed: tail.ts).
+ * Where the keywords of a text start (each occurrence: a keyword inside a longer one at the same start too) and
+ * which, in order of start; the last text's are kept, as a look asks for the open matches of one text, of its
+ * beginnings (tail.ts openStart) and for its capped match.
  */
-export function openMatchStart(text: string, withinCaps = false): number {
-  let best = text.length;
-  const { scan, keywords, maxLead } = KEYED;
-  scan.lastIndex = 0;
-  for (let found = scan.exec(text); found !== null && found.index - maxLead < best; found = scan.exec(text)) {
-    for (const bound of keywords.get(found[0].toLowerCase()) ?? []) {
-      const start = found.index - bound.lead;
-      if (withinCaps && bound.cap && text.length - start > bound.cap.longest) continue;
-      if (start < best && bound.open(text, found.index)) best = start;
+const hits = { text: '', starts: [] as number[], keywords: [] as number[] };
+
+const onHit = (start: number, keyword: number): void => {
+  const { starts, keywords } = hits;
+  // a keyword ends after one that starts later only when it holds it (`secret access` and `access`): rare
+  let at = starts.length;
+  while (at > 0 && starts[at - 1]! > start) at--;
+  starts.splice(at, 0, start);
+  keywords.splice(at, 0, keyword);
+};
+
+function keywordHits(text: string): typeof hits {
+  if (text === hits.text) return hits;
+  hits.starts.length = hits.keywords.length = 0;
+  KEYED.scanner.reset();
+  KEYED.scanner.scan(text, onHit);
+  hits.text = text;
+  return hits;
+}
+
+/**
+ * The earliest cut that leaves every match still open at the end of text[0, end) whole: `end` when none is.
+ * `withinCaps`: a capped match longer than its cap holds nothing (in a view of the text, where no blob is
+ * swallowed: tail.ts).
+ */
+export function openMatchStart(text: string, withinCaps = false, end = text.length): number {
+  let best = end;
+  const { starts, keywords } = keywordHits(text);
+  let seen: string | undefined;
+  for (let hit = 0; hit < starts.length && starts[hit]! - KEYED.maxLead < best; hit++) {
+    const at = starts[hit]!;
+    const keyword = keywords[hit]!;
+    if (at + KEYED.keywords[keyword]!.length > end) continue;
+    seen ??= end === text.length ? text : text.slice(0, end);
+    for (const bound of KEYED.bounds[keyword]!) {
+      const start = at - bound.lead;
+      if (withinCaps && bound.cap && end - start > bound.cap.longest) continue;
+      if (start < best && bound.open(seen, at)) best = start;
     }
-    scan.lastIndex = found.index + 1;
   }
   return Math.max(0, best);
 }
@@ -242,14 +274,13 @@ export type CappedMatch = { start: number; keyword: number; cap: RunCap };
 /** The earliest capped match (HoldBound.cap) still open at the end of `text`. */
 export function openCappedMatch(text: string): CappedMatch | undefined {
   let best: CappedMatch | undefined;
-  const { scan, keywords, maxLead } = KEYED;
-  scan.lastIndex = 0;
-  for (let found = scan.exec(text); found !== null && (best === undefined || found.index - maxLead < best.start); found = scan.exec(text)) {
-    for (const bound of keywords.get(found[0].toLowerCase()) ?? []) {
-      const start = Math.max(0, found.index - bound.lead);
-      if (bound.cap && (best === undefined || start < best.start) && bound.open(text, found.index)) best = { start, keyword: found.index, cap: bound.cap };
+  const { starts, keywords } = keywordHits(text);
+  for (let hit = 0; hit < starts.length && (best === undefined || starts[hit]! - KEYED.maxLead < best.start); hit++) {
+    const at = starts[hit]!;
+    for (const bound of KEYED.bounds[keywords[hit]!]!) {
+      const start = Math.max(0, at - bound.lead);
+      if (bound.cap && (best === undefined || start < best.start) && bound.open(text, at)) best = { start, keyword: at, cap: bound.cap };
     }
-    scan.lastIndex = found.index + 1;
   }
   return best;
 }
