@@ -13,11 +13,14 @@ export function redactorAfter(options: RedactOptions, looked: (text: string) => 
   let lastContext = '';
   let lastRedacted = '';
   return (context, raw) => {
+    const text = context + raw;
+    const withContext = redactText(looked(text), options);
+    // nothing read after the context is redacted (most windows with a keyword): the context's own redaction is not needed
+    if (withContext === text) return raw;
     if (context !== lastContext) {
       lastContext = context;
       lastRedacted = redactText(looked(context), options);
     }
-    const withContext = redactText(looked(context + raw), options);
     if (withContext.startsWith(lastRedacted)) return withContext.slice(lastRedacted.length);
     // redactText decoded an escape in the context (a secret in the whole shows only decoded): the context decoded
     // then, as it was redacted in the whole; `raw` alone could miss a keyword begun in it (`c` + `ookie=…`)
