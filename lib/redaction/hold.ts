@@ -232,8 +232,13 @@ const onHit = (start: number, keyword: number): void => {
   // a keyword ends after one that starts later only when it holds it (`secret access` and `access`): rare
   let at = starts.length;
   while (at > 0 && starts[at - 1]! > start) at--;
-  starts.splice(at, 0, start);
-  keywords.splice(at, 0, keyword);
+  if (at === starts.length) {
+    starts.push(start);
+    keywords.push(keyword);
+  } else {
+    starts.splice(at, 0, start);
+    keywords.splice(at, 0, keyword);
+  }
 };
 
 function keywordHits(text: string): typeof hits {
