@@ -90,9 +90,10 @@ function named(sensitive: (name: string) => boolean, rest: RegExp, cap: RunCap):
       let end = at;
       while (end < text.length && end - at < 160 && isNameCode(text.charCodeAt(end))) end++;
       if (end === text.length) return true;
+      if (!reachesEnd(rest, text, end)) return false;
       let start = at;
       while (start > 0 && at - start < 160 && isNameCode(text.charCodeAt(start - 1))) start--;
-      return reachesEnd(rest, text, end) && namesIn(text.slice(start, end)).some(sensitive);
+      return namesIn(text.slice(start, end)).some(sensitive);
     },
   };
 }
