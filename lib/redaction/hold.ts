@@ -14,7 +14,7 @@
 
 import { isSensitiveKey, isSensitiveQueryParam } from './keys.js';
 import { TOKEN_START } from './patterns.js';
-import { keywordHitScanners, type KeywordHitScanner } from './keyword-scanner.js';
+import { keywordSource } from './prefilter.js';
 import { TEXT_RULES } from './text.js';
 
 export type HoldBound = {
@@ -165,7 +165,13 @@ type Keyed = {
   /** Every rule keyword, and per keyword (by index) the bounds of the rules whose keyword it starts with (`sk-ant-` → also `sk-`). */
   keywords: readonly string[];
   bounds: readonly (readonly HoldBound[])[];
-  scanner: KeywordHitScanner;
+  index: ReadonlyMap<string, number>;
+  /**
+   * The longest keyword at each start, one scan for all (the keyword automaton would be faster, but a second one
+   * run through its code slows the stream's own, live-keywords.ts, by a fifth on prose); `at`: at `lastIndex`.
+   */
+  scan: RegExp;
+  at: RegExp;
   maxLead: number;
   tokenStart: TokenBeginnings;
 };
@@ -213,7 +219,9 @@ function keyed(): Keyed {
   return {
     keywords,
     bounds: keywords.map((keyword) => rules.filter((rule) => rule.keywords.some((own) => keyword.startsWith(own))).map((rule) => rule.bound)),
-    scanner: keywordHitScanners(keywords)(),
+    index: new Map(keywords.map((keyword, index) => [keyword, index])),
+    scan: new RegExp(keywordSource(keywords), 'gi'),
+    at: new RegExp(keywordSource(keywords), 'iy'),
     maxLead: Math.max(...rules.map((rule) => rule.bound.lead)),
     tokenStart: tokenBeginnings(prefixes),
   };
@@ -222,33 +230,30 @@ function keyed(): Keyed {
 const KEYED = keyed();
 
 /**
- * Where the keywords of a text start (each occurrence: a keyword inside a longer one at the same start too) and
- * which, in order of start; the last text's are kept, as a look asks for the open matches of one text, of its
- * beginnings (tail.ts openStart) and for its capped match.
+ * Where keywords of a text start, in order, and the longest at each (its index); the last text's are kept, as a
+ * look asks for the open matches of one text, of its beginnings (tail.ts openStart) and for its capped match.
  */
 const hits = { text: '', starts: [] as number[], keywords: [] as number[] };
 
-const onHit = (start: number, keyword: number): void => {
-  const { starts, keywords } = hits;
-  // a keyword ends after one that starts later only when it holds it (`secret access` and `access`): rare
-  let at = starts.length;
-  while (at > 0 && starts[at - 1]! > start) at--;
-  if (at === starts.length) {
-    starts.push(start);
-    keywords.push(keyword);
-  } else {
-    starts.splice(at, 0, start);
-    keywords.splice(at, 0, keyword);
-  }
-};
-
 function keywordHits(text: string): typeof hits {
   if (text === hits.text) return hits;
+  const { scan, index } = KEYED;
   hits.starts.length = hits.keywords.length = 0;
-  KEYED.scanner.reset();
-  KEYED.scanner.scan(text, onHit);
+  scan.lastIndex = 0;
+  for (let found = scan.exec(text); found !== null; found = scan.exec(text)) {
+    hits.starts.push(found.index);
+    hits.keywords.push(index.get(found[0].toLowerCase())!);
+    scan.lastIndex = found.index + 1;
+  }
   hits.text = text;
   return hits;
+}
+
+/** The longest keyword at `at` of `text` (its index), or -1. */
+function keywordAt(text: string, at: number): number {
+  KEYED.at.lastIndex = at;
+  const found = KEYED.at.exec(text);
+  return found === null ? -1 : KEYED.index.get(found[0].toLowerCase())!;
 }
 
 /**
@@ -262,9 +267,11 @@ export function openMatchStart(text: string, withinCaps = false, end = text.leng
   let seen: string | undefined;
   for (let hit = 0; hit < starts.length && starts[hit]! - KEYED.maxLead < best; hit++) {
     const at = starts[hit]!;
-    const keyword = keywords[hit]!;
-    if (at + KEYED.keywords[keyword]!.length > end) continue;
+    if (at >= end) break;
     seen ??= end === text.length ? text : text.slice(0, end);
+    // the longest keyword there may not fit in text[0, end), a shorter one may
+    const keyword = at + KEYED.keywords[keywords[hit]!]!.length > end ? keywordAt(seen, at) : keywords[hit]!;
+    if (keyword < 0) continue;
     for (const bound of KEYED.bounds[keyword]!) {
       const start = at - bound.lead;
       if (withinCaps && bound.cap && end - start > bound.cap.longest) continue;
