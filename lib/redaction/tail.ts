@@ -204,8 +204,8 @@ function openStart(text: string, mayHoldSecret: boolean, withinCaps = false): nu
   let open = pemStart(text);
   if (!mayHoldSecret) return open;
   open = Math.min(open, openMatchStart(text, withinCaps));
-  for (let steps = 0; open > 0 && steps < 8; steps++) {
-    const before = openMatchStart(text.slice(0, open), withinCaps);
+  for (let steps = 0; open > 0 && open < text.length && steps < 8; steps++) {
+    const before = openMatchStart(text, withinCaps, open);
     if (before >= open) break;
     open = before;
   }
