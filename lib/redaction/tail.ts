@@ -44,13 +44,15 @@ function pemPrefixLength(text: string): number {
  * beginning of a form of it. One character glued to a word is let go (most words end in a character a long key
  * holds; at worst that one character of it shows, and a piece is redacted from 8 characters).
  */
-function credentialPieceLength(text: string, { secrets, forms }: HeldCredentials): number {
+function credentialPieceLength(text: string, run: number, { secrets, forms }: HeldCredentials): number {
   if (secrets.length === 0) return 0;
   let piece = 0;
   for (const secret of secrets) piece = Math.max(piece, longestEndIn(text, secret));
   if (piece === 1 && isNameCode(text.charCodeAt(text.length - 2))) piece = 0;
-  const { longest, firstCodes } = formStarts(forms);
-  for (let length = Math.min(text.length, longest - 1); length > piece; length--) {
+  const { longest, firstCodes, spaced } = formStarts(forms);
+  // no form begins before the trailing run, unless one holds a space
+  const reach = spaced ? text.length : text.length - run;
+  for (let length = Math.min(reach, longest - 1); length > piece; length--) {
     const start = text.length - length;
     if (firstCodes[text.charCodeAt(start)] === 1 && beginsAForm(text, start, length, forms)) return length;
   }
@@ -86,15 +88,20 @@ function beginsAForm(text: string, start: number, length: number, forms: readonl
   return false;
 }
 
-type FormStarts = { longest: number; firstCodes: Uint8Array };
+/**
+ * The longest form's length; per UTF-16 code, whether a form begins with it; whether a form holds a space (any of
+ * `\s`, isSpaceCode's and more: a value is one of its forms, so only when a value does).
+ */
+type FormStarts = { longest: number; firstCodes: Uint8Array; spaced: boolean };
 const formStartsOf = new WeakMap<readonly string[], FormStarts>();
-/** The longest form's length, and per UTF-16 code whether a form begins with it: most positions of a text's end begin none. */
+/** What the forms begin with, and how long they are: most positions of a text's end begin none. */
 function formStarts(forms: readonly string[]): FormStarts {
   let starts = formStartsOf.get(forms);
   if (!starts) {
     const firstCodes = new Uint8Array(0x10000);
     for (const form of forms) firstCodes[form.charCodeAt(0)] = 1;
-    formStartsOf.set(forms, (starts = { longest: Math.max(0, ...forms.map((form) => form.length)), firstCodes }));
+    const spaced = forms.some((form) => /\s/.test(form));
+    formStartsOf.set(forms, (starts = { longest: Math.max(0, ...forms.map((form) => form.length)), firstCodes, spaced }));
   }
   return starts;
 }
@@ -117,14 +124,15 @@ const TOKEN_START_BEHIND = 6;
  * How many of the last characters of `text` tailStart holds back. `before` gives the characters before it, which
  * tell whether its first ones are at a token start or in a run with an escape (none: its start is a token start).
  * They are read only when its trailing run reaches its start, as no token, escape or private-key header holds a
- * space (a credential in use may: with one in use they always are).
+ * space (a credential in use that holds one may: then they always are).
  */
 export function heldTailLength(text: string, credentials: HeldCredentials = NO_CREDENTIALS, before?: (count: number) => string): number {
-  const noCredentials = credentials.secrets.length === 0;
-  // a text that ends in a space holds nothing back: no token, escape or header ends in one
-  if (noCredentials && isSpaceCode(text.charCodeAt(text.length - 1))) return 0;
+  // no credential in use holds a space (nearly always): then none of them, as no token, escape or header, reaches past one
+  const spaceless = credentials.secrets.length === 0 || !formStarts(credentials.forms).spaced;
+  // a text that ends in a space holds nothing back
+  if (spaceless && isSpaceCode(text.charCodeAt(text.length - 1))) return 0;
   const run = trailingRunStart(text);
-  if (!before || (run > 0 && noCredentials)) return text.length - tailFrom(text, run, credentials);
+  if (!before || (run > 0 && spaceless)) return Math.min(text.length, text.length - tailFrom(text, run, credentials));
   const seen = before(TOKEN_START_BEHIND) + text;
   return Math.min(text.length, seen.length - tailStart(seen, credentials));
 }
@@ -134,7 +142,7 @@ function tailFrom(text: string, run: number, credentials: HeldCredentials): numb
   if (text.indexOf('\\', run) >= 0 || text.indexOf('&', run) >= 0) {
     return text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, credentials.longest - 1);
   }
-  return text.length - Math.max(tokenPrefixLength(text), pemPrefixLength(text), credentialPieceLength(text, credentials));
+  return text.length - Math.max(tokenPrefixLength(text), pemPrefixLength(text), credentialPieceLength(text, run, credentials));
 }
 
 /** Words after which a credential may follow a space: `Authorization: Bearer <token>`. */

@@ -128,3 +128,37 @@ t.test('tailStart with credentials in use: what a plain search of the values and
   t.equal(heldOf('a piece: nR2vT6yU'), 'nR2vT6yU', 'a piece from its middle');
   t.equal(heldOf('see ßecr'), 'ßecr', 'past ASCII');
 });
+
+t.test('heldTailLength with credentials in use: the same as tailStart after the characters before, which a space in the text makes unread unless a value holds one', async (t) => {
+  const spaceless = ['sk-proj-Zq8nR2vT6yU1iO5pL9kJ3hG7fD4sA0mNbVcXzQw'];
+  const spaced = ['p@ss w%rd/12345'];
+  let seed = 11;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = (list: readonly string[] | string): string => list[Math.floor(random() * list.length)]!;
+  const part = (text: string) => text.slice(Math.floor(random() * text.length), Math.floor(random() * (text.length + 1)));
+  for (const secrets of [spaceless, spaced]) {
+    const forms = knownForms(secrets);
+    const credentials = { secrets, forms, longest: 6 * Math.max(...secrets.map((secret) => secret.length)) };
+    let differ = 0;
+    let unread = 0;
+    for (let round = 0; round < 2000; round++) {
+      const piece = () => (random() < 0.5 ? part(pick(secrets)) : random() < 0.5 ? part(pick(forms)) : pick(['a', ' ', 'sk', 'c', '\\u', ' w', 's ']));
+      let before = '';
+      for (let parts = Math.floor(random() * 4); parts > 0; parts--) before += piece();
+      let text = '';
+      while (text === '') for (let parts = 1 + Math.floor(random() * 5); parts > 0; parts--) text += piece();
+      const seen = before.slice(-6) + text;
+      const whole = Math.min(text.length, seen.length - tailStart(seen, credentials));
+      let read = false;
+      const held = heldTailLength(text, credentials, (count) => {
+        read = true;
+        return before.slice(-count);
+      });
+      if (held !== whole) differ++;
+      if (!read) unread++;
+    }
+    t.equal(differ, 0, `${secrets === spaced ? 'a value with a space' : 'no value with a space'}: 2000 random texts, what the whole holds`);
+    if (secrets === spaceless) t.ok(unread > 500, `the characters before unread for texts with a space (${unread} of 2000)`);
+    else t.equal(unread, 0, 'a value with a space: the characters before always read');
+  }
+});
