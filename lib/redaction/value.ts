@@ -61,8 +61,20 @@ function isEmptyish(value: unknown): boolean {
   return value === null || value === undefined || typeof value === 'boolean' || value === '';
 }
 
-function redactUnder(key: string, value: unknown, walk: Walk): unknown {
-  if (isSensitiveKey(key) && !isEmptyish(value)) return REDACTED;
+/** What the walk needs to know of a key: keys repeat endlessly, so each is judged once. */
+interface KeyJudgement {
+  /** Whether what is under it is a secret (isSensitiveKey). */
+  readonly sensitive: boolean;
+  /** The key redacted when no credential is loaded (the answer then depends on the key alone). */
+  readonly plain: string;
+}
+
+const judgeKey = cachedByName(
+  (key): KeyJudgement => ({ sensitive: isSensitiveKey(key), plain: key.length < SHORTEST_SECRET ? key : redactText(key) }),
+);
+
+function redactUnder(judged: KeyJudgement, value: unknown, walk: Walk): unknown {
+  if (judged.sensitive && !isEmptyish(value)) return REDACTED;
   return redactAny(value, walk);
 }
 
@@ -84,13 +96,10 @@ function setOwn(out: Record<string, unknown>, key: string, value: unknown): void
   else out[key] = value;
 }
 
-/** redactText of a key when no credential is loaded (the answer then depends on the key alone). */
-const redactPlainKey = cachedByName((key) => redactText(key));
-
 /** A key is text too: a model can put a secret in the name of a tool argument (`{"sk-…": 1}`). */
-function redactKey(key: string, walk: Walk): string {
+function redactKey(key: string, judged: KeyJudgement, walk: Walk): string {
   if (key.length < SHORTEST_SECRET) return key;
-  return prepareSecrets(walk.options?.secrets).length === 0 ? redactPlainKey(key) : redactText(key, walk.options);
+  return prepareSecrets(walk.options?.secrets).length === 0 ? judged.plain : redactText(key, walk.options);
 }
 
 function redactObject(object: Record<string, unknown>, walk: Walk, known?: Known): object {
@@ -101,8 +110,13 @@ function redactObject(object: Record<string, unknown>, walk: Walk, known?: Known
     for (const key in object) {
       const value = object[key];
       const shaped = known === undefined ? CONTENT : known(key, value, walk.options);
-      const redacted = shaped !== CONTENT ? shaped : redactUnder(key, value, walk);
-      const outKey = shaped !== CONTENT ? key : redactKey(key, walk);
+      let redacted = shaped;
+      let outKey = key;
+      if (shaped === CONTENT) {
+        const judged = judgeKey(key);
+        redacted = redactUnder(judged, value, walk);
+        outKey = redactKey(key, judged, walk);
+      }
       if (redacted !== value || outKey !== key) {
         return Object.hasOwn(object, key) ? copyObject(object, walk, known, { key, outKey, value: redacted }) : copyObject(object, walk, known);
       }
@@ -133,7 +147,10 @@ function copyObject(object: Record<string, unknown>, walk: Walk, known?: Known, 
     }
     const shaped = known === undefined ? CONTENT : known(key, value, walk.options);
     if (shaped !== CONTENT) setOwn(out, key, shaped);
-    else setOwn(out, redactKey(key, walk), redactUnder(key, value, walk));
+    else {
+      const judged = judgeKey(key);
+      setOwn(out, redactKey(key, judged, walk), redactUnder(judged, value, walk));
+    }
   }
   return out;
 }
