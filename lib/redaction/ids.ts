@@ -36,13 +36,9 @@ class IdField {
   }
 }
 
-const ID_FIELDS: Readonly<Record<string, IdField>> = {
-  id: new IdField(),
-  runId: new IdField(RUN_ID_PATTERN),
-  sessionId: new IdField(SESSION_ID_PATTERN),
-};
+const [callIds, runIds, sessionIds] = [new IdField(), new IdField(RUN_ID_PATTERN), new IdField(SESSION_ID_PATTERN)];
 
 /** An event's top-level string id (`id`, `runId`, `sessionId`: `key`) through redactId; the id itself when it holds no secret. */
 export function redactEventId(key: 'id' | 'runId' | 'sessionId', id: string, options?: RedactOptions): string {
-  return ID_FIELDS[key]!.redact(id, options);
+  return (key === 'runId' ? runIds : key === 'id' ? callIds : sessionIds).redact(id, options);
 }
