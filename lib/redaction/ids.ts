@@ -31,8 +31,10 @@ class IdField {
   redact(id: string, options: RedactOptions | undefined): string {
     if (id === this.lastId && options === this.lastOptions) return id;
     const redacted = this.own?.test(id) ? id : redactId(id, options);
-    if (redacted === id) [this.lastId, this.lastOptions] = [id, options];
-    return redacted;
+    if (redacted !== id) return redacted;
+    this.lastId = id;
+    this.lastOptions = options;
+    return id;
   }
 }
 

@@ -167,6 +167,7 @@ function redactAny(value: unknown, walk: Walk, known?: Known): unknown {
   walk.ancestors.pop();
   return out;
 }
+
 /**
  * A redacted deep copy of a JSON value: every string through redactText, the
  * value under a sensitive key replaced by `"[REDACTED]"` (unless it is null,
