@@ -14,10 +14,13 @@ const spoolOf = (value: object): TextSpool | undefined => {
   return spool instanceof TextSpool ? spool : undefined;
 };
 
-/** Whether an own field holds a long string, or the text is in a spool (every event is asked: no array made for the answer). */
+/**
+ * Whether a field holds a long string, or the text is in a spool (every event is asked: no array made for the answer).
+ * An inherited field is asked too (no hasOwn per key, which would double the cost): jsonLineParts writes own ones only.
+ */
 function hasLongString(value: object): boolean {
   if (spoolOf(value)) return true;
-  for (const key in value) if (Object.hasOwn(value, key) && isLongString((value as Record<string, unknown>)[key])) return true;
+  for (const key in value) if (isLongString((value as Record<string, unknown>)[key])) return true;
   return false;
 }
 

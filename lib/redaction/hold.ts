@@ -90,9 +90,10 @@ function named(sensitive: (name: string) => boolean, rest: RegExp, cap: RunCap):
       let end = at;
       while (end < text.length && end - at < 160 && isNameCode(text.charCodeAt(end))) end++;
       if (end === text.length) return true;
+      if (!reachesEnd(rest, text, end)) return false;
       let start = at;
       while (start > 0 && at - start < 160 && isNameCode(text.charCodeAt(start - 1))) start--;
-      return reachesEnd(rest, text, end) && namesIn(text.slice(start, end)).some(sensitive);
+      return namesIn(text.slice(start, end)).some(sensitive);
     },
   };
 }
@@ -160,24 +161,37 @@ export const DEFAULT_BOUND: HoldBound = {
   cap: capOf(4 * KIB + 128, '\\S'),
 };
 
-type Keyed = { keywords: Map<string, HoldBound[]>; scan: RegExp; maxLead: number; tokenStart: TokenBeginnings };
+type Keyed = {
+  /** Every rule keyword, and per keyword (by index) the bounds of the rules whose keyword it starts with (`sk-ant-` → also `sk-`). */
+  keywords: readonly string[];
+  bounds: readonly (readonly HoldBound[])[];
+  index: ReadonlyMap<string, number>;
+  /**
+   * The longest keyword at each start, one scan for all (the keyword automaton would be faster, but a second one
+   * run through its code slows the stream's own, live-keywords.ts, by a fifth on prose); `at`: at `lastIndex`.
+   */
+  scan: RegExp;
+  at: RegExp;
+  maxLead: number;
+  tokenStart: TokenBeginnings;
+};
 
 /**
  * The beginnings of tokens' prefixes (`s`, `sk`, `gh`, … `github_pa`, lowercase) as a trie of their characters
  * read backwards: a text's end is walked back one character at a time and left as soon as no beginning can end
  * it (usually after one or two).
  */
-type TokenBeginnings = { next: Map<number, TokenBeginnings>; beginning: boolean };
+type TokenBeginnings = { next: (TokenBeginnings | undefined)[]; beginning: boolean };
 
 function tokenBeginnings(prefixes: readonly string[]): TokenBeginnings {
-  const root: TokenBeginnings = { next: new Map(), beginning: false };
+  const root: TokenBeginnings = { next: [], beginning: false };
   for (const prefix of prefixes) {
     for (let length = 1; length < prefix.length; length++) {
       let node = root;
       for (let at = length - 1; at >= 0; at--) {
         const code = prefix.toLowerCase().charCodeAt(at);
-        let next = node.next.get(code);
-        if (!next) node.next.set(code, (next = { next: new Map(), beginning: false }));
+        let next = node.next[code];
+        if (!next) node.next[code] = next = { next: [], beginning: false };
         node = next;
       }
       node.beginning = true;
@@ -186,6 +200,8 @@ function tokenBeginnings(prefixes: readonly string[]): TokenBeginnings {
   return root;
 }
 
+const BACKSLASH = 92;
+const PERCENT = 37;
 /** A token start at `lastIndex` (lookbehinds only). */
 const AT_TOKEN_START = new RegExp(TOKEN_START, 'y');
 export const isAlphanumericCode = (code: number): boolean => (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
@@ -193,23 +209,21 @@ export const isAlphanumericCode = (code: number): boolean => (code >= 48 && code
 /** TOKEN_START at `at`: after no letter or digit, at once; after one, only an escape can end there (`\n`, `\u003c`, `\x22`, `%0A`). */
 function atTokenStart(text: string, at: number): boolean {
   if (at === 0 || !isAlphanumericCode(text.charCodeAt(at - 1))) return true;
-  if (text.charAt(at - 2) !== '\\' && text.charAt(at - 4) !== '\\' && text.charAt(at - 6) !== '\\' && text.charAt(at - 3) !== '%') return false;
+  if (text.charCodeAt(at - 2) !== BACKSLASH && text.charCodeAt(at - 4) !== BACKSLASH && text.charCodeAt(at - 6) !== BACKSLASH && text.charCodeAt(at - 3) !== PERCENT) return false;
   AT_TOKEN_START.lastIndex = at;
   return AT_TOKEN_START.test(text);
 }
 
-/** One scan for every keyword; a keyword found credits the rules whose keyword it starts with (`sk-ant-` → also `sk-`). */
 function keyed(): Keyed {
   const rules = TEXT_RULES.map((rule) => ({ keywords: rule.keywords, bound: HOLD_BOUNDS[rule.name] ?? DEFAULT_BOUND }));
-  const all = new Set(rules.flatMap((rule) => rule.keywords));
-  const keywords = new Map<string, HoldBound[]>();
-  for (const keyword of all) {
-    keywords.set(keyword, rules.filter((rule) => rule.keywords.some((own) => keyword.startsWith(own))).map((rule) => rule.bound));
-  }
+  const keywords = [...new Set(rules.flatMap((rule) => rule.keywords))];
   const prefixes = rules.flatMap(({ keywords, bound }) => (bound.prefixes === 'keywords' ? keywords : (bound.prefixes ?? [])));
   return {
     keywords,
-    scan: new RegExp(keywordSource(all), 'gi'),
+    bounds: keywords.map((keyword) => rules.filter((rule) => rule.keywords.some((own) => keyword.startsWith(own))).map((rule) => rule.bound)),
+    index: new Map(keywords.map((keyword, index) => [keyword, index])),
+    scan: new RegExp(keywordSource(keywords), 'gi'),
+    at: new RegExp(keywordSource(keywords), 'iy'),
     maxLead: Math.max(...rules.map((rule) => rule.bound.lead)),
     tokenStart: tokenBeginnings(prefixes),
   };
@@ -218,20 +232,53 @@ function keyed(): Keyed {
 const KEYED = keyed();
 
 /**
- * The earliest cut that leaves every match still open at the end whole: text.length when none is. `withinCaps`:
- * a capped match longer than its cap holds nothing (in a view of the text, where no blob is swallowed: tail.ts).
+ * Where keywords of a text start, in order, and the longest at each (its index); the last text's are kept, as a
+ * look asks for the open matches of one text, of its beginnings (tail.ts openStart) and for its capped match.
  */
-export function openMatchStart(text: string, withinCaps = false): number {
-  let best = text.length;
-  const { scan, keywords, maxLead } = KEYED;
+const hits = { text: '', starts: [] as number[], keywords: [] as number[] };
+
+function keywordHits(text: string): typeof hits {
+  if (text === hits.text) return hits;
+  const { scan, index } = KEYED;
+  hits.starts.length = hits.keywords.length = 0;
   scan.lastIndex = 0;
-  for (let found = scan.exec(text); found !== null && found.index - maxLead < best; found = scan.exec(text)) {
-    for (const bound of keywords.get(found[0].toLowerCase()) ?? []) {
-      const start = found.index - bound.lead;
-      if (withinCaps && bound.cap && text.length - start > bound.cap.longest) continue;
-      if (start < best && bound.open(text, found.index)) best = start;
-    }
+  for (let found = scan.exec(text); found !== null; found = scan.exec(text)) {
+    hits.starts.push(found.index);
+    hits.keywords.push(index.get(found[0].toLowerCase())!);
     scan.lastIndex = found.index + 1;
+  }
+  hits.text = text;
+  return hits;
+}
+
+/** The longest keyword at `at` of `text` (its index), or -1. */
+function keywordAt(text: string, at: number): number {
+  KEYED.at.lastIndex = at;
+  const found = KEYED.at.exec(text);
+  return found === null ? -1 : KEYED.index.get(found[0].toLowerCase())!;
+}
+
+/**
+ * The earliest cut that leaves every match still open at the end of text[0, end) whole: `end` when none is.
+ * `withinCaps`: a capped match longer than its cap holds nothing (in a view of the text, where no blob is
+ * swallowed: tail.ts).
+ */
+export function openMatchStart(text: string, withinCaps = false, end = text.length): number {
+  let best = end;
+  const { starts, keywords } = keywordHits(text);
+  let seen: string | undefined;
+  for (let hit = 0; hit < starts.length && starts[hit]! - KEYED.maxLead < best; hit++) {
+    const at = starts[hit]!;
+    if (at >= end) break;
+    seen ??= end === text.length ? text : text.slice(0, end);
+    // the longest keyword there may not fit in text[0, end), a shorter one may
+    const keyword = at + KEYED.keywords[keywords[hit]!]!.length > end ? keywordAt(seen, at) : keywords[hit]!;
+    if (keyword < 0) continue;
+    for (const bound of KEYED.bounds[keyword]!) {
+      const start = at - bound.lead;
+      if (withinCaps && bound.cap && end - start > bound.cap.longest) continue;
+      if (start < best && bound.open(seen, at)) best = start;
+    }
   }
   return Math.max(0, best);
 }
@@ -242,14 +289,13 @@ export type CappedMatch = { start: number; keyword: number; cap: RunCap };
 /** The earliest capped match (HoldBound.cap) still open at the end of `text`. */
 export function openCappedMatch(text: string): CappedMatch | undefined {
   let best: CappedMatch | undefined;
-  const { scan, keywords, maxLead } = KEYED;
-  scan.lastIndex = 0;
-  for (let found = scan.exec(text); found !== null && (best === undefined || found.index - maxLead < best.start); found = scan.exec(text)) {
-    for (const bound of keywords.get(found[0].toLowerCase()) ?? []) {
-      const start = Math.max(0, found.index - bound.lead);
-      if (bound.cap && (best === undefined || start < best.start) && bound.open(text, found.index)) best = { start, keyword: found.index, cap: bound.cap };
+  const { starts, keywords } = keywordHits(text);
+  for (let hit = 0; hit < starts.length && (best === undefined || starts[hit]! - KEYED.maxLead < best.start); hit++) {
+    const at = starts[hit]!;
+    for (const bound of KEYED.bounds[keywords[hit]!]!) {
+      const start = Math.max(0, at - bound.lead);
+      if (bound.cap && (best === undefined || start < best.start) && bound.open(text, at)) best = { start, keyword: at, cap: bound.cap };
     }
-    scan.lastIndex = found.index + 1;
   }
   return best;
 }
@@ -274,7 +320,8 @@ export function tokenPrefixLength(text: string): number {
   for (let start = text.length - 1; start >= 0; start--) {
     // ASCII letters fold, as a regex's `i` flag folds them (no other character equals an ASCII one)
     const code = text.charCodeAt(start);
-    node = node.next.get(code >= 65 && code <= 90 ? code + 32 : code);
+    // an array per node, indexed by code: a Map's lookup cost most of a quiet delta's look at its end
+    node = code < 128 ? node.next[code >= 65 && code <= 90 ? code + 32 : code] : undefined;
     if (node === undefined) break;
     if (node.beginning && atTokenStart(text, start)) longest = text.length - start;
   }

@@ -95,8 +95,8 @@ function verdict(conditions: readonly Condition[], follow: Follow): Verdict {
 type Pending = { start: number; conditions: readonly Condition[]; follow: Follow };
 
 export type LiveKeywords = {
-  /** The next piece, which starts at stream position `at`; `before`: the characters before it (the last 18 are enough: a keyword and `--`). */
-  scan(piece: string, at: number, before: string): void;
+  /** The next piece, which starts at stream position `at`; `before(count)`: the last `count` characters before it (fewer at the start). */
+  scan(piece: string, at: number, before: (count: number) => string): void;
   /** Where the latest keyword that is live or still open starts (-1: none). */
   readonly last: number;
   /** A new text begins. */
@@ -115,7 +115,7 @@ export function createLiveKeywords(): LiveKeywords {
   /** Escapes are never retired: redactText decodes every escape of a text in which a decoded secret shows. */
   let lastEscape = -1;
   let piece = '';
-  let before = '';
+  let before: (count: number) => string = () => '';
   let pieceStart = 0;
   const decide = (occurrence: Pending): boolean => {
     const answer = verdict(occurrence.conditions, occurrence.follow);
@@ -124,7 +124,11 @@ export function createLiveKeywords(): LiveKeywords {
     return answer === OPEN;
   };
   /** Whether the character at `at` (relative to the piece; negative: in what came before it) is a `-`. */
-  const dashAt = (at: number): boolean => (at >= 0 ? piece.charCodeAt(at) : before.charCodeAt(before.length + at)) === 45;
+  const dashAt = (at: number): boolean => {
+    if (at >= 0) return piece.charCodeAt(at) === 45;
+    const chars = before(-at);
+    return chars.length >= -at && chars.charCodeAt(chars.length + at) === 45;
+  };
   // most occurrences are decided in the piece they end in: judged in place, a copy of what follows kept only while open
   const judged: Pending = { start: 0, conditions: [], follow: { text: '', from: 0, runEnd: 0, dashed: false } };
   const onHit = (start: number, keyword: number): void => {
@@ -140,7 +144,7 @@ export function createLiveKeywords(): LiveKeywords {
     pending.push({ start: judged.start, conditions: judged.conditions, follow: { text: piece.slice(end), from: 0, runEnd: runEnd - end, dashed } });
   };
   return {
-    scan(next, at, last) {
+    scan(next, at, charsBefore) {
       if (pending.length > 0) {
         pending = pending.filter((occurrence) => {
           occurrence.follow.text += next.slice(0, FOLLOW_LIMIT + 1 - occurrence.follow.text.length);
@@ -148,7 +152,7 @@ export function createLiveKeywords(): LiveKeywords {
         });
       }
       piece = next;
-      before = last;
+      before = charsBefore;
       pieceStart = at;
       hits.scan(next, onHit);
     },

@@ -7,17 +7,26 @@ import { redactText, type RedactOptions } from './text.js';
 /**
  * `raw` redacted as it reads after `context`: lookbehinds and line starts see
  * what they would in the whole text. The context's own redaction is
- * remembered: consecutive calls share it. `looked` counts what is redacted (stream.ts charactersScanned).
+ * remembered: consecutive calls share it. So is the last context and piece's: a stream's look that cuts what it
+ * holds redacts the context and all it holds, and the rest after the context the cut leaves, the same text while
+ * the context is short. `looked` counts what is redacted (stream.ts charactersScanned).
  */
 export function redactorAfter(options: RedactOptions, looked: (text: string) => string): (context: string, raw: string) => string {
   let lastContext = '';
   let lastRedacted = '';
+  let lastText = '';
+  let lastTextRedacted = '';
   return (context, raw) => {
+    const text = context + raw;
+    const withContext = text === lastText ? lastTextRedacted : redactText(looked(text), options);
+    lastText = text;
+    lastTextRedacted = withContext;
+    // nothing read after the context is redacted (most windows with a keyword): the context's own redaction is not needed
+    if (withContext === text) return raw;
     if (context !== lastContext) {
       lastContext = context;
       lastRedacted = redactText(looked(context), options);
     }
-    const withContext = redactText(looked(context + raw), options);
     if (withContext.startsWith(lastRedacted)) return withContext.slice(lastRedacted.length);
     // redactText decoded an escape in the context (a secret in the whole shows only decoded): the context decoded
     // then, as it was redacted in the whole; `raw` alone could miss a keyword begun in it (`c` + `ookie=…`)

@@ -54,6 +54,13 @@ class ReleasedContext {
     return (this.joined ??= this.pieces.length - this.keep === 1 ? this.pieces[this.keep]! : this.pieces.slice(this.keep).join(''));
   }
 
+  /** Its last `count` characters (all of it when shorter), from its last pieces: nothing joined. */
+  endChars(count: number): string {
+    let chars = '';
+    for (let at = this.pieces.length - 1; at >= this.keep && chars.length < count; at--) chars = this.pieces[at] + chars;
+    return chars.length > count ? chars.slice(-count) : chars;
+  }
+
   /** As a Context: its text, and its cuts from 0. */
   view(): Context {
     const start = this.cuts[this.keep]!;

@@ -10,7 +10,7 @@
  */
 
 import { openCappedMatch, PEM_HEADER_START, SHORT_RUN, type CappedMatch } from './hold.js';
-import { holdFrom, tailStart, type HeldCredentials } from './tail.js';
+import { heldTailLength, holdFrom, type HeldCredentials } from './tail.js';
 import { rulesViews } from './rules-view.js';
 import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
 import { createLiveKeywords } from './live-keywords.js';
@@ -45,10 +45,8 @@ const looked = (text: string): string => {
 const EAGER_HOLD = 512;
 const SPACE = /\s/;
 const PEM_HEADER_END_CHAR = PEM_HEADER_START.at(-1)!;
-/** The last characters kept on their own: a private-key header's start before a piece, and what tailStart looks at behind a short tail. */
+/** Up to this long, a text is looked at with the characters before it (a credential in use glued to a word, a token start). */
 const LAST_CHARS = 32;
-/** Characters before a token's prefix that say whether it is at a token start (`\u003c`). */
-const TOKEN_START_BEHIND = 6;
 
 export type StreamRedactor = {
   /** A raw piece in; what can be released now, redacted ('' while everything is held back). */
@@ -97,27 +95,20 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     lastCredential = -1;
   };
 
-  /**
-   * The last characters since the last flush (LAST_CHARS to twice that): kept on their own, as slicing them off `held` (a
-   * string built by appending) would flatten all of it at every piece.
-   */
-  let lastChars = '';
-  /** The last characters before the latest piece (scan moves lastChars on). */
-  let charsBefore = '';
+  /** The last `count` characters released (fewer at the start): the context ends with them. */
+  const releasedEnd = (count: number): string => context.endChars(count);
+  /** The last `count` characters released or held (fewer at the start): those before a piece not yet held. */
+  const lastChars = (count: number): string => (held.length >= count ? held.slice(-count) : releasedEnd(count - held.length) + held);
   const scan = (piece: string): void => {
-    charsBefore = lastChars;
     const start = released + held.length;
-    keywords.scan(looked(piece), start, charsBefore);
+    keywords.scan(looked(piece), start, lastChars);
     scanStart = start;
     credentialScan?.scan(piece, onCredential);
-    // cut back to LAST_CHARS only once it has doubled: most pieces are short, and a cut at each copied it
-    if (piece.length >= LAST_CHARS) lastChars = piece.slice(-LAST_CHARS);
-    else lastChars = lastChars.length + piece.length > 2 * LAST_CHARS ? (lastChars + piece).slice(-LAST_CHARS) : lastChars + piece;
     // a header that ends in this piece has its last letter in it (one native search, most pieces have none)
     if (!piece.includes(PEM_HEADER_END_CHAR)) return;
-    const text = charsBefore + piece;
-    const pem = text.lastIndexOf(PEM_HEADER_START);
-    if (pem >= 0) lastPem = start - charsBefore.length + pem;
+    const before = lastChars(PEM_HEADER_START.length - 1);
+    const pem = (before + piece).lastIndexOf(PEM_HEADER_START);
+    if (pem >= 0) lastPem = start - before.length + pem;
   };
 
   /** A live keyword or a private-key header starts in the window (the context and what is held). */
@@ -133,12 +124,12 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
    */
   const credentialNear = (piece: string): boolean => {
     if (credentialScan) return lastCredential >= released - context.length;
-    return knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held + piece : charsBefore + piece), options);
+    return knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held + piece : lastChars(LAST_CHARS) + piece), options);
   };
   /** The same once every piece is in: what is held (with the characters before it when it is short). */
   const credentialHeld = (): boolean => {
     if (credentialScan) return lastCredential >= released - context.length;
-    return knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held : lastChars), options);
+    return knowsSecrets && mayContainKnownSecret(looked(held.length >= LAST_CHARS ? held : lastChars(LAST_CHARS)), options);
   };
 
   /**
@@ -148,9 +139,9 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
    * without the window being built.
    */
   const releaseQuiet = (text: string): string => {
-    // a short text is looked at with the characters before it that tell whether its first one is at a token start
-    const seen = looked(text.length >= LAST_CHARS ? text : lastChars.slice(-text.length - TOKEN_START_BEHIND));
-    const cut = text.length - Math.min(text.length, seen.length - tailStart(seen, credentials));
+    // a short text is looked at with the characters before it, when they could tell whether its first one is at a token start
+    scannedCharacters += text.length;
+    const cut = text.length - heldTailLength(text, credentials, text.length >= LAST_CHARS ? undefined : releasedEnd);
     const ready = cut === text.length ? text : text.slice(0, cut);
     held = cut === text.length ? '' : text.slice(cut);
     if (ready) release(ready);
@@ -217,7 +208,6 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     context.extend(out.slice(-CONTEXT_CHARS));
     keywords.reset();
     resetCredentials();
-    lastChars = out.slice(-LAST_CHARS);
     lookedAt = 0;
     blob = cap.run;
     return out;
@@ -306,7 +296,6 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
       context = createContext();
       keywords.reset();
       resetCredentials();
-      lastChars = '';
       lookedAt = 0;
       return out;
     },

@@ -25,10 +25,14 @@ function trailingRunStart(text: string): number {
 export type HeldCredentials = { readonly secrets: readonly string[]; readonly forms: readonly string[]; readonly longest: number };
 const NO_CREDENTIALS: HeldCredentials = { secrets: [], forms: [], longest: 0 };
 
+/** Per ASCII code, whether a beginning of a private-key header (`-----BEG`) ends in it. */
+const PEM_BEGINNING_ENDS = new Uint8Array(128);
+for (let at = 0; at < PEM_HEADER_START.length - 1; at++) PEM_BEGINNING_ENDS[PEM_HEADER_START.charCodeAt(at)] = 1;
+
 /** How many of the last characters of `text` begin a private-key header (`-----BEG`). */
 function pemPrefixLength(text: string): number {
   // most text ends in none of its characters
-  if (!PEM_HEADER_START.includes(text.charAt(text.length - 1))) return 0;
+  if (PEM_BEGINNING_ENDS[text.charCodeAt(text.length - 1)] !== 1) return 0;
   for (let length = Math.min(PEM_HEADER_START.length - 1, text.length); length > 0; length--) {
     if (text.endsWith(PEM_HEADER_START.slice(0, length))) return length;
   }
@@ -43,21 +47,55 @@ function pemPrefixLength(text: string): number {
 function credentialPieceLength(text: string, { secrets, forms }: HeldCredentials): number {
   if (secrets.length === 0) return 0;
   let piece = 0;
-  while (piece < text.length && secrets.some((secret) => secret.includes(text.slice(text.length - piece - 1)))) piece++;
+  for (const secret of secrets) piece = Math.max(piece, longestEndIn(text, secret));
   if (piece === 1 && isNameCode(text.charCodeAt(text.length - 2))) piece = 0;
   const { longest, firstCodes } = formStarts(forms);
   for (let length = Math.min(text.length, longest - 1); length > piece; length--) {
     const start = text.length - length;
-    if (firstCodes.has(text.charCodeAt(start)) && forms.some((form) => text.startsWith(form.slice(0, length), start))) return length;
+    if (firstCodes[text.charCodeAt(start)] === 1 && beginsAForm(text, start, length, forms)) return length;
   }
   return piece;
 }
 
-const formStartsOf = new WeakMap<readonly string[], { longest: number; firstCodes: ReadonlySet<number> }>();
-/** The longest form's length, and the characters forms begin with: most positions of a text's end begin none. */
-function formStarts(forms: readonly string[]): { longest: number; firstCodes: ReadonlySet<number> } {
+// Both below compare code by code: every quiet delta of a live `zero exec` (which always knows its key) asks,
+// and a slice and a search for each length of the text's end cost a third of its stream redactor.
+
+/** The length of the longest end of `text` that `secret` holds somewhere. */
+function longestEndIn(text: string, secret: string): number {
+  const last = text.length - 1;
+  if (last < 0) return 0;
+  const final = text.charAt(last);
+  let longest = 0;
+  // from each place the secret holds the text's last character; one found at `end` is at most end + 1 long
+  for (let end = secret.lastIndexOf(final); end >= longest; end = end > 0 ? secret.lastIndexOf(final, end - 1) : -1) {
+    let length = 1;
+    while (length <= end && length <= last && secret.charCodeAt(end - length) === text.charCodeAt(last - length)) length++;
+    longest = Math.max(longest, length);
+  }
+  return longest;
+}
+
+/** Whether `text` from `start` begins with the first `length` characters of a form (with all of a shorter one). */
+function beginsAForm(text: string, start: number, length: number, forms: readonly string[]): boolean {
+  for (const form of forms) {
+    const compared = Math.min(length, form.length);
+    let at = 0;
+    while (at < compared && text.charCodeAt(start + at) === form.charCodeAt(at)) at++;
+    if (at === compared) return true;
+  }
+  return false;
+}
+
+type FormStarts = { longest: number; firstCodes: Uint8Array };
+const formStartsOf = new WeakMap<readonly string[], FormStarts>();
+/** The longest form's length, and per UTF-16 code whether a form begins with it: most positions of a text's end begin none. */
+function formStarts(forms: readonly string[]): FormStarts {
   let starts = formStartsOf.get(forms);
-  if (!starts) formStartsOf.set(forms, (starts = { longest: Math.max(0, ...forms.map((form) => form.length)), firstCodes: new Set(forms.map((form) => form.charCodeAt(0))) }));
+  if (!starts) {
+    const firstCodes = new Uint8Array(0x10000);
+    for (const form of forms) firstCodes[form.charCodeAt(0)] = 1;
+    formStartsOf.set(forms, (starts = { longest: Math.max(0, ...forms.map((form) => form.length)), firstCodes }));
+  }
   return starts;
 }
 
@@ -69,7 +107,30 @@ function formStarts(forms: readonly string[]): { longest: number; firstCodes: Re
  * secret is found only once decoded (its run if short, else its last characters).
  */
 export function tailStart(text: string, credentials: HeldCredentials = NO_CREDENTIALS): number {
+  return tailFrom(text, trailingRunStart(text), credentials);
+}
+
+/** Characters before a token's prefix that say whether it is at a token start (`\u003c`). */
+const TOKEN_START_BEHIND = 6;
+
+/**
+ * How many of the last characters of `text` tailStart holds back. `before` gives the characters before it, which
+ * tell whether its first ones are at a token start or in a run with an escape (none: its start is a token start).
+ * They are read only when its trailing run reaches its start, as no token, escape or private-key header holds a
+ * space (a credential in use may: with one in use they always are).
+ */
+export function heldTailLength(text: string, credentials: HeldCredentials = NO_CREDENTIALS, before?: (count: number) => string): number {
+  const noCredentials = credentials.secrets.length === 0;
+  // a text that ends in a space holds nothing back: no token, escape or header ends in one
+  if (noCredentials && isSpaceCode(text.charCodeAt(text.length - 1))) return 0;
   const run = trailingRunStart(text);
+  if (!before || (run > 0 && noCredentials)) return text.length - tailFrom(text, run, credentials);
+  const seen = before(TOKEN_START_BEHIND) + text;
+  return Math.min(text.length, seen.length - tailStart(seen, credentials));
+}
+
+/** tailStart, the trailing run of `text` starting at `run`. */
+function tailFrom(text: string, run: number, credentials: HeldCredentials): number {
   if (text.indexOf('\\', run) >= 0 || text.indexOf('&', run) >= 0) {
     return text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, credentials.longest - 1);
   }
@@ -143,8 +204,8 @@ function openStart(text: string, mayHoldSecret: boolean, withinCaps = false): nu
   let open = pemStart(text);
   if (!mayHoldSecret) return open;
   open = Math.min(open, openMatchStart(text, withinCaps));
-  for (let steps = 0; open > 0 && steps < 8; steps++) {
-    const before = openMatchStart(text.slice(0, open), withinCaps);
+  for (let steps = 0; open > 0 && open < text.length && steps < 8; steps++) {
+    const before = openMatchStart(text, withinCaps, open);
     if (before >= open) break;
     open = before;
   }

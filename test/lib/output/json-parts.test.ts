@@ -20,6 +20,12 @@ t.test('a long string field comes in slices whose concatenation is JSON.stringif
   for (const field of [{ text, first: true }, { first: 1, text }]) t.equal(line(field).join(''), `${JSON.stringify(field)}\n`, 'wherever the long field is');
 });
 
+t.test('a long string only inherited is not written: the line is JSON.stringify of the object, byte for byte', async (t) => {
+  const event = Object.assign(Object.create({ text: 'x'.repeat(2 * PART_CHARS) }) as object, { type: 'text', delta: 'hi' });
+  t.equal(line(event).join(''), `${JSON.stringify(event)}\n`);
+  t.equal(line(event).join(''), '{"type":"text","delta":"hi"}\n');
+});
+
 t.test('a surrogate pair at the end of a slice stays whole: never written as two escaped halves', async (t) => {
   for (const shift of [0, 1, 2]) {
     const text = `${'x'.repeat(PART_CHARS - shift)}${'😀'.repeat(4)}${'y'.repeat(PART_CHARS)}`;

@@ -60,3 +60,10 @@ t.test('restamping an already stamped event uses the new run id', async (t) => {
   t.equal(restamped.runId, runId);
   t.same(Object.keys(restamped), ['schemaVersion', 'type', 'runId', 'delta']);
 });
+
+t.test('an event with a stamp field of its own but not the other gets the given ones, each once, in their places', async (t) => {
+  const versioned = { type: 'text', delta: 'x', schemaVersion: 2 } as unknown as Event;
+  t.equal(JSON.stringify(stampEvent(versioned, runId)), `{"schemaVersion":1,"type":"text","runId":"${runId}","delta":"x"}`);
+  const unset = { type: 'text', runId: undefined, delta: 'x' } as unknown as Event;
+  t.equal(JSON.stringify(stampEvent(unset, runId)), `{"schemaVersion":1,"type":"text","runId":"${runId}","delta":"x"}`);
+});

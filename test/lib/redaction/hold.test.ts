@@ -1,4 +1,5 @@
 import t from 'tap';
+import fc from 'fast-check';
 import { DEFAULT_BOUND, HOLD_BOUNDS, openMatchStart, pemStart } from '../../../lib/redaction/hold.js';
 import { TEXT_RULES } from '../../../lib/redaction/text.js';
 
@@ -22,4 +23,19 @@ t.test('openMatchStart within caps: a token longer than its rule\'s bound holds 
   t.equal(openMatchStart(open, true), 2, 'within its 1 KiB: from its prefix');
   t.equal(openMatchStart(long), 2, 'past it, without caps: still from its prefix');
   t.equal(openMatchStart(long, true), long.length, 'past it, within caps: nothing');
+});
+
+t.test('openMatchStart of a beginning of a text is that of the beginning alone (property)', async (t) => {
+  const parts = ['x ', ' ', 'sk-ant-', 'sk-', 'abc123', 'token', '=', ': "', 'password', 'Bearer ', 'https://u:', '@h', '\n', 'ghp_', 'AKIA', '_live_', 'sk', 'secret access'];
+  await fc.assert(
+    fc.property(fc.array(fc.constantFrom(...parts), { minLength: 1, maxLength: 12 }), fc.nat(), fc.boolean(), (pieces, at, withinCaps) => {
+      const text = pieces.join('');
+      const end = at % (text.length + 1);
+      // the whole text first: its keywords are kept for its beginnings, which must not see a keyword that crosses `end`
+      openMatchStart(text, withinCaps);
+      return openMatchStart(text, withinCaps, end) === openMatchStart(text.slice(0, end), withinCaps);
+    }),
+    { seed: 29, numRuns: 3000 },
+  );
+  t.equal(openMatchStart('x sk-ant-abc', false, 'x sk-an'.length), 2, 'sk-ant- cut at its end: sk- is open');
 });

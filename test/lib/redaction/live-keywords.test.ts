@@ -1,15 +1,18 @@
 import t from 'tap';
 import { createLiveKeywords } from '../../../lib/redaction/live-keywords.js';
 
+/** The characters before a piece, as scan asks for them. */
+const after = (text: string) => (count: number) => text.slice(-count);
+
 /** Where the latest live or open keyword starts once `pieces` have been scanned in turn (-1: none). */
 function lastLive(...pieces: string[]): number {
   const keywords = createLiveKeywords();
   let at = 0;
   let before = '';
   for (const piece of pieces) {
-    keywords.scan(piece, at, before);
+    keywords.scan(piece, at, after(before));
     at += piece.length;
-    before = (before + piece).slice(-32);
+    before += piece;
   }
   return keywords.last;
 }
@@ -44,6 +47,8 @@ t.test('other rules keyed by the same words', async (t) => {
   t.equal(lastLive('my secret access plan'), 3, 'the AWS key name is live as soon as it is seen');
   t.equal(lastLive('my secret plan'), -1);
   t.equal(lastLive('curl --cookie sid=x'), 7, '`--cookie` and a blank');
+  t.equal(lastLive('curl -', '-cookie sid=x'), 7, 'its dashes in the piece before');
+  t.equal(lastLive('curl --', 'coo', 'kie sid=x'), 7, 'and the keyword split across pieces');
   t.equal(lastLive('a cookie jar'), -1);
   t.equal(lastLive('the bearer of news'), 4, '`bearer` and a blank: the token rule judges what follows');
   t.equal(lastLive('bearers'), -1);
@@ -63,23 +68,23 @@ t.test('a name run longer than any name is taken as live', async (t) => {
 
 t.test('reset forgets what was seen', async (t) => {
   const keywords = createLiveKeywords();
-  keywords.scan('set token = ', 0, '');
+  keywords.scan('set token = ', 0, after(''));
   keywords.reset();
   t.equal(keywords.last, -1);
-  keywords.scan('tok', 12, '');
+  keywords.scan('tok', 12, after(''));
   keywords.reset();
-  keywords.scan('en = x', 15, '');
+  keywords.scan('en = x', 15, after(''));
   t.equal(keywords.last, -1, 'no keyword spans the reset');
 });
 
 t.test('retire: live keywords all before a release that closed them no longer count, escapes still do', async (t) => {
   const keywords = createLiveKeywords();
-  keywords.scan('a token = abc ', 0, '');
+  keywords.scan('a token = abc ', 0, after(''));
   keywords.retire(2);
   t.equal(keywords.last, 2, 'not when one starts at or after the release');
   keywords.retire(14);
   t.equal(keywords.last, -1);
-  keywords.scan('a \\x41 ', 14, 'a token = abc ');
+  keywords.scan('a \\x41 ', 14, after('a token = abc '));
   keywords.retire(22);
   t.equal(keywords.last, 16, 'an escape');
 });

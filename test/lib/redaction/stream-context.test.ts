@@ -20,3 +20,17 @@ t.test('textAfter: the context as it would be once more is released, the context
   t.equal(textAfter(context.view(), 'y'.repeat(CONTEXT_CHARS)), 'y'.repeat(CONTEXT_CHARS));
   t.equal(context.text, 'abc');
 });
+
+t.test('endChars: the last characters of the context, across its releases', async (t) => {
+  const context = createContext();
+  t.equal(context.endChars(6), '', 'none yet');
+  context.extend('ab');
+  t.equal(context.endChars(6), 'ab', 'fewer than asked');
+  context.extend('cd');
+  context.extend('efgh');
+  t.equal(context.endChars(6), 'cdefgh', 'from several releases');
+  t.equal(context.endChars(2), 'gh');
+  context.extend('y'.repeat(CONTEXT_CHARS));
+  context.extend('z');
+  t.equal(context.endChars(CONTEXT_CHARS + 10), context.text, 'no more than the context');
+});

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { holdFrom, tailStart } from '../../../lib/redaction/tail.js';
+import { heldTailLength, holdFrom, tailStart } from '../../../lib/redaction/tail.js';
 import { knownForms } from '../../../lib/redaction/known.js';
 
 t.test('holdFrom: what could still grow into a secret', async (t) => {
@@ -62,4 +62,69 @@ t.test('holdFrom: what the rules read decoded, or with a credential in use repla
   const credentials = { secrets: [credential], forms: knownForms([credential]), longest: 6 * credential.length };
   t.equal(holdFrom(glued, true, credentials), credential.length, 'a token glued to a credential: from its prefix');
   t.equal(holdFrom(glued), glued.length, 'not when that credential is not in use');
+});
+
+t.test('heldTailLength: what tailStart holds of a text after the characters before it, read only when they can tell', async (t) => {
+  const asked: number[] = [];
+  const after = (before: string) => (count: number) => {
+    asked.push(count);
+    return before.slice(-count);
+  };
+  t.equal(heldTailLength('say s', undefined, after('xy')), 1, 'a token beginning after a space');
+  t.same(asked, [], 'a space in the text: what comes before it is not read');
+  t.equal(heldTailLength('sk', undefined, after('word ')), 2, 'a token beginning at the start, after a space');
+  t.equal(heldTailLength('sk', undefined, after('a%0A')), 2, 'after a URL-encoded character');
+  t.equal(heldTailLength('sk', undefined, after('ta')), 0, 'inside a word: no token starts there');
+  t.equal(heldTailLength('EG', undefined, after('x -----B')), 2, 'a private-key header begun before it');
+  t.equal(heldTailLength('sk', undefined), 2, 'nothing before: a token start');
+  t.equal(heldTailLength('words ', undefined, after('x')), 0, 'a text that ends in a space holds nothing');
+  // the same as tailStart over the characters before it and the text, for random texts of the characters that matter
+  const alphabet = ' ska-_\\u0%&Bx-EGIN';
+  let seed = 29;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const word = (length: number) => Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+  for (let round = 0; round < 2000; round++) {
+    const before = word(Math.floor(random() * 10));
+    const text = word(1 + Math.floor(random() * 12));
+    const seen = before.slice(-6) + text;
+    const whole = Math.min(text.length, seen.length - tailStart(seen));
+    if (heldTailLength(text, undefined, after(before)) !== whole) t.fail(`${JSON.stringify(before)} + ${JSON.stringify(text)}: not ${whole}`);
+  }
+  t.pass('2000 random texts');
+});
+
+t.test('tailStart with credentials in use: what a plain search of the values and their forms holds', async (t) => {
+  const secrets = ['sk-proj-Zq8nR2vT6yU1iO5pL9kJ3hG7fD4sA0mNbVcXzQw', 'p@ss w%rd/12345', 'ümlaut-ßecret-99'];
+  const forms = knownForms(secrets);
+  const credentials = { secrets, forms, longest: 6 * Math.max(...secrets.map((secret) => secret.length)) };
+  /** How many of the last characters are a piece of a value (but one glued to a word) or begin a form. */
+  const plainHold = (text: string): number => {
+    let piece = 0;
+    while (piece < text.length && secrets.some((secret) => secret.includes(text.slice(text.length - piece - 1)))) piece++;
+    if (piece === 1 && /[\w.-]/.test(text.charAt(text.length - 2))) piece = 0;
+    const longest = Math.max(...forms.map((form) => form.length));
+    for (let length = Math.min(text.length, longest - 1); length > piece; length--) {
+      if (forms.some((form) => text.startsWith(form.slice(0, length), text.length - length))) return length;
+    }
+    return piece;
+  };
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = (list: readonly string[] | string): string => list[Math.floor(random() * list.length)]!;
+  const part = (text: string) => text.slice(Math.floor(random() * text.length), Math.floor(random() * (text.length + 1)));
+  let differ = 0;
+  for (let round = 0; round < 3000; round++) {
+    // no escape (`\\`, `&`): tailStart then holds the longest of the token, header and credential ends
+    let text = '';
+    for (let parts = Math.floor(random() * 8); parts > 0; parts--) text += random() < 0.5 ? part(pick(secrets)) : pick('ab c2stcHJv%40 wrd/ü');
+    if (random() < 0.5) text += pick(forms).slice(0, Math.floor(random() * 40));
+    if (tailStart(text, credentials) !== Math.min(tailStart(text), text.length - plainHold(text))) differ++;
+  }
+  t.equal(differ, 0, '3000 random ends');
+  const heldOf = (text: string) => text.slice(tailStart(text, credentials));
+  t.equal(heldOf('word sk-proj-Zq8'), 'sk-proj-Zq8', 'the beginning of a value');
+  t.equal(heldOf('see c2stcHJva'), 'c2stcHJva', 'of its base64 form');
+  t.equal(heldOf('see p%40ss%2'), 'p%40ss%2', 'of its URL-encoded form');
+  t.equal(heldOf('a piece: nR2vT6yU'), 'nR2vT6yU', 'a piece from its middle');
+  t.equal(heldOf('see ßecr'), 'ßecr', 'past ASCII');
 });
