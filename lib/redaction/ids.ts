@@ -20,22 +20,27 @@ export function redactId(id: string, options?: RedactOptions): string {
   return redactText(id, options) === id ? id : hashedId(id);
 }
 
-/** The ids of an event; zero's own run and session ids are kept as they are (no secret fits their form). */
-const ID_FIELDS: [string, RegExp | undefined][] = [['id', undefined], ['runId', RUN_ID_PATTERN], ['sessionId', SESSION_ID_PATTERN]];
-/** Per field, the last id kept and the options it was checked with: every event of a run repeats its runId (compared before its form is tested). */
-const lastKept = new Map<string, { id: string; options: RedactOptions | undefined }>();
+/** An event's id field; the last id of it kept, and the options it was checked with: every event of a run repeats its runId. */
+class IdField {
+  private lastId: string | undefined;
+  private lastOptions: RedactOptions | undefined;
 
-/** The event with its top-level string ids through redactId (the same object when nothing changes). */
-export function withRedactedIds<T extends object>(event: T, options?: RedactOptions): T {
-  let out = event;
-  for (const [field, own] of ID_FIELDS) {
-    const id = (event as Record<string, unknown>)[field];
-    if (typeof id !== 'string') continue;
-    const kept = lastKept.get(field);
-    if (kept?.id === id && kept.options === options) continue;
-    const redacted = own?.test(id) ? id : redactId(id, options);
-    if (redacted === id) lastKept.set(field, { id, options });
-    else out = { ...out, [field]: redacted };
+  /** `own`: the form of zero's own ids, which no secret fits (kept as they are). */
+  constructor(private readonly own?: RegExp) {}
+
+  redact(id: string, options: RedactOptions | undefined): string {
+    if (id === this.lastId && options === this.lastOptions) return id;
+    const redacted = this.own?.test(id) ? id : redactId(id, options);
+    if (redacted !== id) return redacted;
+    this.lastId = id;
+    this.lastOptions = options;
+    return id;
   }
-  return out;
+}
+
+const [callIds, runIds, sessionIds] = [new IdField(), new IdField(RUN_ID_PATTERN), new IdField(SESSION_ID_PATTERN)];
+
+/** An event's top-level string id (`id`, `runId`, `sessionId`: `key`) through redactId; the id itself when it holds no secret. */
+export function redactEventId(key: 'id' | 'runId' | 'sessionId', id: string, options?: RedactOptions): string {
+  return (key === 'runId' ? runIds : key === 'id' ? callIds : sessionIds).redact(id, options);
 }

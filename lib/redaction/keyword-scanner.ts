@@ -141,16 +141,23 @@ export function keywordHitScanners(keywords: readonly string[]): () => KeywordHi
   };
 }
 
+/** Which groups of keywords occur in a text, and where: what KeywordGroups.which finds. */
+export interface Found {
+  /** Per group, in their order, 1 when one of its keywords occurs in the text, else 0. */
+  readonly groups: Uint8Array;
+  /** With `locate`: per located group, where each of its keywords begins in the text, in ascending order. */
+  readonly starts: readonly (readonly number[])[];
+}
+
 /** Which groups of keywords occur in a text (ASCII keywords, matched ignoring case), each character looked at once. */
 export interface KeywordGroups {
   /** Whether a keyword of any group occurs in `text`. */
   some(text: string): boolean;
   /**
-   * Per group, in their order, 1 when one of its keywords occurs in `text`, else 0; undefined when no keyword occurs.
-   * With `starts` (an array per located group), where each keyword of a located group begins in `text` is pushed
-   * onto its array, in ascending order.
+   * Which groups have a keyword in `text`, and with `locate`, where the keywords of each located group begin;
+   * undefined when no keyword occurs (nothing is made for the common case).
    */
-  which(text: string, starts?: number[][]): Uint8Array | undefined;
+  which(text: string, locate?: boolean): Found | undefined;
 }
 
 /** `located`: the indexes of the groups whose keywords which() can also tell the starts of. */
@@ -179,7 +186,7 @@ export function keywordGroups(groups: readonly (readonly string[])[], located: r
       }
       return false;
     },
-    which(text, starts) {
+    which(text, locate = false) {
       // up to the first keyword, as some() does (the common case: none at all); then noting every group
       const length = text.length;
       let at = 0;
@@ -190,6 +197,7 @@ export function keywordGroups(groups: readonly (readonly string[])[], located: r
       }
       if (i === length) return undefined;
       const found = new Uint8Array(groups.length);
+      const starts: number[][] = locate ? located.map(() => []) : [];
       let left = groups.length;
       // a keyword that begins before one that ends earlier (only when a keyword holds another in its middle)
       let unordered = false;
@@ -200,7 +208,7 @@ export function keywordGroups(groups: readonly (readonly string[])[], located: r
           left -= 1 - found[group]!;
           found[group] = 1;
         }
-        if (starts === undefined) {
+        if (!locate) {
           if (left === 0) break;
         } else {
           const pairs = locatedAt[state]!;
@@ -217,8 +225,8 @@ export function keywordGroups(groups: readonly (readonly string[])[], located: r
         }
         if (i === length) break;
       }
-      if (unordered) for (const list of starts!) list.sort((a, b) => a - b);
-      return found;
+      if (unordered) for (const list of starts) list.sort((a, b) => a - b);
+      return { groups: found, starts };
     },
   };
 }

@@ -16,12 +16,15 @@ export interface Prefilter {
   test(text: string): boolean;
   /** The rules with applyAt, in their order: select tells where their keywords begin. */
   readonly located: readonly TextRule[];
-  /**
-   * The rules, in their order, whose keywords occur in `text` (plus those without keywords). With `starts` (an
-   * array per located rule), where the keywords of each located rule begin in `text` is pushed onto its array (see
-   * TextRule.applyAt).
-   */
-  select(text: string, starts?: number[][]): readonly TextRule[];
+  /** The rules that can match `text`, and where the keywords of the located ones begin. */
+  select(text: string): Selection;
+}
+
+export interface Selection {
+  /** The rules, in their order, whose keywords occur in the text (plus those without keywords). */
+  readonly rules: readonly TextRule[];
+  /** Per located rule, where its keywords begin in the text, ascending (see TextRule.applyAt). */
+  readonly starts: readonly (readonly number[])[];
 }
 
 type Trie = Map<string, Trie | null>;
@@ -55,19 +58,22 @@ export function keywordSource(keywords: Iterable<string>): string {
 export function buildPrefilter(rules: readonly TextRule[]): Prefilter {
   const always = rules.filter((rule) => rule.keywords.length === 0);
   const keyed = rules.filter((rule) => rule.keywords.length > 0);
-  if (keyed.length === 0) return { located: [], test: () => always.length > 0, select: () => always };
+  if (keyed.length === 0) return { located: [], test: () => always.length > 0, select: () => ({ rules: always, starts: [] }) };
 
   const located = rules.filter((rule) => rule.applyAt !== undefined && rule.keywords.length > 0);
   const groups = keywordGroups(
     rules.map((rule) => rule.keywords),
     located.map((rule) => rules.indexOf(rule)),
   );
+  /** What a text without keywords selects (the common case: one answer for them all). */
+  const nothing: Selection = { rules: always, starts: located.map(() => []) };
   return {
     located,
     test: (text) => always.length > 0 || groups.some(text),
-    select(text, starts) {
-      const found = groups.which(text, located.length === 0 ? undefined : starts);
-      return found === undefined ? always : rules.filter((rule, index) => found[index] === 1 || rule.keywords.length === 0);
+    select(text) {
+      const found = groups.which(text, located.length > 0);
+      if (found === undefined) return nothing;
+      return { rules: rules.filter((rule, index) => found.groups[index] === 1 || rule.keywords.length === 0), starts: found.starts };
     },
   };
 }

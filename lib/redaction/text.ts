@@ -114,9 +114,6 @@ function redactPlain(text: string, known: Known, rules: readonly TextRule[], sta
   return credentialsOut === out ? out : applyRules(credentialsOut, rules);
 }
 
-/** Arrays for select's keyword starts, one per located rule. */
-const noStarts = (): number[][] => prefilter.located.map(() => []);
-
 /**
  * Replaces every secret-looking substring of `text` with `[REDACTED]`, keeping
  * what surrounds it. Escapes of key characters (`\u0073k-…`, `&#x73;k-…`) are
@@ -131,8 +128,7 @@ export function redactText(text: string, options?: RedactOptions): string {
   const known = prepareKnown(options?.secrets);
   // Chosen on the original text: replacing a secret with the marker cannot
   // create a keyword (no keyword overlaps the marker; a test checks).
-  const starts = noStarts();
-  const rules = prefilter.select(text, starts);
+  const { rules, starts } = prefilter.select(text);
   if (rules.length === 0 && known.secrets.length === 0) return text;
   const plain = redactPlain(text, known, rules, starts);
   if (!rules.includes(ESCAPES)) return plain;
@@ -151,8 +147,8 @@ export function redactText(text: string, options?: RedactOptions): string {
 const ESCAPE_BEFORE_MARKER = /(?:\\u[0-9A-Fa-f]{0,4}|\\x[0-9A-Fa-f]{0,2}|&#(?:[xX][0-9A-Fa-f]*|[0-9]*);?)\[REDACTED\]/;
 
 function redactDecoded(decoded: string, known: Known): string {
-  const starts = noStarts();
-  return redactPlain(decoded, known, prefilter.select(decoded, starts), starts);
+  const { rules, starts } = prefilter.select(decoded);
+  return redactPlain(decoded, known, rules, starts);
 }
 
 /** `shown` is `other` with as much redacted or more: what it shows, `other` shows, in the same order. */

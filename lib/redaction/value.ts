@@ -4,44 +4,42 @@
  */
 
 import { MAX_JSON_DEPTH } from '../protocol/depth.js';
-import { withRedactedIds } from './ids.js';
+import { redactEventId } from './ids.js';
 import { isSensitiveKey } from './keys.js';
 import { cachedByName } from './names.js';
 import { REDACTED } from './rule.js';
 import { prepareSecrets, redactText, type RedactOptions } from './text.js';
 
-type Keep = (key: string, value: unknown) => boolean;
+/**
+ * What a walk puts under a key it knows the shape of: the value itself (or an id, redacted as an id), or CONTENT
+ * when the value is to be redacted as content.
+ */
+type Known = (key: string, value: unknown, options: RedactOptions | undefined) => unknown;
+const CONTENT = Symbol('content');
 
 /**
  * Top-level event fields that are protocol structure, kept as they are — while
  * they look like it: in a hand-edited log a `type` can hold anything, and is
- * then redacted like content. The ids (`id`, `runId`, `sessionId`) are
- * withRedactedIds', which keeps them valid ids.
+ * then redacted like content. The ids (`id`, `runId`, `sessionId`) go through
+ * redactEventId, which keeps them valid ids.
  */
-const isStructure: Keep = (key, value) => {
-  // every event has a type and a runId: checked first, most often against the last one seen
+const eventStructure: Known = (key, value, options) => {
   switch (key) {
     case 'type':
-      return value === lastType || isTypeName(value);
+      return typeof value === 'string' && isTypeName(value) ? value : CONTENT;
     case 'runId':
     case 'id':
     case 'sessionId':
-      return typeof value === 'string';
+      return typeof value === 'string' ? redactEventId(key, value, options) : CONTENT;
     case 'schemaVersion':
-      return typeof value === 'number';
+      return typeof value === 'number' ? value : CONTENT;
     default:
-      return false;
+      return CONTENT;
   }
 };
 
-/** The last type that had its shape: a log repeats it, so most checks are one comparison. */
-let lastType = '';
-
-function isTypeName(value: unknown): boolean {
-  if (typeof value !== 'string' || !/^[a-z_]{1,32}$/.test(value)) return false;
-  lastType = value;
-  return true;
-}
+/** A log has a handful of types, repeated: each judged once. */
+const isTypeName = cachedByName((value) => /^[a-z_]{1,32}$/.test(value));
 
 /** No rule matches fewer characters than a short known credential (MIN_SECRET_LENGTH): shorter keys need no look. */
 const SHORTEST_SECRET = 8;
@@ -63,8 +61,20 @@ function isEmptyish(value: unknown): boolean {
   return value === null || value === undefined || typeof value === 'boolean' || value === '';
 }
 
-function redactUnder(key: string, value: unknown, walk: Walk): unknown {
-  if (isSensitiveKey(key) && !isEmptyish(value)) return REDACTED;
+/** What the walk needs to know of a key: keys repeat endlessly, so each is judged once. */
+interface KeyJudgement {
+  /** Whether what is under it is a secret (isSensitiveKey). */
+  readonly sensitive: boolean;
+  /** The key redacted when no credential is loaded (the answer then depends on the key alone). */
+  readonly plain: string;
+}
+
+const judgeKey = cachedByName(
+  (key): KeyJudgement => ({ sensitive: isSensitiveKey(key), plain: key.length < SHORTEST_SECRET ? key : redactText(key) }),
+);
+
+function redactUnder(judged: KeyJudgement, value: unknown, walk: Walk): unknown {
+  if (judged.sensitive && !isEmptyish(value)) return REDACTED;
   return redactAny(value, walk);
 }
 
@@ -86,66 +96,74 @@ function setOwn(out: Record<string, unknown>, key: string, value: unknown): void
   else out[key] = value;
 }
 
-/** redactText of a key when no credential is loaded (the answer then depends on the key alone). */
-const redactPlainKey = cachedByName((key) => redactText(key));
-
 /** A key is text too: a model can put a secret in the name of a tool argument (`{"sk-…": 1}`). */
-function redactKey(key: string, walk: Walk): string {
+function redactKey(key: string, judged: KeyJudgement, walk: Walk): string {
   if (key.length < SHORTEST_SECRET) return key;
-  return prepareSecrets(walk.options?.secrets).length === 0 ? redactPlainKey(key) : redactText(key, walk.options);
+  return prepareSecrets(walk.options?.secrets).length === 0 ? judged.plain : redactText(key, walk.options);
 }
 
-function redactObject(object: Record<string, unknown>, walk: Walk, keep?: Keep): object {
+function redactObject(object: Record<string, unknown>, walk: Walk, known?: Known): object {
   if (!walk.copy) {
     // the common case, nothing to change: no key list, no new object. for…in
     // (no array of keys) also visits inherited enumerable keys: harmless
     // while nothing changes, and a change under one copies the own keys afresh
     for (const key in object) {
       const value = object[key];
-      const kept = keep !== undefined && keep(key, value);
-      const redacted = kept ? value : redactUnder(key, value, walk);
-      if (redacted !== value || (!kept && redactKey(key, walk) !== key)) {
-        return Object.hasOwn(object, key) ? copyObject(object, walk, keep, key, redacted) : copyObject(object, walk, keep);
+      const shaped = known === undefined ? CONTENT : known(key, value, walk.options);
+      let redacted = shaped;
+      let outKey = key;
+      if (shaped === CONTENT) {
+        const judged = judgeKey(key);
+        redacted = redactUnder(judged, value, walk);
+        outKey = redactKey(key, judged, walk);
+      }
+      if (redacted !== value || outKey !== key) {
+        return Object.hasOwn(object, key) ? copyObject(object, walk, known, { key, outKey, value: redacted }) : copyObject(object, walk, known);
       }
     }
     return object;
   }
-  return copyObject(object, walk, keep);
+  return copyObject(object, walk, known);
 }
 
-/** A new object with every value redacted; `changedKey` (already redacted to `changedValue`) and the keys before it are not walked again. */
-function copyObject(
-  object: Record<string, unknown>,
-  walk: Walk,
-  keep?: Keep,
-  changedKey?: string,
-  changedValue?: unknown,
-): object {
+/** The first key whose entry changes, and what it becomes. */
+interface Change {
+  readonly key: string;
+  readonly outKey: string;
+  readonly value: unknown;
+}
+
+/** A new object with every entry redacted; the keys before `change` (which they left as they were) and its own are not walked again. */
+function copyObject(object: Record<string, unknown>, walk: Walk, known?: Known, change?: Change): object {
   const out: Record<string, unknown> = {};
-  let walked = changedKey === undefined;
+  let walked = change === undefined;
   for (const key of Object.keys(object)) {
     const value = object[key];
-    const kept = keep !== undefined && keep(key, value);
-    const outKey = kept ? key : redactKey(key, walk);
-    if (key === changedKey) {
-      walked = true;
-      setOwn(out, outKey, changedValue);
+    if (!walked) {
+      walked = key === change!.key;
+      if (walked) setOwn(out, change!.outKey, change!.value);
+      else setOwn(out, key, value);
       continue;
     }
-    setOwn(out, outKey, !walked || kept ? value : redactUnder(key, value, walk));
+    const shaped = known === undefined ? CONTENT : known(key, value, walk.options);
+    if (shaped !== CONTENT) setOwn(out, key, shaped);
+    else {
+      const judged = judgeKey(key);
+      setOwn(out, redactKey(key, judged, walk), redactUnder(judged, value, walk));
+    }
   }
   return out;
 }
 
-function redactAny(value: unknown, walk: Walk, keep?: Keep): unknown {
+function redactAny(value: unknown, walk: Walk, known?: Known): unknown {
   if (typeof value === 'string') return redactText(value, walk.options);
   if (typeof value !== 'object' || value === null) return value;
   const toJSON = (value as { toJSON?: unknown }).toJSON;
-  if (typeof toJSON === 'function') return redactAny(toJSON.call(value), walk, keep);
+  if (typeof toJSON === 'function') return redactAny(toJSON.call(value), walk, known);
   if (walk.ancestors.length >= MAX_JSON_DEPTH) return TOO_DEEP;
   if (walk.ancestors.includes(value)) return CIRCULAR;
   walk.ancestors.push(value);
-  const out = Array.isArray(value) ? redactArray(value, walk) : redactObject(value as Record<string, unknown>, walk, keep);
+  const out = Array.isArray(value) ? redactArray(value, walk) : redactObject(value as Record<string, unknown>, walk, known);
   walk.ancestors.pop();
   return out;
 }
@@ -163,9 +181,9 @@ export function redactValue<T>(value: T, options?: RedactOptions): T {
 /**
  * What the redact stage applies to each protocol event: like redactValue, but
  * the top-level `type` and `schemaVersion` are left alone while they have
- * their protocol shape (see isStructure), the ids go through redactId (so they stay valid ids), and an event
+ * their protocol shape (see eventStructure), the ids go through redactId (so they stay valid ids), and an event
  * with nothing to redact comes back as the same object.
  */
 export function redactEvent<T extends object>(event: T, options?: RedactOptions): T {
-  return withRedactedIds(redactAny(event, { options, copy: false, ancestors: [] }, isStructure) as T, options);
+  return redactAny(event, { options, copy: false, ancestors: [] }, eventStructure) as T;
 }

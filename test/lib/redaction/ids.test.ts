@@ -1,6 +1,6 @@
 import t from 'tap';
 import { createHash } from 'node:crypto';
-import { REDACTED_ID_PREFIX, redactId, withRedactedIds } from '../../../lib/redaction/ids.js';
+import { REDACTED_ID_PREFIX, redactEventId, redactId } from '../../../lib/redaction/ids.js';
 
 const key = 'sk-' + 'proj-' + 'Ab3dE6gH9j'.repeat(4);
 const otherKey = 'sk-' + 'proj-' + 'Zy8xW7vU6t'.repeat(4);
@@ -32,34 +32,23 @@ t.test('a credential in use via options.secrets', async (t) => {
   t.equal(redactId(id, { secrets: [secret] }), out);
 });
 
-t.test('withRedactedIds', async (t) => {
-  const plain = { type: 'tool_call', id: 'call_1', name: 'shell' };
-  t.equal(withRedactedIds(plain), plain, 'nothing changes: the same object');
-
-  const leaky = { type: 'tool_call', id: `call_${key}`, name: 'shell', args: { a: 1 } };
-  const snapshot = JSON.stringify(leaky);
-  const out = withRedactedIds(leaky);
-  t.not(out, leaky, 'a copy');
-  t.same(out, { ...leaky, id: redactId(leaky.id) });
-  t.match(out.id, /^redacted_[0-9a-f]{16}$/);
-  t.equal(out.args, leaky.args, 'shallow copy: other fields kept as they are');
-  t.equal(JSON.stringify(leaky), snapshot, 'input not mutated');
-
+t.test('redactEventId', async (t) => {
+  t.equal(redactEventId('id', 'call_1'), 'call_1', 'an ordinary id: itself');
+  t.equal(redactEventId('id', `call_${key}`), redactId(`call_${key}`));
+  t.match(redactEventId('id', `call_${key}`), /^redacted_[0-9a-f]{16}$/);
   const secret = 'plainvalue' + '42';
-  const withSecret = { type: 'tool_result', id: `r_${secret}` };
-  t.equal(withRedactedIds(withSecret), withSecret);
-  t.match(withRedactedIds(withSecret, { secrets: [secret] }).id, /^redacted_[0-9a-f]{16}$/);
-
-  for (const event of [{ type: 'text', delta: key }, { type: 'x', id: 42 }, { type: 'x', id: null }, { type: 'x', id: { inner: key } }]) {
-    t.equal(withRedactedIds(event), event, `left alone: ${JSON.stringify(event.type)} without a string id`);
-  }
+  t.equal(redactEventId('id', `r_${secret}`), `r_${secret}`);
+  t.match(redactEventId('id', `r_${secret}`, { secrets: [secret] }), /^redacted_[0-9a-f]{16}$/, 'not kept for other options because it was kept without');
+  t.equal(redactEventId('id', `r_${secret}`), `r_${secret}`);
 });
 
-t.test('withRedactedIds: a run or session id of another program holding a key stays a valid id, the same on every event', async (t) => {
-  const start = { type: 'run_start', runId: `ci-${key}`, sessionId: `sess_${key}`, cwd: '/' };
-  const out = withRedactedIds(start);
-  t.match(out, { runId: /^redacted_[0-9a-f]{16}$/, sessionId: /^redacted_[0-9a-f]{16}$/, cwd: '/' });
-  t.equal(withRedactedIds({ type: 'text', runId: start.runId }).runId, out.runId);
-  const foreign = { type: 'run_start', runId: 'ci-7f3a:job.12', sessionId: 'sess_EnZUTZQgBMRI' };
-  t.equal(withRedactedIds(foreign), foreign, 'ids without a secret kept');
+t.test('redactEventId: a run or session id of another program holding a key stays a valid id, the same on every event', async (t) => {
+  const runId = `ci-${key}`;
+  const out = redactEventId('runId', runId);
+  t.match(out, /^redacted_[0-9a-f]{16}$/);
+  t.match(redactEventId('sessionId', `sess_${key}`), /^redacted_[0-9a-f]{16}$/);
+  t.equal(redactEventId('runId', runId), out);
+  t.equal(redactEventId('runId', 'ci-7f3a:job.12'), 'ci-7f3a:job.12', 'ids without a secret kept');
+  t.equal(redactEventId('sessionId', 'sess_EnZUTZQgBMRI'), 'sess_EnZUTZQgBMRI');
+  t.equal(redactEventId('runId', 'run_20261130053326_ab12cd'), 'run_20261130053326_ab12cd', "zero's own");
 });

@@ -109,10 +109,10 @@ const groupsByRegex = (text: string) => GROUPS.map((keywords) => (new RegExp(key
 t.test('keywordGroups: which groups have a keyword in the text, ignoring case as a regex does', async (t) => {
   const groups = keywordGroups(GROUPS);
   t.equal(groups.which('plain words'), undefined, 'none: no answer to make');
-  t.same([...groups.which('an SK-ANT-key')!], [1, 1, 1, 0, 0, 0, 0], 'a keyword inside a longer one is found too');
-  t.same([...groups.which('X-Api-Key and abc')!], [0, 0, 1, 1, 1, 1, 0], 'overlapping keywords are both found');
+  t.same([...groups.which('an SK-ANT-key')!.groups], [1, 1, 1, 0, 0, 0, 0], 'a keyword inside a longer one is found too');
+  t.same([...groups.which('X-Api-Key and abc')!.groups], [0, 0, 1, 1, 1, 1, 0], 'overlapping keywords are both found');
   t.equal(groups.which('\u017Fk- \u212Aey'), undefined, 'the long s and the Kelvin sign fold to nothing');
-  t.same([...groups.which('a\\U0073')!], [0, 0, 0, 0, 0, 0, 1]);
+  t.same([...groups.which('a\\U0073')!.groups], [0, 0, 0, 0, 0, 0, 1]);
   t.ok(groups.some('my token'));
   t.notOk(groups.some('tok en'));
 });
@@ -123,7 +123,7 @@ t.test('property: keywordGroups answers as a regex of each group does', async ()
   await fc.assert(
     fc.property(fc.array(alphabet, { maxLength: 40 }).map((chars) => chars.join('')), (text) => {
       const expected = groupsByRegex(text);
-      return [...(groups.which(text) ?? GROUPS.map(() => 0))].join() === expected.join() && groups.some(text) === expected.includes(1);
+      return [...(groups.which(text)?.groups ?? GROUPS.map(() => 0))].join() === expected.join() && groups.some(text) === expected.includes(1);
     }),
     { numRuns: 3000 },
   );
@@ -144,17 +144,14 @@ function startsByRegex(text: string, keywords: readonly string[]): number[] {
 
 t.test('keywordGroups.which with starts: where each located group\'s keywords begin, in order', async (t) => {
   const groups = keywordGroups(GROUPS, [0, 2]);
-  const starts: number[][] = [[], []];
-  t.same([...groups.which('a KEY, then tokenkey and sk-', starts)!], [1, 0, 1, 0, 0, 0, 0]);
-  t.same(starts, [[25], [2, 12, 17]], 'every key and token, glued or not, any case; the other located group apart');
-  const none: number[][] = [[], []];
-  t.equal(groups.which('plain', none), undefined);
-  t.same(none, [[], []]);
+  const found = groups.which('a KEY, then tokenkey and sk-', true)!;
+  t.same([...found.groups], [1, 0, 1, 0, 0, 0, 0]);
+  t.same(found.starts, [[25], [2, 12, 17]], 'every key and token, glued or not, any case; the other located group apart');
+  t.same(groups.which('a KEY', false)!.starts, [], 'not asked: not told');
+  t.equal(groups.which('plain', true), undefined);
   // a group keyword inside another keyword's middle ends before it begins: still in order
   const nested = keywordGroups([['xabcx', 'ab', 'c']], [0]);
-  const found: number[][] = [[]];
-  nested.which('xabcx', found);
-  t.same(found, [[0, 1, 3]]);
+  t.same(nested.which('xabcx', true)!.starts, [[0, 1, 3]]);
 });
 
 t.test('property: which tells every start of each located group, as a regex finds them', async () => {
@@ -163,8 +160,7 @@ t.test('property: which tells every start of each located group, as a regex find
   const alphabet = fc.constantFrom(...'kKeEyYtoTOn sk-ant-\\u'.split(''));
   await fc.assert(
     fc.property(fc.array(alphabet, { maxLength: 40 }).map((chars) => chars.join('')), (text) => {
-      const starts = located.map((): number[] => []);
-      groups.which(text, starts);
+      const starts = groups.which(text, true)?.starts ?? located.map(() => []);
       return located.every((group, at) => starts[at]!.join() === startsByRegex(text, GROUPS[group]!).join());
     }),
     { numRuns: 3000 },
@@ -179,9 +175,9 @@ t.test('property: an automaton too big for 16-bit rows finds what a regex finds'
   await fc.assert(
     fc.property(fc.array(fc.constantFrom(...keywords, ...symbols.split(''), 'X', 'é'), { maxLength: 12 }), (parts) => {
       const text = parts.join('');
-      const starts: number[][] = [[]];
-      const found = groups.which(text, starts);
-      return starts[0]!.join() === startsByRegex(text, keywords).join() && (found?.[0] ?? 0) === (starts[0]!.length > 0 ? 1 : 0) && scanPieces([text], keywords) === lastKeywordByRegex(text, keywords);
+      const found = groups.which(text, true);
+      const starts = found?.starts[0] ?? [];
+      return starts.join() === startsByRegex(text, keywords).join() && (found?.groups[0] ?? 0) === (starts.length > 0 ? 1 : 0) && scanPieces([text], keywords) === lastKeywordByRegex(text, keywords);
     }),
     { numRuns: 300 },
   );

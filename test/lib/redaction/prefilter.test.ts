@@ -21,20 +21,20 @@ t.test('test: one case-insensitive pass over all keywords', async (t) => {
 
 t.test('select: the rules whose keywords occur, in rule order', async (t) => {
   const prefilter = buildPrefilter([a, b, c, d, e, f]);
-  t.same(names(prefilter.select('nothing here')), []);
-  t.same(names(prefilter.select('Token')), ['c']);
-  t.same(names(prefilter.select('x sk-ant-y')), ['a', 'b'], 'a longer keyword credits the keywords it contains');
-  t.same(names(prefilter.select('X-API-KEY')), ['c', 'd'], 'a keyword inside a longer one');
-  t.same(names(prefilter.select('abc')), ['e', 'f'], 'overlapping keywords are both seen');
-  t.same(names(prefilter.select('key key key sk-')), ['a', 'c']);
+  t.same(names(prefilter.select('nothing here').rules), []);
+  t.same(names(prefilter.select('Token').rules), ['c']);
+  t.same(names(prefilter.select('x sk-ant-y').rules), ['a', 'b'], 'a longer keyword credits the keywords it contains');
+  t.same(names(prefilter.select('X-API-KEY').rules), ['c', 'd'], 'a keyword inside a longer one');
+  t.same(names(prefilter.select('abc').rules), ['e', 'f'], 'overlapping keywords are both seen');
+  t.same(names(prefilter.select('key key key sk-').rules), ['a', 'c']);
 });
 
 t.test('rules without keywords always run', async (t) => {
   const always = rule('always', []);
   const prefilter = buildPrefilter([a, always]);
   t.ok(prefilter.test('anything'));
-  t.same(names(prefilter.select('anything')), ['always']);
-  t.same(names(prefilter.select('sk-')), ['a', 'always']);
+  t.same(names(prefilter.select('anything').rules), ['always']);
+  t.same(names(prefilter.select('sk-').rules), ['a', 'always']);
   t.ok(buildPrefilter([always]).test('x'));
   t.notOk(buildPrefilter([]).test('x'));
 });
@@ -59,7 +59,8 @@ t.test('select tells where the keywords of each rule with applyAt begin, an arra
   const h = located('h', ['authorization']);
   const prefilter = buildPrefilter([a, g, h]);
   t.same(names(prefilter.located), ['g', 'h']);
-  const starts: number[][] = [[], []];
-  t.same(names(prefilter.select('sk- key, Authorization: KEY', starts)), ['a', 'g', 'h']);
-  t.same(starts, [[4, 24], [9]]);
+  const selection = prefilter.select('sk- key, Authorization: KEY');
+  t.same(names(selection.rules), ['a', 'g', 'h']);
+  t.same(selection.starts, [[4, 24], [9]]);
+  t.same(prefilter.select('nothing').starts, [[], []]);
 });
