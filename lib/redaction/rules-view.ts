@@ -8,7 +8,7 @@
 import { secretEscapeRanges } from './escapes.js';
 import { fragmentRanges, mergedRanges } from './known.js';
 import { REDACTED, type SecretRange } from './rule.js';
-import { isAlphanumericCode } from './hold.js';
+import { isAlphanumericCode } from './token-prefix.js';
 
 /** A view of a text, and the position in the text each of its positions comes from (inside a replacement: its start). */
 export type RulesView = { readonly text: string; rawAt(position: number): number };
