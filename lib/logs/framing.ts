@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { isTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from '../protocol/depth.js';
-import { DEFAULT_MAX_LINE_BYTES, createLineAssembler, createLineFramer, createLineScanner, toBytes } from '../protocol/lines.js';
+import { DEFAULT_MAX_LINE_BYTES, createLineAssembler, createLineFramer, createLineScanner, lineTooLong, toBytes } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
 import type { Line } from '../protocol/types.js';
 import { composeSteps, mapStep, type Emit, type Step } from '../streams.js';
@@ -59,7 +59,7 @@ const linesFramer = (maxLineBytes: number, keepBytes = true, parse = true): AnyL
  * deep or passes the limit is kept as a problem item, and the lines after the
  * one it broke on are read as lines.
  */
-function valuesFramer(maxBytes: number): LogFramer {
+function valuesFramer(maxBytes: number, parse = true): LogFramer {
   const scanner = createLineScanner();
   const decoder = new StringDecoder('utf8');
   const reader = createValueReader(maxBytes);
@@ -81,6 +81,8 @@ function valuesFramer(maxBytes: number): LogFramer {
     emit(item);
   };
   const broken = (error: unknown, emit: Emit<LogItem>, ended: boolean) => {
+    // a reader that writes what it reads (zero redact) cannot write a value it could not read whole: it fails, as the lines framing does
+    if (error instanceof TooLongError && !parse) throw lineTooLong(reader.start ?? lineNo, maxBytes);
     const { message } = error as Error;
     const problem = error instanceof TooDeepError || error instanceof TooLongError ? message : `not JSON (${message})`;
     emit({ lineNo: reader.start ?? lineNo, raw: kept.text, problem });
@@ -158,7 +160,7 @@ function autoFramer(maxBytes: number, keepBytes?: boolean, parse = true): AnyLog
   let chosen: AnyLogFramer | undefined;
 
   const choosing = (framing: 'lines' | 'values', emit: Emit<LogItem | LogLine>) => {
-    chosen = framing === 'values' ? valuesFramer(maxBytes) : linesFramer(maxBytes, keepBytes, parse);
+    chosen = framing === 'values' ? valuesFramer(maxBytes, parse) : linesFramer(maxBytes, keepBytes, parse);
     for (const chunk of head) chosen.write(chunk, emit);
     head = [];
     firstLines = undefined;
@@ -206,6 +208,6 @@ export function createLogLineFramer(framing: Framing = 'auto', options: LogFrami
 function framer(framing: Framing, options: LogFramingOptions, parse: boolean): AnyLogFramer {
   const maxBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   if (framing === 'lines') return linesFramer(maxBytes, options.keepBytes, parse);
-  if (framing === 'values') return valuesFramer(maxBytes);
+  if (framing === 'values') return valuesFramer(maxBytes, parse);
   return autoFramer(maxBytes, options.keepBytes, parse);
 }

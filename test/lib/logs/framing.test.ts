@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createLogFramer, tooLongValue, type Framing, type LogFramingOptions, type LogItem } from '../../../lib/logs/framing.js';
+import { createLogFramer, createLogLineFramer, tooLongValue, type Framing, type LogFramingOptions, type LogItem } from '../../../lib/logs/framing.js';
 import { applyStep } from '../../../lib/streams.js';
 
 /** The items of a log given in chunks, each chunk as bytes. */
@@ -52,6 +52,15 @@ t.test('lines: a line over the limit fails, naming it', async (t) => {
   t.throws(() => items(`${line(a)}\n${'x'.repeat(40)}\n`, 'lines', { maxLineBytes: 32 }), {
     message: 'Invalid stream-json input at line 2: the line is longer than 32 bytes (--max-line-bytes).',
   });
+});
+
+t.test('for a reader that writes what it reads (zero redact): a value over the limit fails, naming it, in the values framing too', async (t) => {
+  const long = `{"type":"text","delta":"${'x'.repeat(200)}"}`;
+  const redacting = (framing: Framing, text: string) => () => applyStep(createLogLineFramer(framing, { maxLineBytes: 64 }), [Buffer.from(text)]);
+  const message = (lineNo: number) => ({ message: `Invalid stream-json input at line ${lineNo}: the line is longer than 64 bytes (--max-line-bytes).` });
+  t.throws(redacting('values', `${line(a)}\n${long}\n${line(b)}\n`), message(2), 'values');
+  t.throws(redacting('auto', `${long}\n${line(b)}\n`), message(1), 'auto, which picks values for a first line it cannot see end');
+  t.match(items(`${line(a)}\n${long}\n`, 'values', { maxLineBytes: 64 })[1], { problem: tooLongValue(64) }, 'a reader of events is told of it instead');
 });
 
 t.test('values: pretty-printed, concatenated, with start lines', async (t) => {
