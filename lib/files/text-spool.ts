@@ -49,7 +49,7 @@ function anonymousFile(): number | undefined {
 const hasLoneSurrogate = (text: string): boolean => !(text as string & { isWellFormed(): boolean }).isWellFormed();
 
 /** The first half of a surrogate pair (a UTF-16 unit): a text cut after it cuts a character in two. */
-export const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** How much of the text a spool is made of goes through the transform at a time: ~6 ms of CPU of the slowest redaction (token-dense text). */
 export const PIECE_CHARS = 1 << 15;
