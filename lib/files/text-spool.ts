@@ -49,7 +49,7 @@ function anonymousFile(): number | undefined {
 const hasLoneSurrogate = (text: string): boolean => !(text as string & { isWellFormed(): boolean }).isWellFormed();
 
 /** The first half of a surrogate pair (a UTF-16 unit): a text cut after it cuts a character in two. */
-export const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** How much of the text a spool is made of goes through the transform at a time: ~6 ms of CPU of the slowest redaction (token-dense text). */
 export const PIECE_CHARS = 1 << 15;
@@ -68,11 +68,11 @@ function deferred<T>(): { promise: Promise<T>; resolve(value: T): void } {
   return { promise, resolve };
 }
 
-/** Chunks cut to at most PIECE_CHARS, never between the halves of a surrogate pair. */
-function* piecesOf(chunks: Iterable<string>): Generator<string> {
+/** Chunks cut to at most `size` UTF-16 units, never between the halves of a surrogate pair. */
+export function* slicesOf(chunks: Iterable<string>, size: number): Generator<string> {
   for (const chunk of chunks) {
     for (let start = 0; start < chunk.length; ) {
-      let end = Math.min(chunk.length, start + PIECE_CHARS);
+      let end = Math.min(chunk.length, start + size);
       if (end < chunk.length && isHighSurrogate(chunk.charCodeAt(end - 1))) end -= 1;
       yield chunk.slice(start, end);
       start = end;
@@ -157,7 +157,7 @@ export class TextSpool {
    */
   through(transform: { push(piece: string): string; flush(): string }, cutOn?: AbortSignal): TextSpool {
     const out = new TextSpool(this.spoolAfter);
-    out.#making = { pieces: piecesOf(this.chunks()), transform, cutOn, made: this.#made };
+    out.#making = { pieces: slicesOf(this.chunks(), PIECE_CHARS), transform, cutOn, made: this.#made };
     return out;
   }
 

@@ -1,5 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
-import { isTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from '../protocol/depth.js';
+import { isLineTooDeep, TOO_DEEP } from '../protocol/depth.js';
 import { DEFAULT_MAX_LINE_BYTES, createLineAssembler, createLineFramer, createLineScanner, lineTooLong, toBytes } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
 import type { Line } from '../protocol/types.js';
@@ -36,8 +36,7 @@ export function lineItem(line: Line | LogLine): LogItem {
   } catch {
     return { lineNo: line.lineNo, ...kept, problem: NOT_JSON };
   }
-  // as parseLine does: a line must have more than the limit's brackets to nest deeper, and the walk visits only containers
-  if (raw.length > MAX_JSON_DEPTH && isTooDeep(value)) return { lineNo: line.lineNo, ...kept, problem: TOO_DEEP };
+  if (isLineTooDeep(raw, value)) return { lineNo: line.lineNo, ...kept, problem: TOO_DEEP };
   return { lineNo: line.lineNo, value, ...kept };
 }
 

@@ -1,4 +1,4 @@
-import { TextSpool, isHighSurrogate } from '../files/text-spool.js';
+import { TextSpool, slicesOf } from '../files/text-spool.js';
 
 /**
  * Strings longer than this are written in slices of this many UTF-16 units: small enough that a slice's JSON is
@@ -24,25 +24,13 @@ function hasLongString(value: object): boolean {
   return false;
 }
 
-/** Where a slice of `text` may end at or before `end`: never between the two halves of a surrogate pair. */
-function sliceEnd(text: string, end: number): number {
-  if (end >= text.length) return text.length;
-  return isHighSurrogate(text.charCodeAt(end - 1)) ? end - 1 : end;
-}
-
 /**
  * A text given in chunks (none ending between the halves of a surrogate pair) as a JSON string, in escaped slices
  * of about PART_CHARS: their concatenation is JSON.stringify of the text.
  */
 function* stringParts(chunks: Iterable<string>): Generator<string> {
   yield '"';
-  for (const text of chunks) {
-    for (let start = 0; start < text.length; ) {
-      const end = sliceEnd(text, start + PART_CHARS);
-      yield JSON.stringify(text.slice(start, end)).slice(1, -1);
-      start = end;
-    }
-  }
+  for (const slice of slicesOf(chunks, PART_CHARS)) yield JSON.stringify(slice).slice(1, -1);
   yield '"';
 }
 

@@ -17,6 +17,11 @@ export function isTooDeep(value: unknown, limit = MAX_JSON_DEPTH): boolean {
   return limit !== Infinity && typeof value === 'object' && value !== null && nestsDeeper(value, limit);
 }
 
+/** Whether a parsed JSON line nests more than `limit` levels: a line of `limit` characters or fewer has too few brackets to, and is not walked. */
+export function isLineTooDeep(line: string, value: unknown, limit = MAX_JSON_DEPTH): boolean {
+  return line.length > limit && isTooDeep(value, limit);
+}
+
 /** Whether containers in `node`, itself one, nest more than `room` levels. */
 function nestsDeeper(node: object, room: number): boolean {
   if (room === 0) return true;

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js';
-import { isTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from './depth.js';
+import { isLineTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from './depth.js';
 import type { Line, Parsed } from './types.js';
 import { mapStep, type Step } from '../streams.js';
 
@@ -24,8 +24,7 @@ export function parseLine({ line, lineNo }: Line, label = 'stream-json input', {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new UsageError(`Invalid ${label} at line ${lineNo}: expected a JSON object.`);
   }
-  // a line must have more than maxDepth brackets to nest deeper: a short one is not walked
-  if (line.length > maxDepth && isTooDeep(value, maxDepth)) throw new UsageError(`Invalid ${label} at line ${lineNo}: ${TOO_DEEP}.`);
+  if (isLineTooDeep(line, value, maxDepth)) throw new UsageError(`Invalid ${label} at line ${lineNo}: ${TOO_DEEP}.`);
   return { value, lineNo };
 }
 

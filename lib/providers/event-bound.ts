@@ -76,13 +76,17 @@ export function boundBody(body: ReadableStream<Uint8Array>, provider: string, on
   const reader = body.getReader();
   let given = false;
   let failed = false;
+  /** Where eventBounds hands its events (this stream's controller): made once, not at every read. */
+  let out!: Out;
   return new ReadableStream<Uint8Array>(
     {
-      async pull(controller) {
-        const out: Out = {
+      start(controller) {
+        out = {
           enqueue: (chunk) => void ((given = true), controller.enqueue(chunk)),
           error: (reason) => void ((failed = true), controller.error(reason)),
         };
+      },
+      async pull(controller) {
         for (given = false; !given && !failed; ) {
           const { done, value } = await reader.read();
           if (done) {

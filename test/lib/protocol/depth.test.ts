@@ -1,5 +1,5 @@
 import t from 'tap';
-import { isTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from '../../../lib/protocol/depth.js';
+import { isLineTooDeep, isTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from '../../../lib/protocol/depth.js';
 
 // Built as text: JSON.stringify of such values would itself overflow the stack.
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
@@ -26,4 +26,12 @@ t.test('any depth can be asked about: the walk recurses no deeper than the limit
 t.test('many containers side by side are not deep', async (t) => {
   const wide = `[${Array.from({ length: 300 }, () => '[]').join(',')}]`;
   t.notOk(isTooDeep(JSON.parse(wide)));
+});
+
+t.test('a line is asked about by its value, and one too short to nest deeper is not walked', async (t) => {
+  const deep = nestedArrays(257);
+  t.equal(isLineTooDeep(deep, JSON.parse(deep)), true);
+  t.equal(isLineTooDeep(nestedArrays(256), JSON.parse(nestedArrays(256))), false);
+  t.equal(isLineTooDeep('[]', [[[[]]]], 3), false, 'two characters cannot hold four levels: the value is not walked');
+  t.equal(isLineTooDeep('[[[[]]]]', [[[[]]]], 3), true);
 });
