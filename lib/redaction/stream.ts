@@ -140,8 +140,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
    */
   const releaseQuiet = (text: string): string => {
     // a short text is looked at with the characters before it, when they could tell whether its first one is at a token start
-    scannedCharacters += text.length;
-    const cut = text.length - heldTailLength(text, credentials, text.length >= LAST_CHARS ? undefined : releasedEnd);
+    const cut = text.length - heldTailLength(looked(text), credentials, text.length >= LAST_CHARS ? undefined : releasedEnd);
     const ready = cut === text.length ? text : text.slice(0, cut);
     held = cut === text.length ? '' : text.slice(cut);
     if (ready) release(ready);

@@ -6,7 +6,7 @@ import { COOKIE_RULE } from './cookies.js';
 import { HTTP_RULES } from './http.js';
 import { PATTERN_RULES } from './patterns.js';
 import { buildPrefilter } from './prefilter.js';
-import { REDACTED, type TextRule } from './rule.js';
+import { escapeRegExp, REDACTED, type TextRule } from './rule.js';
 import { ESCAPE_KEYWORDS, decodeSecretEscapes, widenMarkersOverEscapes } from './escapes.js';
 import { MIN_SECRET_LENGTH, knownForms, redactFragments, redactKnownForms } from './known.js';
 
@@ -144,7 +144,7 @@ export function redactText(text: string, options?: RedactOptions): string {
 }
 
 /** An escape, or its beginning (the rules as written may take its last digits), right before a marker. */
-const ESCAPE_BEFORE_MARKER = /(?:\\u[0-9A-Fa-f]{0,4}|\\x[0-9A-Fa-f]{0,2}|&#(?:[xX][0-9A-Fa-f]*|[0-9]*);?)\[REDACTED\]/;
+const ESCAPE_BEFORE_MARKER = new RegExp(String.raw`(?:\\u[0-9A-Fa-f]{0,4}|\\x[0-9A-Fa-f]{0,2}|&#(?:[xX][0-9A-Fa-f]*|[0-9]*);?)` + escapeRegExp(REDACTED));
 
 function redactDecoded(decoded: string, known: Known): string {
   const { rules, starts } = prefilter.select(decoded);
