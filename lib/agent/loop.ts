@@ -93,8 +93,18 @@ async function* permit(run: ModelRun, call: ToolCallRequest, sideEffect: SideEff
   if (gate.kind !== 'ask' || !permissions) return undefined;
   let answer = permissions.remembered(name);
   if (!answer) {
-    yield { type: 'permission_request', id, name, action: 'prompt', permission, permissionMode: toolbox.permissionMode, sideEffect, reason: askReason(name, sideEffect) };
-    answer = await permissions.ask({ id, name }, run.signal);
+    // waiting before the request goes out: a client that answers as it reads it (in the same tick, in-process) is heard
+    const unasked = new AbortController();
+    const asking = permissions.ask({ id, name }, AbortSignal.any([run.signal, unasked.signal]));
+    let sent = false;
+    try {
+      yield { type: 'permission_request', id, name, action: 'prompt', permission, permissionMode: toolbox.permissionMode, sideEffect, reason: askReason(name, sideEffect) };
+      sent = true;
+    } finally {
+      // the run stopped at the request (its reader went away): nothing waits for an answer, nor its timer
+      if (!sent) unasked.abort(new Error('The permission request was never read.'));
+    }
+    answer = await asking;
   }
   const permissionGranted = answer.action === 'allow';
   yield { type: 'permission_decision', id, name, action: answer.action, permission, permissionGranted, decisionReason: answer.reason };

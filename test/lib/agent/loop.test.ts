@@ -11,6 +11,7 @@ import { createMeter, type Meter } from '../../../lib/agent/limits.js';
 import type { ChatMessage } from '../../../lib/protocol/chat.js';
 import type { Provider, ProviderChunk, TurnRequest } from '../../../lib/providers/types.js';
 import { TextSpool } from '../../../lib/files/text-spool.js';
+import { createPermissionDesk } from '../../../lib/agent/permission-desk.js';
 
 /** A provider written inline: each turn is a function of what the model receives. */
 function provider(turns: ((request: TurnRequest) => ProviderChunk[] | Error)[]): Provider & { seen: ChatMessage[][] } {
@@ -435,4 +436,30 @@ t.test('spoolAfterChars with --output-schema: an answer sent back is read from i
   t.same(events.at(-1), { type: 'final', text: right, structured: JSON.parse(right) });
   t.equal((p.seen[1]![1] as { content: string }).content, wrong, 'the retry request holds the answer sent back');
   t.equal(reads, 2, 'each answer read back once');
+});
+
+t.test('--permission-prompt stdio: an answer given as the request is read, before the next event is asked for, is heard', async (t) => {
+  const notices: string[] = [];
+  const permissions = createPermissionDesk((message) => notices.push(message), 2_000);
+  const p = provider([calls({ id: 'b1', name: 'bash', args: { command: 'touch ran' } }), answer('ok')]);
+  const dir = t.testdir({});
+  const events: Event[] = [];
+  for await (const event of runAgent({ prompt: 'start', provider: p, toolbox: planned({ ask: true }), cwd: dir, maxTurns: 5, signal: new AbortController().signal, permissions })) {
+    events.push(event);
+    if (event.type === 'permission_request') permissions.answer({ id: event.id, decision: 'deny', reason: 'not now' });
+  }
+  t.same(notices, [], 'the answer found its request');
+  t.match(events.find((event) => event.type === 'permission_decision'), { id: 'b1', action: 'deny', decisionReason: /Their reason: not now/ });
+  t.same(readdirSync(dir), [], 'it never ran');
+});
+
+t.test('--permission-prompt stdio: a reader that stops at the request leaves no answer waiting, nor its timer', async (t) => {
+  const permissions = createPermissionDesk(() => {}, 60_000);
+  const p = provider([calls({ id: 'b1', name: 'bash', args: { command: 'touch ran' } }), answer('ok')]);
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+  const before = timers();
+  for await (const event of runAgent({ prompt: 'start', provider: p, toolbox: planned({ ask: true }), cwd: t.testdir({}), maxTurns: 5, signal: new AbortController().signal, permissions })) {
+    if (event.type === 'permission_request') break;
+  }
+  t.equal(timers(), before);
 });
