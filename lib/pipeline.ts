@@ -1,4 +1,4 @@
-import { PassThrough, Readable, Writable, pipeline, type Duplex, type Transform } from 'node:stream';
+import { PassThrough, Readable, Writable, finished, pipeline, type Duplex, type Transform } from 'node:stream';
 import { agent, type AgentOptions } from '../transforms/agent.js';
 import { record } from '../transforms/record.js';
 import type { OutputFormat } from '../transforms/serialize.js';
@@ -125,19 +125,45 @@ async function finalMade(spool: TextSpool, signal: AbortSignal): Promise<void> {
 
 /**
  * The events, then exactly one run_end: success when they end cleanly (with `waitFor`, a spooled final last once its
- * text is all made), error + run_end when they throw.
+ * text is all made), error + run_end when they fail. A stream, not a generator over the agent's stream: each event
+ * goes on in the same tick it is pushed (an async iterator and Readable.from around a generator cost a first word
+ * 0.1 ms, in promise hops). Destroying it destroys `events`.
  */
-async function* settle(events: AsyncIterable<Event>, onFailure?: FailureHook, waitFor?: AbortSignal): AsyncGenerator<Event> {
-  try {
-    let last: Event | undefined;
-    for await (const event of events) yield (last = event);
-    if (waitFor && last?.type === 'final' && last.spool) await finalMade(last.spool, waitFor);
-  } catch (error) {
+function settled(events: Readable, onFailure?: FailureHook, waitFor?: AbortSignal): Readable {
+  let last: Event | undefined;
+  let ended = false;
+  const out = new Readable({
+    objectMode: true,
+    highWaterMark: 1,
+    read: () => void events.resume(),
+    destroy(error, callback) {
+      events.destroy();
+      callback(error);
+    },
+  });
+  const end = (tail: Event[]) => {
+    if (ended || out.destroyed) return;
+    ended = true;
+    for (const event of tail) out.push(event);
+    out.push(null);
+  };
+  const fail = (error: unknown) => {
+    if (ended || out.destroyed) return;
     onFailure?.(error);
-    yield* failureEvents(toZeroError(error));
-    return;
-  }
-  yield { type: 'run_end', status: 'success', exitCode: 0 };
+    end(failureEvents(toZeroError(error)));
+  };
+  events.on('data', (event: Event) => {
+    last = event;
+    if (!out.push(event)) events.pause();
+  });
+  // the readable side only: an agent's input may stay open after its last event
+  finished(events, { writable: false }, (error) => {
+    if (error) return fail(error);
+    const made = waitFor && last?.type === 'final' && last.spool ? finalMade(last.spool, waitFor) : undefined;
+    if (!made) return end([{ type: 'run_end', status: 'success', exitCode: 0 }]);
+    made.then(() => end([{ type: 'run_end', status: 'success', exitCode: 0 }]), fail);
+  });
+  return out;
 }
 
 export type Outcome = { readable: Readable; exitCode: Promise<number> };
@@ -146,7 +172,7 @@ export type Outcome = { readable: Readable; exitCode: Promise<number> };
  * Writes the settled events through an output chain. If a stage of that chain
  * fails, run_end never got out, so a fresh chain writes the crash instead.
  */
-function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFailure?: FailureHook): Outcome {
+function writeOut(events: Readable, output: OutputChainOptions, onFailure?: FailureHook): Outcome {
   const runId = output.runId ?? newRunId();
   const out = new PassThrough();
   let exitCode = 1;
@@ -156,8 +182,8 @@ function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFa
   };
   const exitCodeKnown = new Promise<number>((resolve) => out.on('end', () => resolve(exitCode)).on('close', () => resolve(exitCode)));
   // stdout reads a spooled final to its end, or the run is cancelled (a lost stdout cancels it too)
-  const settled = settle(events, onFailure, output.signal && finalOnStdout(output) ? output.signal : undefined);
-  const source = Readable.from(output.heartbeatMs ? withHeartbeat(settled, output.heartbeatMs) : settled, { objectMode: true, highWaterMark: 1 });
+  const all = settled(events, onFailure, output.signal && finalOnStdout(output) ? output.signal : undefined);
+  const source = output.heartbeatMs ? Readable.from(withHeartbeat(all, output.heartbeatMs), { objectMode: true, highWaterMark: 1 }) : all;
   const chain = outputChain({ ...output, runId, onRunEnd });
   pipeline(source, chain, (error) => {
     if (!error) return;
@@ -179,10 +205,7 @@ function writeOut(events: AsyncIterable<Event>, output: OutputChainOptions, onFa
 
 /** A run whose events are known up front (`--list-tools`): the events, then `run_end`, through an output chain. */
 export function reportEvents(events: Iterable<Event>, output: OutputChainOptions = {}): Outcome {
-  const known = (async function* (): AsyncGenerator<Event> {
-    yield* events;
-  })();
-  return writeOut(known, output);
+  return writeOut(Readable.from(events, { objectMode: true, highWaterMark: 1 }), output);
 }
 
 /** For failures before a run exists (bad flags, bad input): `error` + `run_end`, in the chosen format. */
@@ -190,7 +213,7 @@ export function reportFailure(error: unknown, output: OutputChainOptions = {}, o
   const failing = (async function* (): AsyncGenerator<Event> {
     throw error;
   })();
-  return writeOut(failing, output, onFailure);
+  return writeOut(Readable.from(failing), output, onFailure);
 }
 
 export type ExecInput = { format: 'text'; prompt: string } | ({ format: 'stream-json' } & InputChainOptions);
