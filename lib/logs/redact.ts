@@ -8,6 +8,7 @@ import { RUN_ID_PATTERN } from '../protocol/ids.js';
 import { plainDelta, plainDeltaLine, type DeltaKind } from './delta-line.js';
 import { jsonLine } from '../output/serializer.js';
 import { isJsonObject } from '../protocol/json-object.js';
+import { startsWithText } from '../strings.js';
 
 type Json = Record<string, unknown>;
 /** A line as it was read: its text and, from the lines framing, its bytes. */
@@ -89,11 +90,11 @@ function createRunDeltas(options: RedactOptions) {
   const match = (out: Lines) => {
     while (queue.length > 0) {
       const first = queue[0]!;
-      if (released.startsWith(first.delta)) {
+      if (startsWithText(released, first.delta)) {
         out.push(asCame(first));
         released = released.slice(first.delta.length);
         queue.shift();
-      } else if (first.delta.startsWith(released)) {
+      } else if (startsWithText(first.delta, released)) {
         return;
       } else {
         // A redaction changed the text: from here to the next flush point, write what is released.

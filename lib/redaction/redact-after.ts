@@ -3,6 +3,7 @@
 import { decodeSecretEscapes } from './escapes.js';
 import { REDACTED } from './rule.js';
 import { redactText, type RedactOptions } from './text.js';
+import { startsWithText } from '../strings.js';
 
 /**
  * `raw` redacted as it reads after `context`: lookbehinds and line starts see
@@ -27,14 +28,14 @@ export function redactorAfter(options: RedactOptions, looked: (text: string) => 
       lastContext = context;
       lastRedacted = redactText(looked(context), options);
     }
-    if (withContext.startsWith(lastRedacted)) return withContext.slice(lastRedacted.length);
+    if (startsWithText(withContext, lastRedacted)) return withContext.slice(lastRedacted.length);
     // redactText decoded an escape in the context (a secret in the whole shows only decoded): the context decoded
     // then, as it was redacted in the whole; `raw` alone could miss a keyword begun in it (`c` + `ookie=…`)
     const decoded = decodeSecretEscapes(context);
     if (decoded !== context) {
       const decodedBefore = redactText(decoded, options);
       const decodedWith = redactText(looked(decoded + raw), options);
-      if (decodedWith.startsWith(decodedBefore)) return decodedWith.slice(decodedBefore.length);
+      if (startsWithText(decodedWith, decodedBefore)) return decodedWith.slice(decodedBefore.length);
     }
     // a secret begun in the context, whose beginning went out (a credential's last character glued to a word): what
     // the whole text redacts from there on still covers the rest of it, which `raw` alone may be too short to show
