@@ -18,8 +18,7 @@ export function plainDelta(value: Json): boolean {
   return true;
 }
 
-const DELTA_TYPES = [',"type":"text","runId":"', ',"type":"reasoning","runId":"'] as const;
-const DELTA_KEY = '","delta":"';
+const DELTA_KEY = ',"delta":"';
 /** Characters a JSON string cannot hold unescaped; a backslash means escapes to decode (then JSON.parse of the string alone does). */
 const NOT_PLAIN = /["\\\u0000-\u001f]/;
 
@@ -32,36 +31,56 @@ function isRunId(runId: string): boolean {
   return true;
 }
 
-/** What a delta line says before its delta: the same for every delta of a run, so the last one read is remembered. */
-type DeltaHead = { schemaVersion: number; type: DeltaKind; runId: string };
-/** The last delta line's beginning, up to its delta's opening quote (`{"schemaVersion":1,…,"delta":"`), and what it says. */
-let lastHead = '';
-let lastHeadSays: DeltaHead = { schemaVersion: 1, type: 'text', runId: '' };
+/**
+ * A delta line read the fast way: its delta, its other fields (one object for every line that begins alike: not to
+ * be changed), and its beginning up to the delta's opening quote (the same on every delta of a run).
+ */
+export type DeltaLineRead = { fields: Json; delta: string; head: string };
 
-/** Reads the beginning of a delta line up to its delta into lastHead; false when the line does not begin as one. */
+/** The last delta line's beginning, up to its delta's opening quote (`{"schemaVersion":1,…,"delta":"`), and its fields. */
+let lastHead = '';
+let lastHeadSays: Json = {};
+
+/**
+ * Reads the beginning of a delta line up to its delta into lastHead: false when the line does not begin as one
+ * (its fields, but for the delta, in any order, each a string, number, boolean or null; its type text or
+ * reasoning). `,"delta":"` cannot occur inside a JSON string unescaped, so its first occurrence ends the fields.
+ */
 function readHead(raw: string): boolean {
-  if (!raw.startsWith('{"schemaVersion":')) return false;
-  const schemaVersion = raw.charCodeAt(17) - 48;
-  if (schemaVersion !== 1 && schemaVersion !== 2) return false;
-  const typed = DELTA_TYPES.find((prefix) => raw.startsWith(prefix, 18));
-  if (!typed) return false;
-  const idStart = 18 + typed.length;
-  const idEnd = raw.indexOf(DELTA_KEY, idStart);
-  if (idEnd < 0) return false;
-  const runId = raw.slice(idStart, idEnd);
-  if (!isRunId(runId)) return false;
-  lastHead = `{"schemaVersion":${schemaVersion}${typed}${runId}${DELTA_KEY}`;
-  lastHeadSays = { schemaVersion, type: typed === DELTA_TYPES[0] ? 'text' : 'reasoning', runId };
+  const at = raw.indexOf(DELTA_KEY);
+  if (at < 0 || raw.charCodeAt(0) !== 123) return false;
+  let fields: unknown;
+  try {
+    fields = JSON.parse(`${raw.slice(0, at)}}`);
+  } catch {
+    return false;
+  }
+  if (!isFlatHead(fields)) return false;
+  lastHead = raw.slice(0, at + DELTA_KEY.length);
+  lastHeadSays = fields;
+  return true;
+}
+
+function isFlatHead(fields: unknown): fields is Json {
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) return false;
+  const { type } = fields as Json;
+  if ((type !== 'text' && type !== 'reasoning') || 'delta' in fields) return false;
+  for (const key in fields) {
+    const value = (fields as Json)[key];
+    if (typeof value === 'object' && value !== null) return false;
+  }
   return true;
 }
 
 /**
- * A delta line exactly as zero writes it (`{"schemaVersion":1,"type":"text","runId":"run_…","delta":"…"}`),
- * read without JSON.parse of the line: most lines of a log are these, and only their delta is needed (a delta with
- * escapes is decoded on its own). Anything else (other keys, another order, spaces) is undefined: the line is parsed
- * as usual. Most often the line begins as the one before did (same run, kind and version): one comparison then.
+ * A delta line whose delta comes last (`{"schemaVersion":1,"type":"text","runId":"run_…","delta":"…"}`, as zero
+ * writes it, or with other fields before the delta), read without JSON.parse of the line: most lines of a log are
+ * these, and only their delta is needed (a delta with escapes is decoded on its own). Anything else (a field after
+ * the delta, a field that is an object, spaces) is undefined: the line is parsed as usual. Most often the line
+ * begins as the one before did (same run, kind and version): one comparison then. What the fields hold is the
+ * caller's to judge (the head: a log redactor asks whether it can hold a secret).
  */
-export function plainDeltaLine(raw: string): Json | undefined {
+export function plainDeltaLine(raw: string): DeltaLineRead | undefined {
   // (a slice compared is several times faster than startsWith at this length)
   if (!raw.endsWith('"}') || !((lastHead !== '' && raw.slice(0, lastHead.length) === lastHead) || readHead(raw))) return undefined;
   // the delta's quotes: the one lastHead ends with, and the one before the closing brace (not the same quote)
@@ -69,8 +88,7 @@ export function plainDeltaLine(raw: string): Json | undefined {
   const delta = raw.slice(lastHead.length, -2);
   const decoded = NOT_PLAIN.test(delta) ? decodedString(raw.slice(lastHead.length - 1, -1)) : delta;
   if (decoded === undefined) return undefined;
-  const { schemaVersion, type, runId } = lastHeadSays;
-  return { schemaVersion, type, runId, delta: decoded };
+  return { fields: lastHeadSays, delta: decoded, head: lastHead };
 }
 
 /** A JSON string literal (quotes included) decoded, or undefined when it is not exactly one (an unescaped quote ends it early). */

@@ -13,7 +13,8 @@ import { startsWithText } from '../strings.js';
 type Json = Record<string, unknown>;
 /** A line as it was read: its text and, from the lines framing, its bytes. */
 type Original = { raw: string; bytes?: Buffer };
-type DeltaLine = { event: Json; delta: string; original?: Original };
+/** A delta and its line's other fields (the delta may be among them: what is written takes `delta`). */
+type DeltaLine = { fields: Json; delta: string; original?: Original };
 /** Where lines go: an array, or a step's emit. */
 type Lines = { push(line: string | Buffer): unknown };
 
@@ -84,7 +85,7 @@ function createRunDeltas(options: RedactOptions) {
   let live = false;
 
   const shaped = (delta: string) => jsonLine({ ...template, delta });
-  const asCame = (line: DeltaLine) => (line.original ? asRead(line.original) : jsonLine(line.event));
+  const asCame = (line: DeltaLine) => (line.original ? asRead(line.original) : jsonLine({ ...line.fields, delta: line.delta }));
 
   /** Original deltas fully covered by the released text go out as they were; a difference switches to re-split mode. */
   const match = (out: Lines) => {
@@ -119,7 +120,7 @@ function createRunDeltas(options: RedactOptions) {
 
   /** One delta of the current kind through its stream redactor. */
   const push = (line: DeltaLine, out: Lines) => {
-    template = line.event;
+    template = line.fields;
     if (!resplit) queue.push(line);
     take(streamOf(kind!).push(line.delta), out);
   };
@@ -152,11 +153,11 @@ function createRunDeltas(options: RedactOptions) {
   };
 
   return {
-    delta(event: Json, original: Original | undefined, out: Lines) {
-      const type = event.type as DeltaKind;
+    delta(fields: Json, delta: string, original: Original | undefined, out: Lines) {
+      const type = fields.type as DeltaKind;
       if (type !== kind) settle(out);
       kind = type;
-      const line: DeltaLine = { event, delta: event.delta as string, original };
+      const line: DeltaLine = { fields, delta, original };
       if (live) return push(line, out);
       deferred.push(line);
       deferredChars += line.delta.length;
@@ -203,6 +204,14 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
       forget(runId);
     }
   };
+  /** The last delta line's beginning (its fields before the delta) found to hold nothing to redact: a run's deltas all begin alike. */
+  let cleanHead = '';
+  const isCleanHead = (head: string): boolean => {
+    if (head === cleanHead) return true;
+    if (mayContainSecretInJson(head, options)) return false;
+    cleanHead = head;
+    return true;
+  };
   /** The emit as Lines, made once: a stream passes the same emit for every line. */
   let lines: { emit: (line: string | Buffer) => void; out: Lines } | undefined;
   const linesOf = (emit: (line: string | Buffer) => void): Lines => (lines?.emit === emit ? lines.out : (lines = { emit, out: { push: emit } }).out);
@@ -216,11 +225,11 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
         return;
       }
       // A delta always goes through its run's redactor: a clean one may hold the start of a secret the next one ends.
-      const plain = 'value' in line || raw === undefined ? undefined : plainDeltaLine(raw);
-      if (plain) {
-        const runId = plain.runId as string;
+      const read = 'value' in line || raw === undefined ? undefined : plainDeltaLine(raw);
+      if (read && isCleanHead(read.head)) {
+        const runId = typeof read.fields.runId === 'string' ? read.fields.runId : '';
         flushOthers(out, runId);
-        return runOf(runId).delta(plain, line as Original, out);
+        return runOf(runId).delta(read.fields, read.delta, line as Original, out);
       }
       // A clean line that is no delta is written as it came, unparsed, after what the runs held back.
       if (raw !== undefined && isCleanOther(raw, options)) {
@@ -235,11 +244,11 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
         const runId = typeof value.runId === 'string' ? value.runId : '';
         flushOthers(out, runId);
         if (isDelta(value)) {
-          if (plainDelta(value)) return runOf(runId).delta(value, originalOf(item), out);
+          if (plainDelta(value)) return runOf(runId).delta(value, value.delta as string, originalOf(item), out);
           // its other fields (a hand-edited runId, schemaVersion) are redacted on their own; the raw line is then unusable
           const fields: Json = redactEvent({ ...value, delta: '' }, options);
           const changed = Object.keys(value).some((key) => key !== 'delta' && fields[key] !== value[key]);
-          runOf(runId).delta(changed ? { ...fields, delta: value.delta } : value, changed ? undefined : originalOf(item), out);
+          runOf(runId).delta(changed ? fields : value, value.delta as string, changed ? undefined : originalOf(item), out);
           return;
         }
         const run = runs.get(runId);

@@ -5,29 +5,50 @@ const RUN = 'run_20260101100000_abcdef';
 const line = (value: Record<string, unknown>) => JSON.stringify(value);
 const delta = (text: string, extra: Record<string, unknown> = {}) => ({ schemaVersion: 1, type: 'text', runId: RUN, delta: text, ...extra });
 
+/** The line's event as plainDeltaLine reads it: its fields, then its delta. */
+const eventOf = (raw: string) => {
+  const read = plainDeltaLine(raw);
+  return read && { ...read.fields, delta: read.delta };
+};
+
 t.test('a delta line as zero writes it reads as its event, without the line being parsed', async (t) => {
-  t.same(plainDeltaLine(line(delta('Hello '))), delta('Hello '));
-  t.same(plainDeltaLine(line(delta('world'))), delta('world'), 'the next line of the run (its beginning remembered)');
-  t.same(plainDeltaLine(line({ schemaVersion: 2, type: 'reasoning', runId: 'run_20260101100001_zzzzzz', delta: 'hm' })), { schemaVersion: 2, type: 'reasoning', runId: 'run_20260101100001_zzzzzz', delta: 'hm' }, 'another run, kind and version');
+  t.same(eventOf(line(delta('Hello '))), delta('Hello '));
+  t.same(plainDeltaLine(line(delta('world'))), { fields: { schemaVersion: 1, type: 'text', runId: RUN }, delta: 'world', head: `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"` }, 'the next line of the run (its beginning remembered), with that beginning');
+  t.same(eventOf(line({ schemaVersion: 2, type: 'reasoning', runId: 'run_20260101100001_zzzzzz', delta: 'hm' })), { schemaVersion: 2, type: 'reasoning', runId: 'run_20260101100001_zzzzzz', delta: 'hm' }, 'another run, kind and version');
+});
+
+t.test('a delta line with other fields before its delta, in any order, reads the same way: its fields as they are', async (t) => {
+  const shapes = [
+    { schemaVersion: 1, type: 'text', runId: RUN, sessionId: 'sess_EnZUTZQgBMRI', delta: 'x' },
+    { type: 'text', schemaVersion: 2, runId: 'a run id of another program', seq: 7, final: false, note: null, delta: 'y' },
+    { schemaVersion: 3, type: 'reasoning', delta: 'z' },
+  ];
+  for (const shape of shapes) {
+    const read = plainDeltaLine(line(shape));
+    t.same(eventOf(line(shape)), shape, JSON.stringify(shape));
+    t.same([...Object.keys(read!.fields), 'delta'], Object.keys(shape), 'the same keys, in the same order');
+    t.equal(read!.head, line(shape).slice(0, line(shape).indexOf(',"delta":"') + 10));
+  }
 });
 
 t.test('escapes in the delta are decoded, as JSON.parse of the line would', async (t) => {
   for (const text of ['a\nb', 'say "hi"', 'back\\slash', 'tab\there', '\u0001', 'é ✓ 𝄞', '']) {
-    t.same(plainDeltaLine(line(delta(text))), delta(text), JSON.stringify(text));
+    t.same(eventOf(line(delta(text))), delta(text), JSON.stringify(text));
   }
-  t.same(plainDeltaLine(`{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"t\\u006fken"}`)?.delta, 'token', 'a \\u escape');
+  t.same(eventOf(`{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"t\\u006fken"}`)?.delta, 'token', 'a \\u escape');
+  t.same(eventOf(`{"schemaVersion":1,"type":"text","runId":"${RUN}","note":"a \\",\\"delta\\":\\" b","delta":"c"}`), { schemaVersion: 1, type: 'text', runId: RUN, note: 'a ","delta":" b', delta: 'c' }, 'a field that spells the delta\'s key, escaped');
 });
 
 t.test('anything else is left to the parser (undefined)', async (t) => {
   const cases = {
-    'another key order': `{"type":"text","schemaVersion":1,"runId":"${RUN}","delta":"x"}`,
     'spaces': `{"schemaVersion": 1, "type": "text", "runId": "${RUN}", "delta": "x"}`,
     'a field after the delta': line(delta('x', { extra: 1 })),
+    'a field that is an object': line({ schemaVersion: 1, type: 'text', runId: RUN, meta: { delta: 'a' }, delta: 'x' }),
+    'the delta twice': `{"schemaVersion":1,"type":"text","delta":"a","runId":"${RUN}","delta":"x"}`,
     'an unescaped quote inside the delta': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"a"b"}`,
-    'a run id not of zero\'s shape (the parser reads it)': line({ schemaVersion: 1, type: 'text', runId: 'sess_EnZUTZQgBMRI', delta: 'x' }),
-    'schema version 3': line({ schemaVersion: 3, type: 'text', runId: RUN, delta: 'x' }),
     'a tool result': line({ schemaVersion: 1, type: 'tool_result', runId: RUN, delta: 'x' }),
     'a torn line': line(delta('x')).slice(0, -1),
+    'not an object': `["schemaVersion",1,"type","text","delta":"x"}`,
   };
   for (const [name, raw] of Object.entries(cases)) t.equal(plainDeltaLine(raw), undefined, name);
 });

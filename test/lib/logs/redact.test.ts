@@ -164,6 +164,27 @@ t.test('delta lines with escapes, read without parsing the line: what the parsed
   t.equal(run([{ lineNo: 1, raw: '{"schemaVersion":1,"type":"text","runId":"r1","delta":"a\\"}' }]), '{"schemaVersion":1,"type":"text","runId":"r1","delta":"a\\"}\n', 'a torn line is kept as text');
 });
 
+t.test('delta lines with another program\'s fields before the delta (a sessionId on each, its own run ids): clean ones as they came, a key split across them redacted in their own shape', async (t) => {
+  const theirs = (delta: string) => ({ schemaVersion: 1, type: 'text', runId: 'c0ffee-42', sessionId: 'sess_EnZUTZQgBMRI', delta });
+  const lines = (deltas: string[]) => [...deltas.map((delta, n) => ({ lineNo: n + 1, raw: JSON.stringify(theirs(delta)) })), { lineNo: deltas.length + 1, raw: JSON.stringify({ schemaVersion: 1, type: 'final', runId: 'c0ffee-42', text: 'x' }) }];
+  const clean = lines(['The ', 'answer ', 'is ', 'forty-two.']);
+  t.equal(run(clean), clean.map(({ raw }) => `${raw}\n`).join(''), 'byte-identical');
+  const out = run(lines(['the key ', KEY.slice(0, 14), `${KEY.slice(14)} works`]));
+  t.notMatch(out, KEY.slice(8, 20));
+  const deltas = out.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((event) => event.type === 'text');
+  t.equal(deltas.map((event) => event.delta).join(''), 'the key [REDACTED] works');
+  for (const event of deltas) t.same(Object.keys(event), ['schemaVersion', 'type', 'runId', 'sessionId', 'delta'], 'the re-split lines keep the run\'s fields');
+});
+
+t.test('a delta line whose fields before the delta hold a secret: the field redacted, the delta through its run', async (t) => {
+  const raw = JSON.stringify({ schemaVersion: 1, type: 'text', runId: 'r1', note: `api key ${KEY}`, delta: 'hello' });
+  const out = run([{ lineNo: 1, raw }, { lineNo: 2, raw: JSON.stringify({ schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' }) }]);
+  t.notMatch(out, KEY.slice(8, 20));
+  t.match(out, '"delta":"hello"');
+  const loaded = JSON.stringify({ schemaVersion: 1, type: 'text', runId: 'r1', note: 'Zq8nR2vT6yU1iO5p', delta: 'hi' });
+  t.notMatch(run([{ lineNo: 1, raw: loaded }], ['Zq8nR2vT6yU1iO5p']), 'Zq8nR2vT6yU1iO5p', 'a credential in use in a field with no keyword');
+});
+
 t.test('a line whose slashes are escaped (\\/, which JSON.stringify never writes) is read, not let through: the escape hid the keyword', async (t) => {
   const url = 'https:\\/\\/admin:Zx9qWv27Lm@db.example.com\\/app';
   const raw = `{"schemaVersion":1,"type":"tool_result","runId":"r1","id":"c1","status":"ok","output":"db at ${url}"}`;
