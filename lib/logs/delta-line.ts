@@ -86,10 +86,26 @@ export function plainDeltaLine(raw: string): DeltaLineRead | undefined {
   // the delta's quotes: the one lastHead ends with, and the one before the closing brace (not the same quote)
   if (raw.length < lastHead.length + 2) return undefined;
   const delta = raw.slice(lastHead.length, -2);
-  const decoded = NOT_PLAIN.test(delta) ? decodedString(raw.slice(lastHead.length - 1, -1)) : delta;
+  const decoded = !NOT_PLAIN.test(delta) ? delta : hasBareQuote(delta) ? undefined : decodedString(raw.slice(lastHead.length - 1, -1));
   if (decoded === undefined) return undefined;
   return { fields: lastHeadSays, delta: decoded, head: lastHead };
 }
+
+/**
+ * Whether `text`, a JSON string's content as written, holds a quote no backslash escapes: then what ends the line is
+ * not one string (`…","ts":"…`, a field after the delta). Asked before JSON.parse, whose SyntaxError costs ~10 µs:
+ * a log whose every delta line has a field after it spent most of its time throwing.
+ */
+function hasBareQuote(text: string): boolean {
+  for (let at = text.indexOf('"'); at >= 0; at = text.indexOf('"', at + 1)) {
+    let slashes = 0;
+    while (slashes < at && text.charCodeAt(at - slashes - 1) === BACKSLASH) slashes++;
+    if (slashes % 2 === 0) return true;
+  }
+  return false;
+}
+
+const BACKSLASH = 92;
 
 /** A JSON string literal (quotes included) decoded, or undefined when it is not exactly one (an unescaped quote ends it early). */
 function decodedString(literal: string): string | undefined {

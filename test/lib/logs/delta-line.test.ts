@@ -32,7 +32,7 @@ t.test('a delta line with other fields before its delta, in any order, reads the
 });
 
 t.test('escapes in the delta are decoded, as JSON.parse of the line would', async (t) => {
-  for (const text of ['a\nb', 'say "hi"', 'back\\slash', 'tab\there', '\u0001', 'é ✓ 𝄞', '']) {
+  for (const text of ['a\nb', 'say "hi"', 'back\\slash', 'tab\there', '\u0001', 'é ✓ 𝄞', '', 'ends in a backslash\\', 'a \\"quoted\\" backslash']) {
     t.same(eventOf(line(delta(text))), delta(text), JSON.stringify(text));
   }
   t.same(eventOf(`{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"t\\u006fken"}`)?.delta, 'token', 'a \\u escape');
@@ -43,6 +43,8 @@ t.test('anything else is left to the parser (undefined)', async (t) => {
   const cases = {
     'spaces': `{"schemaVersion": 1, "type": "text", "runId": "${RUN}", "delta": "x"}`,
     'a field after the delta': line(delta('x', { extra: 1 })),
+    'a field after a delta that ends in a backslash': line(delta('C:\\dir\\', { ts: 'then' })),
+    'a field after a delta with escaped quotes': line(delta('say "hi" \\"', { ts: 'then' })),
     'a field that is an object': line({ schemaVersion: 1, type: 'text', runId: RUN, meta: { delta: 'a' }, delta: 'x' }),
     'the delta twice': `{"schemaVersion":1,"type":"text","delta":"a","runId":"${RUN}","delta":"x"}`,
     'an unescaped quote inside the delta': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"a"b"}`,
