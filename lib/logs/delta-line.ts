@@ -49,9 +49,12 @@ let lastHeadSays: Json = {};
 function readHead(raw: string): boolean {
   const at = raw.indexOf(DELTA_KEY);
   if (at < 0 || raw.charCodeAt(0) !== 123) return false;
+  const head = raw.slice(0, at);
+  // what cannot be a delta's flat beginning is refused before JSON.parse could throw (a tool call whose args name a delta)
+  if (head.indexOf('{', 1) >= 0 || head.includes('[') || !(head.includes('"type":"text"') || head.includes('"type":"reasoning"'))) return false;
   let fields: unknown;
   try {
-    fields = JSON.parse(`${raw.slice(0, at)}}`);
+    fields = JSON.parse(`${head}}`);
   } catch {
     return false;
   }

@@ -49,6 +49,7 @@ t.test('anything else is left to the parser (undefined)', async (t) => {
     'the delta twice': `{"schemaVersion":1,"type":"text","delta":"a","runId":"${RUN}","delta":"x"}`,
     'an unescaped quote inside the delta': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"a"b"}`,
     'a tool result': line({ schemaVersion: 1, type: 'tool_result', runId: RUN, delta: 'x' }),
+    'a tool call whose args name a delta': line({ schemaVersion: 1, type: 'tool_call', runId: RUN, id: 'c1', args: { path: 'a', delta: 'x' }, name: 'edit' }),
     'a torn line': line(delta('x')).slice(0, -1),
     'not an object': `["schemaVersion",1,"type","text","delta":"x"}`,
   };
