@@ -3,7 +3,7 @@ import { agent, type AgentOptions } from '../transforms/agent.js';
 import { record } from '../transforms/record.js';
 import type { OutputFormat } from '../transforms/serialize.js';
 import type { ProgressWriter } from './output/serializer.js';
-import { CancelledError, toZeroError, type CancelSignal, type ZeroError } from './errors.js';
+import { CancelledError, failureEvents, toZeroError, type CancelSignal, type ZeroError } from './errors.js';
 import { newRunId } from './protocol/ids.js';
 import type { Event, SchemaVersion } from './protocol/types.js';
 import type { VersionChoice } from './protocol/versions.js';
@@ -97,18 +97,11 @@ export function outputChain(options: OutputChainOptions = {}): Duplex {
   const last = stepStream(serializer, { readableObjectMode: false, writableHighWaterMark: 2 });
   // the serializer's bytes go on as they are made, not a tick later as pumpify hands them on: by then the reply's
   // end (the SDK's last chunks, the final) may have run ahead of the last delta
-  return joinDuplex(first, pipeline(first, record(options.recorder), last, () => {}));
+  return joinDuplex(first, pipeline(first, record(options.recorder, { signal: options.signal, onRunEnd: options.onRunEnd }), last, () => {}));
 }
 
 /** Called with every failure that ends a run, before it becomes an `error` event (the CLI prints it with --debug). */
 export type FailureHook = (error: unknown) => void;
-
-function failureEvents(error: ZeroError): Event[] {
-  return [
-    { type: 'error', code: error.code, message: error.message, recoverable: error.recoverable },
-    { type: 'run_end', status: 'error', exitCode: error.exitCode },
-  ];
-}
 
 /**
  * A spooled final's text is redacted as its readers pull it (lib/files/text-spool.ts): the run is over once it has

@@ -1,8 +1,21 @@
 import { Transform } from 'node:stream';
 import type { OutputEvent } from '../lib/protocol/types.js';
 import type { SessionRecorder } from '../lib/sessions/recorder.js';
+import type { TextSpool } from '../lib/files/text-spool.js';
 import { isInItsVersion } from '../lib/protocol/versions.js';
-import { stampEvent } from '../lib/protocol/stamp.js';
+import { stampEvent, stampStep } from '../lib/protocol/stamp.js';
+import { failureEvents, toZeroError } from '../lib/errors.js';
+import { applyStep } from '../lib/streams.js';
+
+export type RecordOptions = {
+  /** The run's cancellation: it cuts a spooled final's text as the journal stores it. */
+  signal?: AbortSignal;
+  /** Told the exit code of a run_end this stage writes in place of the one it was given. */
+  onRunEnd?: (exitCode: number) => void;
+};
+
+/** Whether a redacted spool is made now: true when whole, false when cut, undefined while it is not (or never will be). */
+const madeNow = (spool: TextSpool): Promise<boolean | undefined> => Promise.race([spool.made() ?? Promise.resolve(undefined), Promise.resolve(undefined)]);
 
 /**
  * Stamped events pass through unchanged and are stored in the run's session
@@ -10,8 +23,23 @@ import { stampEvent } from '../lib/protocol/stamp.js';
  * run_end goes on only once the session holds everything, so a process that
  * exits right after it has lost nothing; while the disk is behind, the next event waits for it. A session that cannot be written (a
  * full disk) gets a warning in the stream, before the event that found it out.
+ *
+ * A spooled final that only the journal reads (`-o text`) is stored before a successful run_end is: when the
+ * run's signal cut it there, the run ends cancelled (`error` + `run_end`, in the session and the output) instead.
  */
-export function record(recorder: SessionRecorder): Transform {
+export function record(recorder: SessionRecorder, options: RecordOptions = {}): Transform {
+  /** The run's spooled final, until its run_end. */
+  let spooled: TextSpool | undefined;
+  /** The run_end, or what ends the run instead when the journal's copy of the final was cut. */
+  const ending = async (runEnd: OutputEvent): Promise<OutputEvent[]> => {
+    const spool = spooled;
+    spooled = undefined;
+    if (!spool || !options.signal || runEnd.type !== 'run_end' || runEnd.status !== 'success') return [runEnd];
+    await recorder.written();
+    if ((await madeNow(spool)) !== false || !options.signal.aborted) return [runEnd];
+    const stamp = stampStep({ runId: runEnd.runId, schemaVersion: runEnd.schemaVersion, onRunEnd: options.onRunEnd });
+    return applyStep(stamp, failureEvents(toZeroError(options.signal.reason))) as OutputEvent[];
+  };
   return new Transform({
     objectMode: true,
     highWaterMark: 2,
@@ -21,11 +49,26 @@ export function record(recorder: SessionRecorder): Transform {
         const message = recorder.takeWarning();
         if (message) this.push(stampEvent({ type: 'warning', message }, next.runId, next.schemaVersion));
       };
-      const backlogged = isInItsVersion(event) && event.type !== 'heartbeat' ? recorder.record(event) : undefined;
+      const recorded = (event: OutputEvent) => (isInItsVersion(event) && event.type !== 'heartbeat' ? recorder.record(event) : undefined);
+      if (event.type === 'final' && event.spool) spooled = event.spool;
+      if (event.type === 'run_end') {
+        // run_end waits for everything
+        ending(event)
+          .then(async (last) => {
+            for (const each of last) recorded(each);
+            await recorder.finish();
+            warnAbout(event);
+            for (const each of last.slice(0, -1)) this.push(each);
+            callback(null, last.at(-1));
+          })
+          .catch(callback);
+        return;
+      }
+      const backlogged = recorded(event);
       warnAbout(event);
-      if (event.type !== 'run_end' && !backlogged) return callback(null, event);
-      // run_end waits for everything; another event, while the disk is behind, for the backlog to be written
-      (event.type === 'run_end' ? recorder.finish() : backlogged!).then(() => {
+      if (!backlogged) return callback(null, event);
+      // another event, while the disk is behind, waits for the backlog to be written
+      backlogged.then(() => {
         warnAbout(event);
         callback(null, event);
       }, callback);

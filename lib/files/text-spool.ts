@@ -100,6 +100,8 @@ export class TextSpool {
   readonly #iv = randomBytes(16);
   /** For a spool made by `through`: where its text comes from, until it is all made. */
   #making: Making | undefined;
+  /** For a spool made by `through`: settled once it is made (its source's throughMade). */
+  #madeFrom: Promise<boolean> | undefined;
   /** Counts the moves of the text (into the file, back to memory): a reader then finds its place again. */
   #layout = 0;
   readonly #made = deferred<boolean>();
@@ -158,12 +160,18 @@ export class TextSpool {
   through(transform: { push(piece: string): string; flush(): string }, cutOn?: AbortSignal): TextSpool {
     const out = new TextSpool(this.spoolAfter);
     out.#making = { pieces: slicesOf(this.chunks(), PIECE_CHARS), transform, cutOn, made: this.#made };
+    out.#madeFrom = this.#made.promise;
     return out;
   }
 
   /** Settles once a spool made of this one by `through` has been made: true when whole, false when it was cut. */
   throughMade(): Promise<boolean> {
     return this.#made.promise;
+  }
+
+  /** Of a spool made by `through`: settles once it has been made, true when whole, false when it was cut; else undefined. */
+  made(): Promise<boolean> | undefined {
+    return this.#madeFrom;
   }
 
   /** The whole text as one string: for what needs it whole (a next request, a schema check). */

@@ -43,6 +43,8 @@ export type SessionRecorder = {
    * before the next event, so a disk slower than the run never has it hold a huge answer's deltas.
    */
   record(event: object): Promise<void> | void;
+  /** Stores what is pending (what fails to be stored is the warning's): resolves once the writes so far are done. */
+  written(): Promise<void>;
   /** Stores what is pending, flushes it to the disk, writes the metadata and releases the session. */
   finish(): Promise<void>;
   /** Once, after a write failed: the warning that says the session could not be written, and why. */
@@ -159,6 +161,10 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
       else if (performance.now() - lastWrite >= WRITE_SPACING_MS) soon ??= setImmediate(flush);
       else timer ??= setTimeout(flush, FLUSH_DELAY_MS);
       if (backlog <= MAX_BACKLOG_CHARS) return;
+      flush();
+      return writes;
+    },
+    written() {
       flush();
       return writes;
     },

@@ -19,21 +19,27 @@ const deltas = Array.from({ length: Math.ceil(answer.length / (64 * 1024)) }, (_
 
 type Run = { code: number | null; stdout: string; journal: string; finalToExitMs: number; signalToExitMs?: number };
 
-/** zero exec against a loopback OpenAI server giving `answer`; with `interrupt`, SIGINT once the final's first bytes are out. */
-async function run(t: Test, interrupt: boolean): Promise<Run> {
+/**
+ * zero exec against a loopback OpenAI server giving `answer`; with `interrupt`, SIGINT once the final's first bytes
+ * are out (`-o text`, which writes no final: once the answer's last line is, while the session stores the final).
+ */
+async function run(t: Test, interrupt: boolean, format: 'stream-json' | 'text' = 'stream-json'): Promise<Run> {
   const api = await fakeApi([{ sse: openaiStream({ text: deltas }) }]);
   t.teardown(() => api.close());
   const dir = t.testdir({});
   const home = join(dir, '.home');
   // a key none of whose 8-character runs can be in the answer's hex: a credential in use is redacted wherever it appears
   const env = cleanEnv({ OPENAI_API_KEY: 'sk-test-spooled-zzzzzzzzzzzz', OPENAI_BASE_URL: `${api.url}/v1`, ZERO_HOME: home });
-  const child = spawn(process.execPath, [ZERO, 'exec', '--provider', 'openai', '-m', 'gpt-4.1', '-o', 'stream-json', '-C', dir, 'Write keys.'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [ZERO, 'exec', '--provider', 'openai', '-m', 'gpt-4.1', '-o', format, '-C', dir, 'Write keys.'], { env, stdio: ['ignore', 'pipe', 'ignore'] });
   const chunks: string[] = [];
   let finalAt: number | undefined;
   let signalAt: number | undefined;
+  let newlines = 0;
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
     chunks.push(chunk);
-    if (finalAt !== undefined || !chunk.includes('"type":"final"')) return;
+    newlines += chunk.split('\n').length - 1;
+    const finalOut = format === 'text' ? newlines >= lines.length : chunk.includes('"type":"final"');
+    if (finalAt !== undefined || !finalOut) return;
     finalAt = performance.now();
     if (!interrupt) return;
     signalAt = performance.now();
@@ -71,4 +77,15 @@ t.test('a token-dense spooled final: whole when left alone; SIGINT while it is w
   t.notOk(leaks(cut.stdout) || leaks(cut.journal), 'no key on stdout or in the session');
   // a pass over the whole text takes what the uncancelled run took from the final's first bytes to its exit
   t.ok(cut.signalToExitMs! < whole.finalToExitMs / 2, `SIGINT to exit ${Math.round(cut.signalToExitMs!)} ms, the whole final ${Math.round(whole.finalToExitMs)} ms`);
+});
+
+t.test('-o text with a session: SIGINT while the session stores the spooled final ends the run cancelled there too', async (t) => {
+  const cut = await run(t, true, 'text');
+  t.equal(cut.code, 130, 'exit 130, not 0');
+  const stored = jsonLines(cut.journal);
+  t.same(stored.slice(-2).map((event) => [event.type, event.code ?? event.status, event.exitCode]), [['error', 'cancelled', undefined], ['run_end', 'error', 130]], 'the session says the run was cancelled');
+  const text = finalText(stored) ?? '';
+  const redacted = redactText(answer);
+  t.ok(text.length < redacted.length && redacted.startsWith(text), 'and holds the final as far as it was stored');
+  t.notOk(leaks(cut.stdout) || leaks(cut.journal), 'no key on stdout or in the session');
 });
