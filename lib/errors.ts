@@ -1,5 +1,4 @@
 import { getSystemErrorMap } from 'node:util';
-import type { Event } from './protocol/types.js';
 
 /** Every failure the protocol can report is a ZeroError: its code, exit code and recoverability (docs/protocol.md §3). */
 export class ZeroError extends Error {
@@ -115,14 +114,6 @@ export class CrashError extends ZeroError {
 /** Anything thrown becomes a ZeroError; what is not one already is a bug (exit 1). */
 export function toZeroError(error: unknown): ZeroError {
   return error instanceof ZeroError ? error : new CrashError(error);
-}
-
-/** How a run that failed with `error` ends: its `error` event, then its `run_end`. */
-export function failureEvents(error: ZeroError): Event[] {
-  return [
-    { type: 'error', code: error.code, message: error.message, recoverable: error.recoverable },
-    { type: 'run_end', status: 'error', exitCode: error.exitCode },
-  ];
 }
 
 function systemErrorText(errno: number): string | undefined {

@@ -4,7 +4,8 @@ import type { SessionRecorder } from '../lib/sessions/recorder.js';
 import type { TextSpool } from '../lib/files/text-spool.js';
 import { isInItsVersion } from '../lib/protocol/versions.js';
 import { stampEvent, stampStep } from '../lib/protocol/stamp.js';
-import { failureEvents, toZeroError } from '../lib/errors.js';
+import { toZeroError } from '../lib/errors.js';
+import { failureEvents } from '../lib/protocol/failure.js';
 import { applyStep } from '../lib/streams.js';
 
 export type RecordOptions = {
