@@ -15,9 +15,6 @@ export type RecordOptions = {
   onRunEnd?: (exitCode: number) => void;
 };
 
-/** Whether a redacted spool is made now: true when whole, false when cut, undefined while it is not (or never will be). */
-const madeNow = (spool: TextSpool): Promise<boolean | undefined> => Promise.race([spool.made() ?? Promise.resolve(undefined), Promise.resolve(undefined)]);
-
 /**
  * Stamped events pass through unchanged and are stored in the run's session
  * (those of their version: the session holds the run's stream-json events);
@@ -32,12 +29,13 @@ export function record(recorder: SessionRecorder, options: RecordOptions = {}): 
   /** The run's spooled final, until its run_end. */
   let spooled: TextSpool | undefined;
   /** The run_end, or what ends the run instead when the journal's copy of the final was cut. */
-  const ending = async (runEnd: OutputEvent): Promise<OutputEvent[]> => {
+  const ending = async (runEnd: Extract<OutputEvent, { type: 'run_end' }>): Promise<OutputEvent[]> => {
     const spool = spooled;
     spooled = undefined;
-    if (!spool || !options.signal || runEnd.type !== 'run_end' || runEnd.status !== 'success') return [runEnd];
+    if (!spool || !options.signal || runEnd.status !== 'success') return [runEnd];
     await recorder.written();
-    if ((await madeNow(spool)) !== false || !options.signal.aborted) return [runEnd];
+    // made whole, or never read (a session that could not be written): the run_end as it came
+    if (spool.whole !== false || !options.signal.aborted) return [runEnd];
     const stamp = stampStep({ runId: runEnd.runId, schemaVersion: runEnd.schemaVersion, onRunEnd: options.onRunEnd });
     return applyStep(stamp, failureEvents(toZeroError(options.signal.reason))) as OutputEvent[];
   };
@@ -51,8 +49,9 @@ export function record(recorder: SessionRecorder, options: RecordOptions = {}): 
         if (message) this.push(stampEvent({ type: 'warning', message }, next.runId, next.schemaVersion));
       };
       const recorded = (event: OutputEvent) => (isInItsVersion(event) && event.type !== 'heartbeat' ? recorder.record(event) : undefined);
-      if (event.type === 'final' && event.spool) spooled = event.spool;
+      if (event.type === 'final') spooled = event.spool;
       if (event.type === 'run_end') {
+        warnAbout(event);
         // run_end waits for everything
         ending(event)
           .then(async (last) => {

@@ -100,8 +100,8 @@ export class TextSpool {
   readonly #iv = randomBytes(16);
   /** For a spool made by `through`: where its text comes from, until it is all made. */
   #making: Making | undefined;
-  /** For a spool made by `through`: settled once it is made (its source's throughMade). */
-  #madeFrom: Promise<boolean> | undefined;
+  /** For a spool made by `through`: whether it was made whole (false: cut), once it is made. */
+  #whole: boolean | undefined;
   /** Counts the moves of the text (into the file, back to memory): a reader then finds its place again. */
   #layout = 0;
   readonly #made = deferred<boolean>();
@@ -160,7 +160,6 @@ export class TextSpool {
   through(transform: { push(piece: string): string; flush(): string }, cutOn?: AbortSignal): TextSpool {
     const out = new TextSpool(this.spoolAfter);
     out.#making = { pieces: slicesOf(this.chunks(), PIECE_CHARS), transform, cutOn, made: this.#made };
-    out.#madeFrom = this.#made.promise;
     return out;
   }
 
@@ -169,9 +168,9 @@ export class TextSpool {
     return this.#made.promise;
   }
 
-  /** Of a spool made by `through`: settles once it has been made, true when whole, false when it was cut; else undefined. */
-  made(): Promise<boolean> | undefined {
-    return this.#madeFrom;
+  /** Of a spool made by `through`, once it has been made: true when whole, false when it was cut; else undefined. */
+  get whole(): boolean | undefined {
+    return this.#whole;
   }
 
   /** The whole text as one string: for what needs it whole (a next request, a schema check). */
@@ -239,9 +238,11 @@ export class TextSpool {
       this.#making = undefined;
       if (next) this.write(making.transform.flush());
       else making.pieces.return(undefined);
-      making.made.resolve(Boolean(next));
+      this.#whole = Boolean(next);
+      making.made.resolve(this.#whole);
     } catch (error) {
       this.#making = undefined;
+      this.#whole = false;
       making.made.resolve(false);
       throw error;
     }

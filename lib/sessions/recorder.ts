@@ -123,6 +123,12 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
       .then(() => void (backlog -= chars));
   };
 
+  /** What is pending appended: resolves once every write so far is done (a failed one included). */
+  const written = (): Promise<void> => {
+    flush();
+    return writes;
+  };
+
   return {
     async begin(prompt, images) {
       const stored = redactText(prompt, { secrets });
@@ -161,20 +167,15 @@ export function createRecorder(options: RecorderOptions): SessionRecorder {
       else if (performance.now() - lastWrite >= WRITE_SPACING_MS) soon ??= setImmediate(flush);
       else timer ??= setTimeout(flush, FLUSH_DELAY_MS);
       if (backlog <= MAX_BACKLOG_CHARS) return;
-      flush();
-      return writes;
+      return written();
     },
-    written() {
-      flush();
-      return writes;
-    },
+    written,
     async finish() {
       // A resumed session was locked before the run; release it even if the run never started.
       const held = session ?? (plan.kind === 'resume' ? plan.session : undefined);
       if (!held) return;
       try {
-        flush();
-        await writes;
+        await written();
         if (session && !failure) await syncSession(session).catch((error) => void (failure ??= error));
       } finally {
         await unlockSession(held).catch((error) => void (failure ??= error));

@@ -87,7 +87,7 @@ t.test('while the recorder is behind the disk, the event waits for it before it 
 
 t.test('a spooled final the journal stores (-o text): a signal that cut it there ends the run cancelled, in the session and the output', async (t) => {
   const runId = 'run_20261206000000_abcdef';
-  const spoolMade = (whole: boolean) => ({ made: () => Promise.resolve(whole) }) as unknown as TextSpool;
+  const spoolMade = (whole: boolean) => ({ whole }) as unknown as TextSpool;
   const run = async (whole: boolean, aborted: boolean) => {
     const log: string[] = [];
     const recorder: SessionRecorder = {

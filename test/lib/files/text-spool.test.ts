@@ -85,8 +85,8 @@ t.test('through: a new spool of the text as a streaming transform gives it', asy
   t.ok(upper.spooled);
   t.equal(upper.text(), `${'ABC'.repeat(100)}${'DEF'.repeat(100)}!`, 'read again, from its file');
   t.equal(await spool.throughMade(), true, 'made whole');
-  t.equal(await upper.made(), true, 'and the made spool says so too');
-  t.equal(spool.made(), undefined, 'a spool not made by through is made by nobody');
+  t.equal(upper.whole, true, 'and the made spool says so too');
+  t.equal(spool.whole, undefined, 'a spool not made by through: neither');
 });
 
 // spooled from its first piece, or moved to its file while both read (each finds its place again)
@@ -121,7 +121,7 @@ t.test('through: cut by its signal, the text ends where it got to, and what the 
   t.equal(first + [...reader].join(''), 'x'.repeat(PIECE_CHARS - 1), 'no piece after the signal, no flush');
   t.equal(copy.text(), first, 'every reader gets the same cut text');
   t.equal(await source.throughMade(), false, 'made, cut');
-  t.equal(await copy.made(), false, 'as the cut spool says');
+  t.equal(copy.whole, false, 'as the cut spool says');
 });
 
 t.test('a temp dir that cannot be written keeps the text in memory, as without a spool', async (t) => {
