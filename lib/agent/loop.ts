@@ -96,15 +96,13 @@ async function* permit(run: ModelRun, call: ToolCallRequest, sideEffect: SideEff
     // waiting before the request goes out: a client that answers as it reads it (in the same tick, in-process) is heard
     const unasked = new AbortController();
     const asking = permissions.ask({ id, name }, AbortSignal.any([run.signal, unasked.signal]));
-    let sent = false;
     try {
       yield { type: 'permission_request', id, name, action: 'prompt', permission, permissionMode: toolbox.permissionMode, sideEffect, reason: askReason(name, sideEffect) };
-      sent = true;
+      answer = await asking;
     } finally {
-      // the run stopped at the request (its reader went away): nothing waits for an answer, nor its timer
-      if (!sent) unasked.abort(new Error('The permission request was never read.'));
+      // answered, a no-op; stopped at the request (its reader went away): nothing waits for an answer, nor its timer
+      unasked.abort(new Error('The permission request was never read.'));
     }
-    answer = await asking;
   }
   const permissionGranted = answer.action === 'allow';
   yield { type: 'permission_decision', id, name, action: answer.action, permission, permissionGranted, decisionReason: answer.reason };
