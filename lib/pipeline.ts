@@ -204,8 +204,9 @@ export function reportEvents(events: Iterable<Event>, output: OutputChainOptions
 
 /** For failures before a run exists (bad flags, bad input): `error` + `run_end`, in the chosen format. */
 export function reportFailure(error: unknown, output: OutputChainOptions = {}, onFailure?: FailureHook): Outcome {
+  // a ZeroError first: a stream fails with a truthy reason only (undefined would read as a premature close)
   const failing = (async function* (): AsyncGenerator<Event> {
-    throw error;
+    throw toZeroError(error);
   })();
   return writeOut(Readable.from(failing), output, onFailure);
 }
