@@ -204,13 +204,23 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
       forget(runId);
     }
   };
-  /** The last delta line's beginning (its fields before the delta) found to hold nothing to redact: a run's deltas all begin alike. */
-  let cleanHead = '';
-  const isCleanHead = (head: string): boolean => {
-    if (head === cleanHead) return true;
-    if (mayContainSecretInJson(head, options)) return false;
-    cleanHead = head;
-    return true;
+  /**
+   * A delta line's other fields as they go out, and whether its raw line can: unless `clean` (nothing in them to
+   * redact), they are redacted on their own (a hand-edited runId, a sessionId with a key); changed, the line cannot.
+   */
+  const fieldsOf = (fields: Json, clean: boolean): { fields: Json; asCame: boolean } => {
+    if (clean) return { fields, asCame: true };
+    const redacted: Json = redactEvent({ ...fields, delta: '' }, options);
+    const changed = Object.keys(fields).some((key) => key !== 'delta' && redacted[key] !== fields[key]);
+    return changed ? { fields: redacted, asCame: false } : { fields, asCame: true };
+  };
+  /** The last delta line beginning read the fast way, judged once: a run's deltas all begin alike. */
+  let judged: { head: string; fields: Json; asCame: boolean } | undefined;
+  /** A delta into its run's redactor, after what the other runs held back. */
+  const toRun = (fields: Json, delta: string, original: Original | undefined, out: Lines) => {
+    const runId = typeof fields.runId === 'string' ? fields.runId : '';
+    flushOthers(out, runId);
+    runOf(runId).delta(fields, delta, original, out);
   };
   /** The emit as Lines, made once: a stream passes the same emit for every line. */
   let lines: { emit: (line: string | Buffer) => void; out: Lines } | undefined;
@@ -226,10 +236,9 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
       }
       // A delta always goes through its run's redactor: a clean one may hold the start of a secret the next one ends.
       const read = 'value' in line || raw === undefined ? undefined : plainDeltaLine(raw);
-      if (read && isCleanHead(read.head)) {
-        const runId = typeof read.fields.runId === 'string' ? read.fields.runId : '';
-        flushOthers(out, runId);
-        return runOf(runId).delta(read.fields, read.delta, line as Original, out);
+      if (read) {
+        if (judged?.head !== read.head) judged = { head: read.head, ...fieldsOf(read.fields, !mayContainSecretInJson(read.head, options)) };
+        return toRun(judged.fields, read.delta, judged.asCame ? (line as Original) : undefined, out);
       }
       // A clean line that is no delta is written as it came, unparsed, after what the runs held back.
       if (raw !== undefined && isCleanOther(raw, options)) {
@@ -241,16 +250,12 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
       if ('problem' in item) return redactor.write(item, emit);
       const { value } = item;
       if (isJsonObject(value) && typeof value.type === 'string') {
+        if (isDelta(value)) {
+          const { fields, asCame } = fieldsOf(value, plainDelta(value));
+          return toRun(fields, value.delta as string, asCame ? originalOf(item) : undefined, out);
+        }
         const runId = typeof value.runId === 'string' ? value.runId : '';
         flushOthers(out, runId);
-        if (isDelta(value)) {
-          if (plainDelta(value)) return runOf(runId).delta(value, value.delta as string, originalOf(item), out);
-          // its other fields (a hand-edited runId, schemaVersion) are redacted on their own; the raw line is then unusable
-          const fields: Json = redactEvent({ ...value, delta: '' }, options);
-          const changed = Object.keys(value).some((key) => key !== 'delta' && fields[key] !== value[key]);
-          runOf(runId).delta(changed ? fields : value, value.delta as string, changed ? undefined : originalOf(item), out);
-          return;
-        }
         const run = runs.get(runId);
         const redacted = run ? run.other(value, out) : redactEvent(value, options);
         forget(runId);
