@@ -112,7 +112,8 @@ const agentEvents = args.live
  * writes the chain's bytes. The plain one writes fewer (58 of 112 bytes a line on the synthetic log, 288 of 342 on
  * the foreign one), and its JSON.stringify costs that much less.
  */
-const stampedAgentEvents = args.live ? agentEvents.map((event) => JSON.parse(JSON.stringify(stampEvent(event as Event, newRunId()))) as object) : [];
+const liveRunId = newRunId();
+const stampedAgentEvents = args.live ? agentEvents.map((event) => JSON.parse(JSON.stringify(stampEvent(event as Event, liveRunId))) as object) : [];
 
 type Sink = Writable & { chunks: number; bytes: number; redacted: number; heapPeak: number };
 
