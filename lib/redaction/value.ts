@@ -62,16 +62,20 @@ function isEmptyish(value: unknown): boolean {
 }
 
 /** What the walk needs to know of a key: keys repeat endlessly, so each is judged once. */
-interface KeyJudgement {
+class KeyJudgement {
   /** Whether what is under it is a secret (isSensitiveKey). */
   readonly sensitive: boolean;
-  /** The key redacted when no credential is loaded (the answer then depends on the key alone). */
-  readonly plain: string;
+  #plain: string | undefined;
+  constructor(readonly key: string) {
+    this.sensitive = isSensitiveKey(key);
+  }
+  /** The key redacted when no credential is loaded (the answer then depends on the key alone): made only if asked. */
+  get plain(): string {
+    return (this.#plain ??= this.key.length < SHORTEST_SECRET ? this.key : redactText(this.key));
+  }
 }
 
-const judgeKey = cachedByName(
-  (key): KeyJudgement => ({ sensitive: isSensitiveKey(key), plain: key.length < SHORTEST_SECRET ? key : redactText(key) }),
-);
+const judgeKey = cachedByName((key) => new KeyJudgement(key));
 
 function redactUnder(judged: KeyJudgement, value: unknown, walk: Walk): unknown {
   if (judged.sensitive && !isEmptyish(value)) return REDACTED;
