@@ -181,7 +181,8 @@ function keyed(): Keyed {
   return {
     keywords,
     bounds: keywords.map((keyword) => rules.filter((rule) => rule.keywords.some((own) => keyword.startsWith(own))).map((rule) => rule.bound)),
-    index: new Map(keywords.map((keyword, index) => [keyword, index])),
+    // looked up by what the case-insensitive scans found, lowered
+    index: new Map(keywords.map((keyword, index) => [keyword.toLowerCase(), index])),
     scan: new RegExp(keywordSource(keywords), 'gi'),
     at: new RegExp(keywordSource(keywords), 'iy'),
     maxLead: Math.max(...rules.map((rule) => rule.bound.lead)),
