@@ -12,10 +12,10 @@ const PARTIAL_KEYWORD_HOLD = 16;
 const isSpaceCode = (code: number): boolean => code === 32 || (code >= 9 && code <= 13) || code === 160 || code === 0x2028 || code === 0x2029;
 const isQuoteOrSpace = (code: number): boolean => isSpaceCode(code) || code === 34 || code === 39 || code === 96;
 
-/** Where the trailing run of non-space characters starts. */
-function trailingRunStart(text: string): number {
+/** Where the trailing run of non-space characters starts (`floor` when it reaches back that far: only that much is walked). */
+function trailingRunStart(text: string, floor = 0): number {
   let from = text.length;
-  while (from > 0 && !isSpaceCode(text.charCodeAt(from - 1))) from--;
+  while (from > floor && !isSpaceCode(text.charCodeAt(from - 1))) from--;
   return from;
 }
 
@@ -45,14 +45,14 @@ function pemPrefixLength(text: string): number {
  * beginning of a form of it. One character glued to a word is let go (most words end in a character a long key
  * holds; at worst that one character of it shows, and a piece is redacted from 8 characters).
  */
-function credentialPieceLength(text: string, run: number, { secrets, forms }: HeldCredentials): number {
+function credentialPieceLength(text: string, { secrets, forms }: HeldCredentials): number {
   if (secrets.length === 0) return 0;
   let piece = 0;
   for (const secret of secrets) piece = Math.max(piece, longestEndIn(text, secret));
   if (piece === 1 && isNameCode(text.charCodeAt(text.length - 2))) piece = 0;
   const { longest, firstCodes, spaced } = formStarts(forms);
   // no form begins before the trailing run, unless one holds a space
-  const reach = spaced ? text.length : text.length - run;
+  const reach = spaced ? text.length : text.length - trailingRunStart(text, Math.max(0, text.length - longest));
   for (let length = Math.min(reach, longest - 1); length > piece; length--) {
     const start = text.length - length;
     if (firstCodes[text.charCodeAt(start)] === 1 && beginsAForm(text, start, length, forms)) return length;
@@ -115,7 +115,7 @@ function formStarts(forms: readonly string[]): FormStarts {
  * secret is found only once decoded (its run if short, else its last characters).
  */
 export function tailStart(text: string, credentials: HeldCredentials = NO_CREDENTIALS): number {
-  return tailFrom(text, trailingRunStart(text), credentials);
+  return tailFrom(text, credentials);
 }
 
 /** Characters before a token's prefix that say whether it is at a token start (`\u003c`). */
@@ -132,18 +132,23 @@ export function heldTailLength(text: string, credentials: HeldCredentials = NO_C
   const spaceless = credentials.secrets.length === 0 || !formStarts(credentials.forms).spaced;
   // a text that ends in a space holds nothing back
   if (spaceless && isSpaceCode(text.charCodeAt(text.length - 1))) return 0;
-  const run = trailingRunStart(text);
-  if (!before || (run > 0 && spaceless)) return Math.min(text.length, text.length - tailFrom(text, run, credentials));
+  if (!before || (spaceless && trailingRunStart(text) > 0)) return Math.min(text.length, text.length - tailFrom(text, credentials));
   const seen = before(TOKEN_START_BEHIND) + text;
   return Math.min(text.length, seen.length - tailStart(seen, credentials));
 }
 
-/** tailStart, the trailing run of `text` starting at `run`. */
-function tailFrom(text: string, run: number, credentials: HeldCredentials): number {
-  if (text.indexOf('\\', run) >= 0 || text.indexOf('&', run) >= 0) {
-    return text.length - run <= SHORT_RUN ? run : text.length - Math.max(PARTIAL_KEYWORD_HOLD, credentials.longest - 1);
+/**
+ * tailStart. The trailing run is walked whole only when an escape may be in it: a long one without (a base64 blob, a
+ * delta with no space) would cost a pass of its own, and nothing else reaches past a form's length from the end.
+ */
+function tailFrom(text: string, credentials: HeldCredentials): number {
+  const escape = Math.max(text.lastIndexOf('\\'), text.lastIndexOf('&'));
+  const run = escape < 0 ? text.length : trailingRunStart(text, escape);
+  if (escape >= run) {
+    const whole = trailingRunStart(text);
+    return text.length - whole <= SHORT_RUN ? whole : text.length - Math.max(PARTIAL_KEYWORD_HOLD, credentials.longest - 1);
   }
-  return text.length - Math.max(tokenPrefixLength(text), pemPrefixLength(text), credentialPieceLength(text, run, credentials));
+  return text.length - Math.max(tokenPrefixLength(text), pemPrefixLength(text), credentialPieceLength(text, credentials));
 }
 
 /** Words after which a credential may follow a space: `Authorization: Bearer <token>`. */

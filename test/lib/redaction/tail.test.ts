@@ -42,6 +42,11 @@ t.test('tailStart: a word goes at once unless its end could begin a secret', asy
   t.equal(heldOf('say x0Ask'), '', 'not after the same letters without the %');
   t.equal(heldOf('say Gh'), 'Gh', 'any case');
   t.equal(heldOf('a\\nsk'), 'a\\nsk', 'a run with an escape: held whole, as an escaped key is found only decoded');
+  const run = 'Zq8nR2vT6yU1iO5pL9kJ'.repeat(30);
+  t.equal(heldOf(`a\\u0073${run}`).length, 16, 'a long run with an escape at its very beginning: its last 16 characters, as any long escaped run');
+  t.equal(heldOf(`a\\u0073 ${run}`), '', 'an escape before the run is no escape in it');
+  t.equal(heldOf(`a&amp; ${run}(sk`), 'sk', 'nor an entity: the run ends as any other');
+  t.equal(heldOf(`${run}&${run}`).length, 16, 'an entity in the middle of a long run');
   t.equal(heldOf('key:\n-----BEG'), '-----BEG', 'the beginning of a private-key header, wherever it is');
   t.equal(heldOf('see Zq8nR2', ['Zq8nR2vT6yU1iO5pL9kJ']), 'Zq8nR2', 'a piece of a credential in use');
   t.equal(heldOf('see vT6', ['Zq8nR2vT6yU1iO5pL9kJ']), 'vT6', 'from anywhere in it');
