@@ -137,18 +137,29 @@ export function heldTailLength(text: string, credentials: HeldCredentials = NO_C
   return Math.min(text.length, seen.length - tailStart(seen, credentials));
 }
 
-/**
- * tailStart. The trailing run is walked whole only when an escape may be in it: a long one without (a base64 blob, a
- * delta with no space) would cost a pass of its own, and nothing else reaches past a form's length from the end.
- */
+/** tailStart. */
 function tailFrom(text: string, credentials: HeldCredentials): number {
-  const escape = Math.max(text.lastIndexOf('\\'), text.lastIndexOf('&'));
-  const run = escape < 0 ? text.length : trailingRunStart(text, escape);
-  if (escape >= run) {
-    const whole = trailingRunStart(text);
-    return text.length - whole <= SHORT_RUN ? whole : text.length - Math.max(PARTIAL_KEYWORD_HOLD, credentials.longest - 1);
+  const escaped = escapedRunStart(text);
+  if (escaped >= 0) {
+    return text.length - escaped <= SHORT_RUN ? escaped : text.length - Math.max(PARTIAL_KEYWORD_HOLD, credentials.longest - 1);
   }
   return text.length - Math.max(tokenPrefixLength(text), pemPrefixLength(text), credentialPieceLength(text, credentials));
+}
+
+/** A trailing run up to this long is walked to its start; a longer one only when an escape is in it. */
+const WALKED_RUN = 64;
+
+/**
+ * Where the trailing run starts when an escape (`\`, `&`) is in it, else -1. A long run (a base64 blob, a delta with
+ * no space) is walked whole only when one is: walking it a character at a time costs as much as the keyword scan.
+ */
+function escapedRunStart(text: string): number {
+  const floor = Math.max(0, text.length - WALKED_RUN);
+  const run = trailingRunStart(text, floor);
+  if (run > floor || floor === 0) return text.indexOf('\\', run) >= 0 || text.indexOf('&', run) >= 0 ? run : -1;
+  // (lastIndexOf costs a call into the runtime: asked only of a long run)
+  const escape = Math.max(text.lastIndexOf('\\'), text.lastIndexOf('&'));
+  return escape >= 0 && trailingRunStart(text, escape) === escape ? trailingRunStart(text) : -1;
 }
 
 /** Words after which a credential may follow a space: `Authorization: Bearer <token>`. */

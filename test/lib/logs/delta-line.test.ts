@@ -32,8 +32,11 @@ t.test('a delta line with other fields before its delta, in any order, reads the
 });
 
 t.test('escapes in the delta are decoded, as JSON.parse of the line would', async (t) => {
-  for (const text of ['a\nb', 'say "hi"', 'back\\slash', 'tab\there', '\u0001', 'é ✓ 𝄞', '', 'ends in a backslash\\', 'a \\"quoted\\" backslash']) {
-    t.same(eventOf(line(delta(text))), delta(text), JSON.stringify(text));
+  // a long delta is copied out of its line whether it has escapes or not: both lengths read the same
+  for (const pad of ['', 'x'.repeat(200)]) {
+    for (const text of ['a\nb', 'say "hi"', 'back\\slash', 'tab\there', '\u0001', 'é ✓ 𝄞', '', 'plain', 'ends in a backslash\\', 'a \\"quoted\\" backslash']) {
+      t.same(eventOf(line(delta(pad + text))), delta(pad + text), `${pad.length} + ${JSON.stringify(text)}`);
+    }
   }
   t.same(eventOf(`{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"t\\u006fken"}`)?.delta, 'token', 'a \\u escape');
   t.same(eventOf(`{"schemaVersion":1,"type":"text","runId":"${RUN}","note":"a \\",\\"delta\\":\\" b","delta":"c"}`), { schemaVersion: 1, type: 'text', runId: RUN, note: 'a ","delta":" b', delta: 'c' }, 'a field that spells the delta\'s key, escaped');
@@ -52,6 +55,9 @@ t.test('anything else is left to the parser (undefined)', async (t) => {
     'a tool call whose args name a delta': line({ schemaVersion: 1, type: 'tool_call', runId: RUN, id: 'c1', args: { path: 'a', delta: 'x' }, name: 'edit' }),
     'a torn line': line(delta('x')).slice(0, -1),
     'not an object': `["schemaVersion",1,"type","text","delta":"x"}`,
+    'a field after a long delta': line(delta('x'.repeat(300), { ts: 'then' })),
+    'an unescaped quote inside a long delta': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"${'x'.repeat(300)}"b"}`,
+    'a raw control character in a long delta (no JSON)': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"${'x'.repeat(300)}\tb"}`,
   };
   for (const [name, raw] of Object.entries(cases)) t.equal(plainDeltaLine(raw), undefined, name);
 });
