@@ -12,9 +12,11 @@ const PARTIAL_KEYWORD_HOLD = 16;
 const isSpaceCode = (code: number): boolean => code === 32 || (code >= 9 && code <= 13) || code === 160 || code === 0x2028 || code === 0x2029;
 const isQuoteOrSpace = (code: number): boolean => isSpaceCode(code) || code === 34 || code === 39 || code === 96;
 
-/** Where the trailing run of non-space characters starts (`floor` when it reaches back that far: only that much is walked). */
-function trailingRunStart(text: string, floor = 0): number {
-  let from = text.length;
+/**
+ * Where the trailing run of non-space characters starts (`floor` when it reaches back that far: only that much is
+ * walked); `from`: where the walk starts, when what is after it is known to be in the run.
+ */
+function trailingRunStart(text: string, floor = 0, from = text.length): number {
   while (from > floor && !isSpaceCode(text.charCodeAt(from - 1))) from--;
   return from;
 }
@@ -150,8 +152,10 @@ function tailFrom(text: string, credentials: HeldCredentials): number {
 const WALKED_RUN = 64;
 
 /**
- * Where the trailing run starts when an escape (`\`, `&`) is in it, else -1. A long run (a base64 blob, a delta with
- * no space) is walked whole only when one is: walking it a character at a time costs as much as the keyword scan.
+ * Where the trailing run starts when an escape (`\`, `&`) is in it, else -1; a run longer than SHORT_RUN may be given
+ * as starting anywhere SHORT_RUN + 1 or more characters before the end (tailFrom holds the same then). A long run (a
+ * base64 blob, a delta with no space) is searched natively, not walked: a walk a character at a time costs as much
+ * as the keyword scan.
  */
 function escapedRunStart(text: string): number {
   const floor = Math.max(0, text.length - WALKED_RUN);
@@ -160,8 +164,14 @@ function escapedRunStart(text: string): number {
   // most long runs hold no escape at all: two native searches say so (lastIndexOf is a call into the runtime)
   if (text.indexOf('\\') < 0 && text.indexOf('&') < 0) return -1;
   const escape = Math.max(text.lastIndexOf('\\'), text.lastIndexOf('&'));
-  return escape >= 0 && trailingRunStart(text, escape) === escape ? trailingRunStart(text) : -1;
+  // in the run when no space comes after it; then only whether the run is longer than SHORT_RUN matters
+  SPACE_AFTER.lastIndex = escape;
+  if (SPACE_AFTER.test(text)) return -1;
+  return trailingRunStart(text, Math.max(0, text.length - SHORT_RUN - 1), Math.min(escape, floor));
 }
+
+/** isSpaceCode's characters, searched natively. */
+const SPACE_AFTER = /[\t-\r \u00a0\u2028\u2029]/g;
 
 /** Words after which a credential may follow a space: `Authorization: Bearer <token>`. */
 const SCHEME_WORDS = /^(?:bearer|basic|digest)$/i;

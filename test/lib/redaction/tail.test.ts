@@ -47,6 +47,10 @@ t.test('tailStart: a word goes at once unless its end could begin a secret', asy
   t.equal(heldOf(`a\\u0073 ${run}`), '', 'an escape before the run is no escape in it');
   t.equal(heldOf(`a&amp; ${run}(sk`), 'sk', 'nor an entity: the run ends as any other');
   t.equal(heldOf(`${run}&${run}`).length, 16, 'an entity in the middle of a long run');
+  const escapedRun = (length: number) => `\\u0073${'x'.repeat(length - 6)}`;
+  t.equal(heldOf(`say ${escapedRun(256)}`), escapedRun(256), 'an escaped run of 256 characters: held whole');
+  t.equal(heldOf(`say ${escapedRun(257)}`).length, 16, 'one of 257: its last 16, as any longer one');
+  t.equal(heldOf(`${run}\\u0073\u2028${run}`), '', 'a line separator after the escape ends the run before it');
   t.equal(heldOf('key:\n-----BEG'), '-----BEG', 'the beginning of a private-key header, wherever it is');
   t.equal(heldOf('see Zq8nR2', ['Zq8nR2vT6yU1iO5pL9kJ']), 'Zq8nR2', 'a piece of a credential in use');
   t.equal(heldOf('see vT6', ['Zq8nR2vT6yU1iO5pL9kJ']), 'vT6', 'from anywhere in it');
