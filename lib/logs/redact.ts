@@ -25,6 +25,18 @@ const NEWLINE = Buffer.from('\n');
  */
 const asRead = ({ raw, bytes }: Original): string | Buffer => (bytes && raw.includes('\uFFFD') ? Buffer.concat([bytes, NEWLINE]) : `${raw}\n`);
 
+/**
+ * A delta line's fields, those before the delta and those after it, with the delta's place between them: filled in a
+ * loop, as a spread that adds keys to what it copies costs microseconds (no key is `__proto__`: delta-line.ts).
+ */
+function fieldsAround(before: Json, after: Json): Json {
+  const fields: Json = {};
+  for (const key in before) fields[key] = before[key];
+  fields.delta = '';
+  for (const key in after) fields[key] = after[key];
+  return fields;
+}
+
 /** The events whose deltas are one text in pieces, redacted as one (docs/protocol.md §4): the answer and the reasoning. */
 const MAYBE_DELTA = /"type"\s*:\s*"(?:text|reasoning)"/;
 /** Whether a raw line may be a delta: its type written plainly, or anything escaped (`"t\u0065xt"` is text too). */
@@ -41,10 +53,17 @@ const PLAIN_USAGE = new RegExp(
 /**
  * Whether a line that is no plain delta can go out as it came: no keyword in it (a secret, or an escape that could
  * hide one), and not a delta; or a plain usage line. Keywords first: most such lines name one early on (a tool's
- * output names a `key` or a `token`), and the search stops there.
+ * output names a `key` or a `token`), and the search stops there. But a line whose beginning says it is a delta's
+ * (a delta with a field after it, say) is asked that first: the keyword search would read all of it for nothing.
  */
 const isCleanOther = (raw: string, options: RedactOptions): boolean =>
-  (!mayContainSecretInJson(raw, options) && !mayBeDelta(raw)) || (PLAIN_USAGE.test(raw) && !mayContainKnownSecret(raw, options));
+  (!(beginsAsDelta(raw) && mayBeDelta(raw)) && !mayContainSecretInJson(raw, options) && !mayBeDelta(raw)) ||
+  (PLAIN_USAGE.test(raw) && !mayContainKnownSecret(raw, options));
+/** A delta line's type comes early; only the beginning of a line is searched (a tool's output may be megabytes). */
+const beginsAsDelta = (raw: string): boolean => {
+  const beginning = raw.length > 256 ? raw.slice(0, 256) : raw;
+  return beginning.includes('"type":"text"') || beginning.includes('"type":"reasoning"');
+};
 const originalOf = (item: LogItem): Original | undefined => (item.raw === undefined ? undefined : (item as Original));
 const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 
@@ -236,9 +255,12 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
       }
       // A delta always goes through its run's redactor: a clean one may hold the start of a secret the next one ends.
       const read = 'value' in line || raw === undefined ? undefined : plainDeltaLine(raw);
-      if (read) {
+      // fields after the delta that could hold a secret: the line is parsed and its fields redacted, as any other
+      if (read && (read.after === undefined || !mayContainSecretInJson(read.after.raw, options))) {
         if (judged?.head !== read.head) judged = { head: read.head, ...fieldsOf(read.fields, !mayContainSecretInJson(read.head, options)) };
-        return toRun(judged.fields, read.delta, judged.asCame ? (line as Original) : undefined, out);
+        // the delta keeps its place among the fields (a re-split delta is written as {...fields, delta})
+        const fields = read.after ? fieldsAround(judged.fields, read.after.fields) : judged.fields;
+        return toRun(fields, read.delta, judged.asCame ? (line as Original) : undefined, out);
       }
       // A clean line that is no delta is written as it came, unparsed, after what the runs held back.
       if (raw !== undefined && isCleanOther(raw, options)) {

@@ -42,12 +42,25 @@ t.test('escapes in the delta are decoded, as JSON.parse of the line would', asyn
   t.same(eventOf(`{"schemaVersion":1,"type":"text","runId":"${RUN}","note":"a \\",\\"delta\\":\\" b","delta":"c"}`), { schemaVersion: 1, type: 'text', runId: RUN, note: 'a ","delta":" b', delta: 'c' }, 'a field that spells the delta\'s key, escaped');
 });
 
+t.test('a delta followed by flat fields (a timestamp on every delta) reads with them: its fields before it, and after it as they are', async (t) => {
+  const shapes = [
+    delta('x', { extra: 1 }),
+    delta('C:\\dir\\', { ts: 'then' }),
+    delta('say "hi" \\"', { ts: 'then', seq: 7, final: false, note: null }),
+    delta('x'.repeat(300), { ts: '2026-12-06T00:00:01.000Z' }),
+    delta('é ✓', { ts: 'a "quoted", value' }),
+  ];
+  for (const shape of shapes) {
+    const raw = line(shape);
+    const read = plainDeltaLine(raw);
+    const { schemaVersion, type, runId, delta: text, ...after } = shape;
+    t.same(read && { fields: read.fields, delta: read.delta, after: read.after }, { fields: { schemaVersion, type, runId }, delta: text, after: { fields: after, raw: raw.slice(raw.indexOf(JSON.stringify(text)) + JSON.stringify(text).length) } }, raw);
+  }
+});
+
 t.test('anything else is left to the parser (undefined)', async (t) => {
   const cases = {
     'spaces': `{"schemaVersion": 1, "type": "text", "runId": "${RUN}", "delta": "x"}`,
-    'a field after the delta': line(delta('x', { extra: 1 })),
-    'a field after a delta that ends in a backslash': line(delta('C:\\dir\\', { ts: 'then' })),
-    'a field after a delta with escaped quotes': line(delta('say "hi" \\"', { ts: 'then' })),
     'a field that is an object': line({ schemaVersion: 1, type: 'text', runId: RUN, meta: { delta: 'a' }, delta: 'x' }),
     'the delta twice': `{"schemaVersion":1,"type":"text","delta":"a","runId":"${RUN}","delta":"x"}`,
     'an unescaped quote inside the delta': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"a"b"}`,
@@ -55,7 +68,12 @@ t.test('anything else is left to the parser (undefined)', async (t) => {
     'a tool call whose args name a delta': line({ schemaVersion: 1, type: 'tool_call', runId: RUN, id: 'c1', args: { path: 'a', delta: 'x' }, name: 'edit' }),
     'a torn line': line(delta('x')).slice(0, -1),
     'not an object': `["schemaVersion",1,"type","text","delta":"x"}`,
-    'a field after a long delta': line(delta('x'.repeat(300), { ts: 'then' })),
+    'an object after the delta': line(delta('x', { meta: { a: 1 } })),
+    'an array after the delta': line(delta('x', { tags: ['a'] })),
+    'a key after the delta that the line has before it': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"x","type":"reasoning"}`,
+    'the delta again after it': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"x","delta":"y"}`,
+    'no comma after the delta': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"x" "ts":1}`,
+    'what follows the delta is no JSON': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"x","ts":tomorrow}`,
     'an unescaped quote inside a long delta': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"${'x'.repeat(300)}"b"}`,
     'a raw control character in a long delta (no JSON)': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"${'x'.repeat(300)}\tb"}`,
   };

@@ -176,6 +176,22 @@ t.test('delta lines with another program\'s fields before the delta (a sessionId
   for (const event of deltas) t.same(Object.keys(event), ['schemaVersion', 'type', 'runId', 'sessionId', 'delta'], 'the re-split lines keep the run\'s fields');
 });
 
+t.test('delta lines with a timestamp after the delta: clean ones as they came, a key split across them redacted, the re-split lines with each field in its place', async (t) => {
+  const stamped = (delta: string, second: number, after: Record<string, unknown> = {}) => ({ schemaVersion: 1, type: 'text', runId: 'r1', delta, ts: `2026-12-06T00:00:0${second}.000Z`, ...after });
+  const lines = (events: object[]) => [...events, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' }].map((event, n) => ({ lineNo: n + 1, raw: JSON.stringify(event) }));
+  const clean = lines([stamped('The ', 1), stamped('answer is ', 2, { seq: 2 }), stamped('"quoted" \\ forty-two.', 3)]);
+  t.equal(run(clean), clean.map(({ raw }) => `${raw}\n`).join(''), 'byte-identical');
+  const out = run(lines([stamped('the key ', 1), stamped(KEY.slice(0, 14), 2), stamped(`${KEY.slice(14)} works`, 3)]));
+  t.notMatch(out, KEY.slice(8, 20));
+  const deltas = out.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((event) => event.type === 'text');
+  t.equal(deltas.map((event) => event.delta).join(''), 'the key [REDACTED] works');
+  for (const event of deltas) t.same(Object.keys(event), ['schemaVersion', 'type', 'runId', 'delta', 'ts'], 'the delta between the fields it came between');
+  const secretAfter = run(lines([stamped('hello', 1, { note: `api key ${KEY}` })]));
+  t.notMatch(secretAfter, KEY.slice(8, 20), 'a secret in a field after the delta');
+  t.match(secretAfter, '"delta":"hello"');
+  t.notMatch(run(lines([stamped('hi', 1, { note: 'Zq8nR2vT6yU1iO5p' })]), ['Zq8nR2vT6yU1iO5p']), 'Zq8nR2vT6yU1iO5p', 'a credential in use there, with no keyword');
+});
+
 t.test('a delta line whose fields before the delta hold a secret: the field redacted, the delta through its run', async (t) => {
   const raw = JSON.stringify({ schemaVersion: 1, type: 'text', runId: 'r1', note: `api key ${KEY}`, delta: 'hello' });
   const out = run([{ lineNo: 1, raw }, { lineNo: 2, raw: JSON.stringify({ schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' }) }]);
