@@ -1,5 +1,5 @@
 import { PassThrough, Readable, pipeline, type Duplex } from 'node:stream';
-import { reportFailure, type OutputChainOptions, type Outcome } from '../pipeline.js';
+import { reportFailure, type OutputChainOptions, type Outcome } from '../output-chain.js';
 import { loadConfig } from '../providers/config.js';
 import { credentialsInUse } from '../providers/index.js';
 import type { RedactOptions } from '../redaction/index.js';

@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { loadSchema, type SchemaKind } from './schemas.js';
 import { UsageError } from '../errors.js';
 import type { Parsed } from './types.js';
@@ -27,14 +28,23 @@ const rememberingRegExp = Object.assign(
   { code: 'rememberingRegExp' },
 );
 
-// validateSchema: our own schemas are checked against the meta-schema by their test, not at every start (75 ms)
-const ajv = new Ajv({ discriminator: true, allErrors: false, strict: false, validateSchema: false, code: { regExp: rememberingRegExp } });
+/**
+ * ajv, loaded when a first schema is compiled: loading it costs ~60 ms, which every command paid at start through
+ * this module's importers though only some check a schema (`zero redact` never does). It is CommonJS: required.
+ */
+let ajv: Ajv | undefined;
+function ajvInstance(): Ajv {
+  if (ajv) return ajv;
+  const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
+  // validateSchema: our own schemas are checked against the meta-schema by their test, not at every start (75 ms)
+  return (ajv = new AjvClass({ discriminator: true, allErrors: false, strict: false, validateSchema: false, code: { regExp: rememberingRegExp } }));
+}
 const compiled = new Map<SchemaKind, ValidateFunction>();
 
 function validatorFor(kind: SchemaKind): ValidateFunction {
   let validate = compiled.get(kind);
   if (!validate) {
-    validate = ajv.compile(loadSchema(kind));
+    validate = ajvInstance().compile(loadSchema(kind));
     compiled.set(kind, validate);
   }
   return validate;
@@ -134,7 +144,7 @@ export function checkAgainstSchema<T>(kind: SchemaKind, value: unknown): Verdict
 
 /** A checker for any other JSON Schema (a tool's arguments, say), compiled once, reporting like checkAgainstSchema. */
 export function compileChecker<T>(schema: Record<string, unknown>): (value: unknown) => Verdict<T> {
-  const validate = ajv.compile(schema);
+  const validate = ajvInstance().compile(schema);
   return (value) => verdict<T>(validate, value);
 }
 

@@ -54,3 +54,14 @@ t.test('a log command loads its own code and no provider SDK', async (t) => {
   t.notOk(loaded.includes('lib/cli/exec.js'), 'not the exec command');
   t.notOk(modules.some((url) => /node_modules\/(openai|@anthropic-ai)\//.test(url)), 'no provider SDK');
 });
+
+t.test('zero redact starts without the agent, and without ajv (a third of its start-up, for a check it never makes)', async (t) => {
+  const line = JSON.stringify({ schemaVersion: 1, type: 'text', runId: 'run_20261201000000_aaaaaa', delta: 'hello' });
+  const { modules, stdout, code } = await loadedBy(['redact'], `${line}\n`);
+  t.equal(code, 0);
+  t.equal(stdout, `${line}\n`);
+  const loaded = ours(modules);
+  t.ok(loaded.includes('lib/cli/redact.js'));
+  for (const heavy of ['lib/pipeline.js', 'transforms/agent.js', 'lib/agent/', 'lib/tools/registry.js']) t.notOk(loaded.some((url) => url.includes(heavy)), `nothing of ${heavy}`);
+  t.notOk(modules.some((url) => url.includes('/node_modules/ajv/')), 'no ajv');
+});
