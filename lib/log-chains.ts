@@ -3,9 +3,8 @@ import pumpify from 'pumpify';
 import type { OutputFormat } from '../transforms/serialize.js';
 import { pace } from '../transforms/pace.js';
 import type { ProgressWriter } from './output/serializer.js';
-import { createLogFramer, createLogLineFramer, type Framing } from './logs/framing.js';
-import { createFilesFramer, createLogPlaces, type LogPlaces } from './logs/places.js';
-import { createLogRedactor } from './logs/redact.js';
+import type { LogPlaces } from './logs/places.js';
+import { logChain, type LogChainOptions } from './logs/chain.js';
 import { createRecordedCheck, createRunPicker, type RunPick } from './logs/replay.js';
 import { createStatsReport, type StatsFormat } from './logs/stats.js';
 import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
@@ -17,35 +16,11 @@ import { createPlainTextRenderer } from './render/text.js';
 import { createTranscript } from './render/transcript.js';
 import { stampEvent } from './protocol/stamp.js';
 import type { Event, OutputEvent } from './protocol/types.js';
-import { redactEvent, type RedactOptions } from './redaction/index.js';
-import { composeSteps, mapStep, stepStream, type Step } from './streams.js';
+import { redactEvent } from './redaction/index.js';
+import { mapStep, stepStream } from './streams.js';
 
-// The log tools' chains (DESIGN: every program is a chain of the same stages): bytes of a log in, bytes out, the framing
-// and the steps after it fused in one stream (pace, which waits, apart); only redact writes lines as they came (bytes).
-// A log of several files is their bytes, each file's after a LogFileStart ({ logFile: name }): each file is framed
-// on its own, and a line is named in its file (lib/logs/places.ts).
-
-export type LogChainOptions = {
-  framing?: Framing;
-  /** The longest line read (default: the framing's, 16 MiB); a longer one ends the chain with a usage error. */
-  maxLineBytes?: number;
-  /** What the log's output is redacted with (the credentials in use). */
-  redaction?: RedactOptions;
-};
-
-/** bytes (and LogFileStarts) → the steps the chain's places are given to (the framing's items first). */
-function logChain(options: LogChainOptions, steps: (places: LogPlaces) => Step<any, any>[], readableObjectMode = false, frame = () => createLogFramer(options.framing, { keepBytes: false, maxLineBytes: options.maxLineBytes }) as Step<Buffer | string, { lineNo: number }>): Duplex {
-  const places = createLogPlaces();
-  const framer = createFilesFramer(frame, places);
-  // bytes are written as objects too, among the LogFileStarts, one chunk buffered as before
-  return stepStream(composeSteps([framer, ...steps(places)]), { writableObjectMode: true, writableHighWaterMark: 1, readableObjectMode });
-}
-
-/** `zero redact`: frame → redact → the same log, secrets replaced, clean lines as they came. */
-export function redactLogChain(options: LogChainOptions = {}): Duplex {
-  // the redactor parses only the lines it must: a clean line goes out as it came
-  return logChain(options, () => [createLogRedactor(options.redaction)], false, () => createLogLineFramer(options.framing, { maxLineBytes: options.maxLineBytes }));
-}
+export { type LogChainOptions } from './logs/chain.js';
+export { redactLogChain } from './logs/redact-chain.js';
 
 /** `zero validate`: frame → schema of each line's version + order rules → the report; `summary()` once it has ended. */
 export function validateLogChain(options: LogChainOptions & Omit<LogCheckOptions, 'redaction' | 'places'> = {}): { chain: Duplex; summary(): LogSummary | undefined } {

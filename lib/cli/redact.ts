@@ -1,4 +1,4 @@
-import { redactLogChain } from '../log-chains.js';
+import { redactLogChain } from '../logs/redact-chain.js';
 import { logRedaction, runChain, runCommand } from './command.js';
 import type { CliIO } from './io.js';
 import { logFraming, openLogs, type RawLogFraming } from './log-source.js';
