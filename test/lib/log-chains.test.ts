@@ -1,18 +1,9 @@
 import t from 'tap';
+import { KEY, RUN, runId } from '../helpers/split-key-run.js';
 import { redactLogChain, renderChain, replayChain, statsChain, validateLogChain } from '../../lib/log-chains.js';
 import { redactLogChain as ownRedactLogChain } from '../../lib/logs/redact-chain.js';
 import { through } from '../helpers/streams.js';
 
-const runId = 'run_20261201000000_abcdef';
-const logOf = (...events: object[]) => events.map((event) => `${JSON.stringify({ schemaVersion: 1, runId, ...event })}\n`).join('');
-const KEY = ['ghp_', 'Zy9Xw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa'].join('');
-const RUN = logOf(
-  { type: 'run_start', cwd: '/repo', provider: 'scripted', model: 'm' },
-  { type: 'text', delta: `The key is ${KEY.slice(0, 10)}` },
-  { type: 'text', delta: `${KEY.slice(10)}.` },
-  { type: 'final', text: 'done' },
-  { type: 'run_end', status: 'success', exitCode: 0 },
-);
 
 t.test('the log chains are one module for a program that embeds them: zero redact\'s among them', async (t) => {
   t.equal(redactLogChain, ownRedactLogChain);

@@ -1,8 +1,8 @@
 import t from 'tap';
-import { Readable } from 'node:stream';
 import { outputChain, reportFailure } from '../../lib/output-chain.js';
 import { checkAgainstSchema } from '../../lib/protocol/validate.js';
-import { through, throughUntilError } from '../helpers/streams.js';
+import { readText, through, throughUntilError } from '../helpers/streams.js';
+import { jsonLines } from '../helpers/zero.js';
 import type { OutputEvent } from '../../lib/protocol/types.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,15 +10,7 @@ import { TextSpool } from '../../lib/files/text-spool.js';
 import { createRecorder } from '../../lib/sessions/recorder.js';
 import { redactText } from '../../lib/redaction/index.js';
 
-async function readAll(stream: Readable): Promise<string> {
-  let text = '';
-  for await (const chunk of stream) text += String(chunk);
-  return text;
-}
-
-function events(text: string): OutputEvent[] {
-  return text.trim().split('\n').map((line) => JSON.parse(line) as OutputEvent);
-}
+const events = (text: string) => jsonLines(text) as unknown as OutputEvent[];
 
 const streamJson = { format: 'stream-json' } as const;
 
@@ -40,13 +32,13 @@ t.test('outputChain: a caller that writes anything but events gets a clear error
 t.test('reportFailure: a failure before the run, in each format', async (t) => {
   const { UsageError } = await import('../../lib/errors.js');
   const error = new UsageError('Invalid value for --max-turns: "abc". Expected a positive integer.');
-  const json = events(await readAll(reportFailure(error, streamJson).readable));
+  const json = events(await readText(reportFailure(error, streamJson).readable));
   t.same(json.map((e) => e.type), ['error', 'run_end']);
-  const legacy = events(await readAll(reportFailure(error, { format: 'json' }).readable)) as unknown as Record<string, unknown>[];
+  const legacy = events(await readText(reportFailure(error, { format: 'json' }).readable)) as unknown as Record<string, unknown>[];
   t.same(legacy, [{ type: 'error', code: 'usage_error', message: error.message }, { type: 'done', exit_code: 2 }]);
   const stderr: string[] = [];
   const outcome = reportFailure(error, { format: 'text', stderr: { write: (line: string) => stderr.push(line) } });
-  t.equal(await readAll(outcome.readable), '');
+  t.equal(await readText(outcome.readable), '');
   t.same(stderr, [`[zero] ${error.message}\n`]);
   t.equal(await outcome.exitCode, 2);
 });
@@ -104,7 +96,7 @@ t.test('outputChain: a spooled final is redacted as its reader takes it; a reade
   const first = String(chain.read());
   await new Promise((resolve) => setTimeout(resolve, 300));
   t.ok(pulled < 2 * MiB, `the reader stalled after ${first.length} characters: ${pulled} of ${text.length} read from the spool`);
-  const line = first + (await readAll(chain));
+  const line = first + (await readText(chain));
   t.equal(pulled, text.length);
   const [final] = events(line) as unknown as [{ text: string }];
   t.ok(final.text === redactText(text), 'then the whole final, as redactText of the whole gives');
