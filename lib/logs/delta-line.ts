@@ -88,7 +88,7 @@ function readHead(raw: string): boolean {
  * redactor asks whether it can hold a secret; `after.raw` likewise, as it changes from line to line).
  */
 export function plainDeltaLine(raw: string): DeltaLineRead | undefined {
-  if (raw.charCodeAt(raw.length - 1) !== CLOSING_BRACE || !((lastHead !== '' && startsWithText(raw, lastHead)) || readHead(raw))) return undefined;
+  if (raw.charCodeAt(raw.length - 1) !== CLOSING_BRACE || !((lastHead !== '' && startsWithText(raw, lastHead)) || (beginsAsDelta(raw) && readHead(raw)))) return undefined;
   if (!raw.endsWith('"}')) return withFieldsAfter(raw);
   // the delta's quotes: the one lastHead ends with, and the one before the closing brace (not the same quote)
   if (raw.length < lastHead.length + 2) return undefined;
@@ -105,6 +105,19 @@ export function plainDeltaLine(raw: string): DeltaLineRead | undefined {
 }
 
 const CLOSING_BRACE = 125;
+
+/**
+ * Whether a line's beginning names a delta's type. Asked before a line is searched for a delta's beginning: a tool's
+ * output line would be searched 4 KiB deep for nothing (a line whose type comes later is parsed as usual).
+ */
+export function beginsAsDelta(raw: string): boolean {
+  const at = (raw.length > 256 ? raw.slice(0, 256) : raw).indexOf(TYPE_KEY) + TYPE_KEY.length;
+  if (at < TYPE_KEY.length) return false;
+  const kind = raw.charCodeAt(at) === 116 ? 'text"' : 'reasoning"';
+  return raw.slice(at, at + kind.length) === kind;
+}
+
+const TYPE_KEY = '"type":"';
 
 /**
  * A delta line whose delta is followed by other fields: the delta ends at its first quote no backslash escapes, and

@@ -5,7 +5,7 @@ import type { Step } from '../streams.js';
 import { lineItem, type LogItem, type LogLine } from './framing.js';
 import { mayContainKnownSecret, mayContainSecretInJson } from '../redaction/text.js';
 import { RUN_ID_PATTERN } from '../protocol/ids.js';
-import { plainDelta, plainDeltaLine, type DeltaKind } from './delta-line.js';
+import { beginsAsDelta, plainDelta, plainDeltaLine, type DeltaKind } from './delta-line.js';
 import { jsonLine } from '../output/serializer.js';
 import { isJsonObject } from '../protocol/json-object.js';
 import { startsWithText } from '../strings.js';
@@ -59,11 +59,7 @@ const PLAIN_USAGE = new RegExp(
 const isCleanOther = (raw: string, options: RedactOptions): boolean =>
   (!(beginsAsDelta(raw) && mayBeDelta(raw)) && !mayContainSecretInJson(raw, options) && !mayBeDelta(raw)) ||
   (PLAIN_USAGE.test(raw) && !mayContainKnownSecret(raw, options));
-/** A delta line's type comes early; only the beginning of a line is searched (a tool's output may be megabytes). */
-const beginsAsDelta = (raw: string): boolean => {
-  const beginning = raw.length > 256 ? raw.slice(0, 256) : raw;
-  return beginning.includes('"type":"text"') || beginning.includes('"type":"reasoning"');
-};
+
 const originalOf = (item: LogItem): Original | undefined => (item.raw === undefined ? undefined : (item as Original));
 const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 

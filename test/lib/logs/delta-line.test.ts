@@ -68,6 +68,7 @@ t.test('anything else is left to the parser (undefined)', async (t) => {
     'a tool call whose args name a delta': line({ schemaVersion: 1, type: 'tool_call', runId: RUN, id: 'c1', args: { path: 'a', delta: 'x' }, name: 'edit' }),
     'a torn line': line(delta('x')).slice(0, -1),
     'not an object': `["schemaVersion",1,"type","text","delta":"x"}`,
+    'a delta whose type comes after 256 characters of other fields': line({ note: 'x'.repeat(300), schemaVersion: 1, type: 'text', runId: RUN, delta: 'x' }),
     'an object after the delta': line(delta('x', { meta: { a: 1 } })),
     'an array after the delta': line(delta('x', { tags: ['a'] })),
     'a key after the delta that the line has before it': `{"schemaVersion":1,"type":"text","runId":"${RUN}","delta":"x","type":"reasoning"}`,
