@@ -3,7 +3,7 @@ import { createStreamRedactor, type StreamRedactor } from '../redaction/stream.j
 import { mayContainSecret, redactEvent, redactText, redactValue, type RedactOptions } from '../redaction/index.js';
 import type { Step } from '../streams.js';
 import { lineItem, type LogItem, type LogLine } from './framing.js';
-import { mayContainKnownSecret, mayContainSecretInJson } from '../redaction/text.js';
+import { mayContainKnownSecret, mayContainSecretInJson, mayContainSecretInJsonChanged } from '../redaction/text.js';
 import { RUN_ID_PATTERN } from '../protocol/ids.js';
 import { beginsAsDelta, plainDelta, plainDeltaLine, type DeltaKind } from './delta-line.js';
 import { jsonLine } from '../output/serializer.js';
@@ -230,7 +230,7 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
     return changed ? { fields: redacted, asCame: false } : { fields, asCame: true };
   };
   /** The last delta line beginning read the fast way, judged once: a run's deltas all begin alike. */
-  let judged: { head: string; fields: Json; asCame: boolean } | undefined;
+  let judged: { head: string; clean: boolean; fields: Json; asCame: boolean } | undefined;
   /** A delta into its run's redactor, after what the other runs held back. */
   const toRun = (fields: Json, delta: string, original: Original | undefined, out: Lines) => {
     const runId = typeof fields.runId === 'string' ? fields.runId : '';
@@ -253,7 +253,13 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
       const read = 'value' in line || raw === undefined ? undefined : plainDeltaLine(raw);
       // fields after the delta that could hold a secret: the line is parsed and its fields redacted, as any other
       if (read && (read.after === undefined || !mayContainSecretInJson(read.after.raw, options))) {
-        if (judged?.head !== read.head) judged = { head: read.head, ...fieldsOf(read.fields, !mayContainSecretInJson(read.head, options)) };
+        if (judged?.head !== read.head) {
+          // a beginning that differs from a clean one in one value (a `ts`): only what the change reaches is searched
+          const { changed } = read;
+          const cleanBefore = changed !== undefined && judged?.head === changed.previous && judged.clean;
+          const clean = !(cleanBefore ? mayContainSecretInJsonChanged(read.head, changed.from, changed.to, options) : mayContainSecretInJson(read.head, options));
+          judged = { head: read.head, clean, ...fieldsOf(read.fields, clean) };
+        }
         // the delta keeps its place among the fields (a re-split delta is written as {...fields, delta})
         const fields = read.after ? fieldsAround(judged.fields, read.after.fields) : judged.fields;
         return toRun(fields, read.delta, judged.asCame ? (line as Original) : undefined, out);

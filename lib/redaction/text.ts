@@ -86,6 +86,19 @@ export function mayContainSecretInJson(json: string, options?: RedactOptions): b
   return prefilter.test(json) || json.includes(ESCAPED_SLASH) || mayContainKnownSecret(json, options);
 }
 
+/** The longest keyword: an occurrence that ends or starts in a stretch of a text is within this much of it. */
+const KEYWORD_REACH = Math.max(ESCAPED_SLASH.length, ...[...TEXT_RULES, ESCAPES].flatMap((rule) => rule.keywords).map((keyword) => keyword.length));
+
+/**
+ * mayContainSecretInJson of `json`, which differs only in [from, to) from a text it said no to: what the change
+ * reaches is looked at (a keyword in it, or across its edges). With a credential in use, all of it (a credential
+ * is longer than any keyword).
+ */
+export function mayContainSecretInJsonChanged(json: string, from: number, to: number, options?: RedactOptions): boolean {
+  if (prepareKnown(options?.secrets).secrets.length > 0) return mayContainSecretInJson(json, options);
+  return mayContainSecretInJson(json.slice(Math.max(0, from - KEYWORD_REACH + 1), to + KEYWORD_REACH - 1), options);
+}
+
 /** The other half: a loaded credential occurs in `text`, whole, in base64, escaped or in pieces. */
 export function mayContainKnownSecret(text: string, options?: RedactOptions): boolean {
   const known = prepareKnown(options?.secrets);

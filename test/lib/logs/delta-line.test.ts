@@ -88,3 +88,25 @@ t.test('plainDelta: a parsed delta whose other fields have their protocol shape'
   t.notOk(plainDelta({ ...delta('x'), runId: 'sk-not a run id' }), 'a run id of another shape');
   t.notOk(plainDelta({ ...delta('x'), schemaVersion: 7 }), 'an unknown schema version');
 });
+
+t.test('a run whose lines begin alike but for one value (a seq, a ts): each line read with its own fields, and where it changed', async (t) => {
+  const stamped = (seq: number, ts: string, extra: Record<string, unknown> = {}) => line({ seq, ts, schemaVersion: 1, type: 'text', runId: RUN, ...extra, delta: `d${seq}` });
+  const lines = [
+    stamped(1, '2026-12-06T00:00:00.001Z'),
+    stamped(1, '2026-12-06T00:00:00.002Z'),
+    stamped(1, 'a "quoted" \\ one'),
+    stamped(2, 'a "quoted" \\ one'),
+    stamped(10, 'a "quoted" \\ one'),
+    stamped(11, 'both change'),
+    stamped(11, 'both change', { note: 'a field more' }),
+    line({ seq: 11, ts: 'both change', schemaVersion: 1, type: 'reasoning', runId: RUN, delta: 'r' }),
+    stamped(12, '2026-12-06T00:00:00.003Z'),
+  ];
+  const reads = lines.map((raw) => plainDeltaLine(raw));
+  t.same(reads.map((read) => read && { ...read.fields, delta: read.delta }), lines.map((raw) => JSON.parse(raw) as unknown), 'every line read as JSON.parse reads it');
+  t.same(reads.map((read) => read!.changed !== undefined), [false, true, true, true, true, false, false, false, false], 'changed: only when one value differs from the line before');
+  const { from, to } = reads[1]!.changed!;
+  t.equal(reads[1]!.changed!.previous, reads[0]!.head);
+  t.equal(reads[1]!.head.slice(from, to), '"2026-12-06T00:00:00.002Z"', 'the value that changed, as written');
+  t.equal(reads[4]!.head.slice(reads[4]!.changed!.from, reads[4]!.changed!.to), '10', 'a number, longer than before');
+});

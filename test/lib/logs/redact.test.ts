@@ -7,6 +7,8 @@ const item = (lineNo: number, value: Record<string, unknown>, raw = true): LogIt
 const text = (delta: string, runId = 'r1') => ({ schemaVersion: 1, type: 'text', runId, delta });
 const KEY = 'sk-proj-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6';
 
+const jsonLinesOf = (out: string) => out.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+
 function run(items: (LogItem | LogLine)[], secrets?: string[]): string {
   return applyStep(createLogRedactor({ secrets }), items).join('');
 }
@@ -190,6 +192,17 @@ t.test('delta lines with a timestamp after the delta: clean ones as they came, a
   t.notMatch(secretAfter, KEY.slice(8, 20), 'a secret in a field after the delta');
   t.match(secretAfter, '"delta":"hello"');
   t.notMatch(run(lines([stamped('hi', 1, { note: 'Zq8nR2vT6yU1iO5p' })]), ['Zq8nR2vT6yU1iO5p']), 'Zq8nR2vT6yU1iO5p', 'a credential in use there, with no keyword');
+});
+
+t.test('delta lines with a timestamp before each: clean ones as they came, a secret that shows up in one of the timestamps redacted', async (t) => {
+  const stamped = (delta: string, ts: string) => ({ ts, schemaVersion: 1, type: 'text', runId: 'r1', delta });
+  const lines = (events: object[]) => [...events, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' }].map((event, n) => ({ lineNo: n + 1, raw: JSON.stringify(event) }));
+  const clean = lines([stamped('The ', '00:01'), stamped('answer ', '00:02'), stamped('is 42.', '00:03')]);
+  t.equal(run(clean), clean.map(({ raw }) => `${raw}\n`).join(''), 'byte-identical');
+  const out = run(lines([stamped('a ', '00:01'), stamped('b ', `token=${KEY}`), stamped('c ', `00:0${KEY.slice(9, 12)}`), stamped('d', 'x-api-key: abc')]));
+  t.notMatch(out, KEY.slice(8, 20), 'the key in a timestamp');
+  t.match(out, '"ts":"token=[REDACTED]"');
+  t.equal(jsonLinesOf(out).filter((event) => event.type === 'text').map((event) => event.delta).join(''), 'a b c d');
 });
 
 t.test('a delta line whose fields before the delta hold a secret: the field redacted, the delta through its run', async (t) => {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { REDACTED } from '../../../lib/redaction/rule.js';
 import { decodeSecretEscapes } from '../../../lib/redaction/escapes.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';
-import { MIN_SECRET_LENGTH, TEXT_RULES, mayContainSecret, prepareSecrets, redactText, mayContainSecretInJson } from '../../../lib/redaction/text.js';
+import { MIN_SECRET_LENGTH, TEXT_RULES, mayContainSecret, prepareSecrets, redactText, mayContainSecretInJson, mayContainSecretInJsonChanged } from '../../../lib/redaction/text.js';
 import { noMoreShown } from '../../helpers/redacted.js';
 
 const body = (n: number): string => 'Zq7Wm3Xk9P'.repeat(Math.ceil(n / 10)).slice(0, n);
@@ -344,4 +344,26 @@ t.test('property: secrets, escapes of their characters, escaped glue letters and
     }),
     { numRuns: 1500 },
   );
+});
+
+t.test('mayContainSecretInJsonChanged: of a text that differs from a clean one in one stretch, the same answer as of all of it', async (t) => {
+  const clean = '{"ts":"2026-12-06T00:00:01Z","schemaVersion":1,"type":"text","runId":"r1","delta":"';
+  t.notOk(mayContainSecretInJson(clean));
+  const at = clean.indexOf('"2026');
+  const changedTo = (value: string) => {
+    const json = `${clean.slice(0, at)}${value}${clean.slice(clean.indexOf(',"schemaVersion'))}`;
+    return { json, from: at, to: at + value.length };
+  };
+  for (const value of ['"2026-12-06T00:00:02Z"', '"token=abc"', '"x"', '"tok"', '"sk-proj-abc"', '"a\\/b"', '"secret_access"']) {
+    const { json, from, to } = changedTo(value);
+    t.equal(mayContainSecretInJsonChanged(json, from, to), mayContainSecretInJson(json), value);
+  }
+  // a keyword across the stretch's edge: `ts` and a value that begins `":…` make no keyword, but `"key` before a value does
+  const edge = '{"ke":"y","delta":"';
+  const keyed = '{"ke":"yes","delta":"';
+  t.notOk(mayContainSecretInJson(edge));
+  t.equal(mayContainSecretInJsonChanged('{"mon":"key","delta":"', 7, 12), true, 'a keyword inside the change');
+  t.equal(mayContainSecretInJsonChanged(keyed, 6, 11), mayContainSecretInJson(keyed));
+  const withCredential = { secrets: ['Zq8nR2vT6yU1iO5pL9kJ'] };
+  t.equal(mayContainSecretInJsonChanged(`{"a":"Zq8nR2vT6yU1iO5pL9kJ","b":"x","delta":"`, 32, 35, withCredential), true, 'a credential in use outside the change: all of the text is searched');
 });
