@@ -101,13 +101,14 @@ function valuesIn(head: string): { key: string; start: number; end: number }[] |
     if (keyEnd < 0 || head.charCodeAt(keyEnd + 1) !== COLON) return undefined;
     const key = decodedString(head.slice(at, keyEnd + 1));
     const start = keyEnd + 2;
-    const end = head.charCodeAt(start) === QUOTE ? bareQuoteAt(head, start + 1) + 1 : head.indexOf(',', start) >>> 0;
+    // a string ends at its closing quote, anything else at the next comma (the last value at the beginning's end)
+    const comma = head.indexOf(',', start);
+    const end = head.charCodeAt(start) === QUOTE ? bareQuoteAt(head, start + 1) + 1 : comma < 0 ? head.length : comma;
     // (`__proto__`: a copy of the fields by assignment would set a prototype instead)
     if (key === undefined || key === '__proto__' || end <= start) return undefined;
-    const stop = Math.min(end, head.length);
-    values.push({ key, start, end: stop });
-    if (stop < head.length && head.charCodeAt(stop) !== COMMA) return undefined;
-    at = stop + 1;
+    values.push({ key, start, end });
+    if (end < head.length && head.charCodeAt(end) !== COMMA) return undefined;
+    at = end + 1;
   }
   return values;
 }

@@ -53,11 +53,11 @@ const PLAIN_USAGE = new RegExp(
 /**
  * Whether a line that is no plain delta can go out as it came: no keyword in it (a secret, or an escape that could
  * hide one), and not a delta; or a plain usage line. Keywords first: most such lines name one early on (a tool's
- * output names a `key` or a `token`), and the search stops there. But a line whose beginning says it is a delta's
- * (a delta with a field after it, say) is asked that first: the keyword search would read all of it for nothing.
+ * output names a `key` or a `token`), and the search stops there. But a line whose beginning names a delta's type (a
+ * delta with a field after it, say) is a delta, which mayBeDelta would say too: the keyword search is not asked.
  */
 const isCleanOther = (raw: string, options: RedactOptions): boolean =>
-  (!(beginsAsDelta(raw) && mayBeDelta(raw)) && !mayContainSecretInJson(raw, options) && !mayBeDelta(raw)) ||
+  (!beginsAsDelta(raw) && !mayContainSecretInJson(raw, options) && !mayBeDelta(raw)) ||
   (PLAIN_USAGE.test(raw) && !mayContainKnownSecret(raw, options));
 
 const originalOf = (item: LogItem): Original | undefined => (item.raw === undefined ? undefined : (item as Original));
