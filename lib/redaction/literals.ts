@@ -34,13 +34,15 @@ export function isRedacted(value: string): boolean {
 
 /**
  * Documentation stand-ins, never real values: `VALUE`, `YOUR_API_KEY`, `xxxx`,
- * `****`, `...`, `password`, `your-token`, `ghp_exampletoken`.
+ * `****`, `...`, `password`, `your-token`, `ghp_exampletoken`. A value that
+ * says `example` or `changeme` but also looks random (`myexamplepass99`,
+ * `changeme2024`) is a real password someone chose, and is not one.
  */
 export function isPlaceholder(value: string): boolean {
   if (/^[A-Z][A-Z_]{1,63}$/.test(value)) return true;
   if (/^(?:x{3,64}|X{3,64}|\*{3,64}|\.{3}|…)$/.test(value)) return true;
   if (PLACEHOLDER_WORDS.has(value.toLowerCase())) return true;
-  return /example|placeholder|changeme|^your[_-]/i.test(value);
+  return /example|placeholder|changeme|^your[_-]/i.test(value) && !looksRandom(value);
 }
 
 const PLACEHOLDER_WORDS: ReadonlySet<string> = new Set(['password', 'passwd', 'pass', 'pwd', 'secret', 'token', 'value', 'key', 'apikey']);

@@ -12,6 +12,9 @@ t.test('shell, .env and CLI forms', async (t) => {
   t.equal(run('DB_PASSWORD=correcthorse'), `DB_PASSWORD=${REDACTED}`, 'bare words are values in env lines');
   t.equal(run(`mysql --password=${value} -u root`), `mysql --password=${REDACTED} -u root`);
   t.equal(run(`spring.datasource.password=${value}`), `spring.datasource.password=${REDACTED}`);
+  t.equal(run('PASSWORD=myexamplepassword99'), `PASSWORD=${REDACTED}`, "a placeholder's word in a chosen password");
+  t.equal(run('POSTGRES_PASSWORD=changeme2024'), `POSTGRES_PASSWORD=${REDACTED}`);
+  t.equal(run('API_KEY=your-api-key-here'), 'API_KEY=your-api-key-here', 'a placeholder stays');
 });
 
 t.test('YAML, JSON and code forms', async (t) => {

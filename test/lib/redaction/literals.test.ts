@@ -72,6 +72,8 @@ t.test('placeholders', async (t) => {
     t.ok(isPlaceholder(value), value);
   }
   for (const value of ['hunter2', 'Zq7Wm3Xk9P', 'ABC123', 'pw', 'A', 'correcthorse', 'yourself1']) t.notOk(isPlaceholder(value), value);
+  // a placeholder's word in a value that looks random: a password someone chose
+  for (const value of ['myexamplepassword99', 'changeme2024', 'ExampleCorpLoginPass', 'your-token-8f3a9c']) t.notOk(isPlaceholder(value), value);
   t.notOk(isHeaderSecret('TOKEN'));
   t.notOk(isHeaderSecret('xxxx'));
 });
