@@ -22,7 +22,8 @@ const NAME_AND_OPERATOR =
 
 /** Values, tried at the position right after the operator (sticky). */
 const QUOTED_VALUE: Readonly<Record<string, RegExp>> = {
-  '"': /"([^"\r\n]{0,4096})"/y,
+  // a backslash escapes in double quotes (JSON, most languages): `"Zq8w\"Lx3m"` is one value
+  '"': /"((?:[^"\\\r\n]|\\[^\r\n]){0,4096})"/y,
   "'": /'([^'\r\n]{0,4096})'/y,
   '`': /`([^`\r\n]{0,4096})`/y,
 };
@@ -30,6 +31,7 @@ const BARE_VALUE = /[^\s"'`,;&)}\]<>]{1,4096}/y;
 const BARE_VALUE_CHAR = /[^\s"'`,;&)}\]<>]/;
 
 const COOKIE_HEADER = /^(?:set[-_.]?)?cookie$/i;
+const UPPER_NAME = /^[A-Z][A-Z0-9_]{0,127}$/;
 
 interface Value {
   readonly start: number;
@@ -82,7 +84,8 @@ function locate(match: RegExpExecArray): SecretRange | undefined {
   if (nameQuote === '' && after === '' && closesSpan(match.input, match.index, at)) return undefined;
   const value = readValue(match.input, at);
   if (!value) return undefined;
-  const envStyle = operator === '=' && before === '' && after === '';
+  // `NAME=value`, and `NAME: value` under a capitalised name (docker-compose's environment, a CI file's env)
+  const envStyle = (operator === '=' && before === '' && after === '') || (operator === ':' && nameQuote === '' && UPPER_NAME.test(name));
   const literal = match.input.slice(value.start, value.end);
   // an escaped line break (`token:\nhttps://…` inside a string literal): the value is on another line
   if (!value.quoted && /^\\[nrt]/.test(literal)) return undefined;

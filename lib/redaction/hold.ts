@@ -100,7 +100,7 @@ function named(sensitive: (name: string) => boolean, rest: RegExp, cap: RunCap):
 
 /** After a name: quote, operator, then a quoted value still open (up to 4 KiB, one line) or a bare value reaching the end. */
 const ASSIGNMENT_REST =
-  /\\?["']?[ \t]{0,4}(?:$|(?::=|=>|:|=)[ \t]{0,4}(?:$|\\?"[^"\r\n]{0,4096}$|'[^'\r\n]{0,4096}$|`[^`\r\n]{0,4096}$|["'`]?[^\s"'`,;&)}\]<>]*$))/y;
+  /\\?["']?[ \t]{0,4}(?:$|(?::=|=>|:|=)[ \t]{0,4}(?:$|\\?"(?:[^"\\\r\n]|\\[^\r\n]){0,4096}\\?$|'[^'\r\n]{0,4096}$|`[^`\r\n]{0,4096}$|["'`]?[^\s"'`,;&)}\]<>]*$))/y;
 const QUERY_REST = /(?:$|=[^?&#\s"'`<>)]*$)/y;
 
 /** A bare value's characters (the assignment rule's, the query parameter's, a header's): 4 KiB of them, and the name before. */
@@ -132,6 +132,25 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   'npm-token': token(),
   'huggingface-token': token(),
   'groq-key': token(),
+  'pypi-token': token(0, 8 * KIB),
+  'stripe-webhook-secret': token(),
+  'google-oauth-secret': token(),
+  'google-oauth-token': token(0, 4 * KIB),
+  'shopify-token': token(),
+  'digitalocean-token': token(),
+  'vault-token': token(),
+  'databricks-token': token(),
+  'atlassian-token': token(),
+  'xai-key': token(),
+  'replicate-token': token(),
+  'perplexity-key': token(),
+  'tailscale-key': token(),
+  'square-token': token(),
+  'linear-key': token(),
+  'postman-key': token(),
+  'age-secret-key': token(),
+  'doppler-token': token(),
+  'mapbox-secret': token(0, 4 * KIB),
   'sendgrid-key': token(),
   // its three parts: 8 + 16 + 8 KiB
   jwt: token(0, 32 * KIB + 2),
@@ -147,6 +166,8 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   // the key before `@…sentry` is held by url-password's bound until the host shows `sentry` (or ends)
   'sentry-dsn': { lead: 0, open: () => false },
   'slack-webhook': reaching(/hooks\.slack\.com\/[A-Za-z0-9_\/-]*$/iy, 0, capOf(KIB, '[A-Za-z0-9_\\/-]')),
+  // from the host on: the id, then the token still arriving
+  'discord-webhook': reaching(/\/api\/webhooks\/[0-9]{0,24}(?:$|\/[A-Za-z0-9_-]*$)/iy, 0, capOf(KIB, '[A-Za-z0-9_\\/-]')),
   'query-param': named(isSensitiveQueryParam, QUERY_REST, QUERY_VALUE_CAP),
   'authorization-header': reaching(new RegExp(`authorization${HEADER_VALUE}`, 'iy'), 0, HEADER_VALUE_CAP),
   'api-key-header': reaching(new RegExp(`(?:api-key|auth-token)${HEADER_VALUE}`, 'iy'), 0, HEADER_VALUE_CAP),

@@ -26,6 +26,24 @@ export const SENSITIVE_SUFFIXES: readonly string[] = [
   'master_key',
   'ssh_key',
   'session_key',
+  // keys named for what they unlock: Azure's AccountKey, Laravel's APP_KEY, Rails' secret_key_base, WireGuard's PresharedKey
+  'account_key',
+  'storage_key',
+  'license_key',
+  'hmac_key',
+  'app_key',
+  'auth_key',
+  'authkey',
+  'admin_key',
+  'subscription_key',
+  'preshared_key',
+  'secret_key_base',
+  'api_keys',
+  // written as one word: SECRETKEY, PRIVATEKEY
+  'secretkey',
+  'privatekey',
+  'masterkey',
+  'accesskey',
 ];
 
 /**

@@ -76,6 +76,26 @@ export const PATTERN_RULES: readonly TextRule[] = [
   tokenRule('npm-token', ['npm_'], 'npm_', '[A-Za-z0-9]', 30),
   tokenRule('huggingface-token', ['hf_'], 'hf_', '[A-Za-z0-9]', 30),
   tokenRule('groq-key', ['gsk_'], 'gsk_', '[A-Za-z0-9]', 20),
+  // tokens of services a repository's config or a CI log often holds, each known by its prefix
+  tokenRule('pypi-token', ['pypi-age'], 'pypi-AgE', '[A-Za-z0-9_-]', 50, 8192),
+  tokenRule('stripe-webhook-secret', ['whsec_'], 'whsec_', '[A-Za-z0-9]', 24),
+  tokenRule('google-oauth-secret', ['gocspx-'], 'GOCSPX-', '[A-Za-z0-9_-]', 24),
+  tokenRule('google-oauth-token', ['ya29.'], 'ya29\\.', '[A-Za-z0-9_.-]', 20, 4096),
+  tokenRule('shopify-token', ['shpat_', 'shpss_', 'shpca_', 'shppa_'], 'shp(?:at|ss|ca|pa)_', '[A-Fa-f0-9]', 32),
+  tokenRule('digitalocean-token', ['dop_v1_', 'doo_v1_', 'dor_v1_'], 'do[opr]_v1_', '[a-f0-9]', 64),
+  tokenRule('vault-token', ['hvs.', 'hvb.'], 'hv[sb]\\.', '[A-Za-z0-9_-]', 24),
+  tokenRule('databricks-token', ['dapi'], 'dapi', '[a-f0-9]', 32),
+  tokenRule('atlassian-token', ['atatt3'], 'ATATT3', '[A-Za-z0-9_-]', 50),
+  tokenRule('xai-key', ['xai-'], 'xai-', '[A-Za-z0-9]', 40),
+  tokenRule('replicate-token', ['r8_'], 'r8_', '[A-Za-z0-9]', 30),
+  tokenRule('perplexity-key', ['pplx-'], 'pplx-', '[A-Za-z0-9]', 40),
+  tokenRule('tailscale-key', ['tskey-'], 'tskey-', '[A-Za-z0-9-]', 20),
+  tokenRule('square-token', ['sq0atp-', 'sq0csp-'], 'sq0(?:atp|csp)-', '[A-Za-z0-9_-]', 22),
+  tokenRule('linear-key', ['lin_api_'], 'lin_api_', '[A-Za-z0-9]', 30),
+  tokenRule('postman-key', ['pmak-'], 'PMAK-', '[A-Za-z0-9-]', 50),
+  tokenRule('age-secret-key', ['age-secret-key-1'], 'AGE-SECRET-KEY-1', '[A-Z0-9]', 50),
+  tokenRule('doppler-token', ['dp.st.', 'dp.pt.', 'dp.ct.', 'dp.sa.'], 'dp\\.(?:st|pt|ct|sa)\\.', '[A-Za-z0-9_.-]', 30),
+  tokenRule('mapbox-secret', ['sk.eyj'], 'sk\\.eyJ', '[A-Za-z0-9_.-]', 40, 4096),
   wholeMatchRule(
     'sendgrid-key',
     ['sg.'],
@@ -95,6 +115,14 @@ export const PATTERN_RULES: readonly TextRule[] = [
     /(hooks\.slack\.com\/(?:services|workflows|triggers)\/)([A-Za-z0-9_-]{1,64}(?:\/[A-Za-z0-9_-]{1,128}){0,4})/g,
     (secret) => secret.length < 8,
     /[A-Za-z0-9_\/-]/,
+  ),
+  // a Discord webhook: its token after `discord.com/api/webhooks/<id>/`
+  prefixedSecretRule(
+    'discord-webhook',
+    ['/api/webhooks/'],
+    /(discord(?:app)?\.com\/api\/webhooks\/[0-9]{1,24}\/)([A-Za-z0-9_-]{1,256})/g,
+    (secret) => secret.length < 8,
+    /[A-Za-z0-9_-]/,
   ),
   // a Sentry DSN's public key (and legacy `:secret`) before `@…sentry.io`: `https://<key>@o123.ingest.sentry.io/456`
   prefixedSecretRule(

@@ -27,6 +27,10 @@ t.test('YAML, JSON and code forms', async (t) => {
   t.equal(run(`secret: "it's a long one"`), `secret: "${REDACTED}"`, 'other quote kinds inside');
   t.equal(run(`x-api-key: ${value}`), `x-api-key: ${REDACTED}`);
   t.equal(run(`password: ${value}, user: bob`), `password: ${REDACTED}, user: bob`);
+  t.equal(run(`"password": "q8Zt\\"${value}", "user": "bob"`), `"password": "${REDACTED}", "user": "bob"`, 'an escaped quote inside the value');
+  t.equal(run('  POSTGRES_PASSWORD: correcthorsebattery'), `  POSTGRES_PASSWORD: ${REDACTED}`, "a capitalised name's bare word (docker-compose)");
+  t.equal(run('const opts = { password: userPassword }'), 'const opts = { password: userPassword }', "a lowercase name's bare word is code");
+  t.equal(run(`AccountName=store;AccountKey=${value}==;EndpointSuffix=core`), `AccountName=store;AccountKey=${REDACTED};EndpointSuffix=core`, 'an Azure connection string');
 });
 
 t.test('only the value goes; several per line', async (t) => {

@@ -20,6 +20,10 @@ t.test('sensitive keys', async (t) => {
     'OPENAI_APIKEY', 'access_key', 'aws_secret_access_key', 'privateKey', 'private_key', 'credential',
     'credentials', 'Authorization', 'Proxy-Authorization', 'cookie', 'Set-Cookie', 'session_token',
     'sessionToken', 'spring.datasource.password',
+    // keys named for what they unlock
+    'AccountKey', 'AZURE_STORAGE_KEY', 'NEW_RELIC_LICENSE_KEY', 'HMAC_KEY', 'APP_KEY', 'DD_APP_KEY', 'AUTH_KEY',
+    'TS_AUTHKEY', 'ALGOLIA_ADMIN_KEY', 'Ocp-Apim-Subscription-Key', 'PresharedKey', 'SECRET_KEY_BASE', 'API_KEYS',
+    'SECRETKEY', 'PRIVATEKEY', 'MASTERKEY', 'ACCESSKEY',
   ];
   for (const key of sensitive) t.ok(isSensitiveKey(key), key);
 });
@@ -28,7 +32,7 @@ t.test('ordinary keys', async (t) => {
   const ordinary = [
     'promptTokens', 'completionTokens', 'totalTokens', 'tokenizer', 'max_tokens', 'maxTokens',
     'token_count', 'tokens', 'sessionId', 'runId', 'id', 'type', 'key', 'name', 'cwd', 'model',
-    'passwordHint', 'keyboard', '',
+    'passwordHint', 'keyboard', '', 'primary_key', 'foreign_key', 'cacheKey', 'sortKey', 'publicKey', 'keyId',
   ];
   for (const key of ordinary) t.notOk(isSensitiveKey(key), key);
 });
