@@ -17,13 +17,22 @@ type DeltaEvent = TextEvent | ReasoningEvent;
 export const isDeltaEvent = (event: { type?: unknown }): event is DeltaEvent => event.type === 'text' || event.type === 'reasoning';
 
 /**
+ * Events that say nothing of the text around them (a heartbeat, a usage count, a warning): they go out at once,
+ * and the deltas held back stay held, as the text they belong to goes on after them.
+ */
+const BESIDE_TEXT: ReadonlySet<unknown> = new Set(['heartbeat', 'usage', 'warning']);
+
+/**
  * Redacts a run's events: consecutive `text` deltas through the streaming
  * redactor (so a secret split across them cannot leak, and no empty delta is
  * written), consecutive `reasoning` deltas likewise, every other event on
  * its own, after the held-back deltas. Any event other than the next delta
  * of the same kind releases what is held first, so the order of events is
- * kept. A re-split delta keeps every other field of the latest event of its
- * kind (`schemaVersion`, `runId`, …): only `delta` changes.
+ * kept; but a heartbeat, usage or warning goes out ahead of what is held
+ * (releasing it would end the text there, and a secret split around the
+ * event would go out in two harmless-looking pieces). A re-split delta keeps
+ * every other field of the latest event of its kind (`schemaVersion`,
+ * `runId`, …), redacted: only `delta` changes.
  */
 export function createEventRedactor(options: RedactOptions = {}): EventRedactor {
   const step = redactStep(options);
@@ -55,11 +64,42 @@ function redactSpooled({ spool, ...event }: FinalEvent, options: RedactOptions &
   return options.unread ? redacted : { ...redacted, spool: spool!.through(createStreamRedactor(options), options.cutOn) };
 }
 
+/**
+ * A delta event with its other fields redacted (an embedding program's own, a run id): the delta is the stream
+ * redactor's. A run's deltas carry the same fields, so the last verdict is kept while their values stay the same;
+ * an event of `type` and `delta` alone, as the agent makes them, is looked at no further.
+ */
+function deltaFieldsRedactor(options: RedactOptions): (event: DeltaEvent) => DeltaEvent {
+  let last: Record<string, unknown> | undefined;
+  let lastCount = 0;
+  let redacted: Record<string, unknown> | undefined;
+  return (event) => {
+    const fields = event as unknown as Record<string, unknown>;
+    let count = 0;
+    let same = last !== undefined;
+    for (const key in fields) {
+      if (key === 'delta') continue;
+      count++;
+      if (same && last![key] !== fields[key]) same = false;
+    }
+    if (count === 1) return event;
+    if (!same || count !== lastCount) {
+      const { delta: _delta, ...others } = fields;
+      const out = redactEvent(others, options);
+      last = others;
+      lastCount = count;
+      redacted = Object.keys(out).every((key) => out[key] === others[key]) ? undefined : out;
+    }
+    return redacted === undefined ? event : ({ ...redacted, delta: event.delta } as unknown as DeltaEvent);
+  };
+}
+
 /** The redact stage's step: a run's events, redacted, as createEventRedactor tells; each goes to `emit` as it is released. */
 export function redactStep(options: RedactOptions & SpooledFinals = {}): Step<Event, Event> {
   // what is held: the redactor of its kind, and the latest delta event of that kind (two variables, not an object per delta)
   let heldBy: StreamRedactor | undefined;
   let template: DeltaEvent | undefined;
+  const withFieldsRedacted = deltaFieldsRedactor(options);
   const redactors = new Map<DeltaEvent['type'], StreamRedactor>();
   const redactorFor = (type: DeltaEvent['type']) => {
     let redactor = redactors.get(type);
@@ -76,14 +116,14 @@ export function redactStep(options: RedactOptions & SpooledFinals = {}): Step<Ev
   return {
     write(event, emit) {
       if (!isDeltaEvent(event)) {
-        release(emit);
+        if (!BESIDE_TEXT.has(event.type)) release(emit);
         return emit(event.type === 'final' && event.spool ? redactSpooled(event, options) : redactEvent(event, options));
       }
       if (heldBy && template!.type !== event.type) release(emit);
       const redactor = (heldBy ??= redactorFor(event.type));
-      template = event;
       const delta = redactor.push(event.delta);
-      if (delta) emit(delta === event.delta ? event : { ...event, delta });
+      template = withFieldsRedacted(event);
+      if (delta) emit(delta === event.delta && template === event ? event : { ...template, delta });
     },
     end: release,
   };

@@ -137,6 +137,8 @@ function redactPlain(text: string, known: Known, rules: readonly TextRule[], sta
  * `\u0061ghp_…` is a token as written, not once decoded (`aghp_…`).
  */
 export function redactText(text: string, options?: RedactOptions): string {
+  // a program in plain JavaScript may hand it anything: a number would spin the prefilter's loop forever
+  if (typeof text !== 'string') throw new TypeError(`redactText takes a string, not ${text === null ? 'null' : typeof text}`);
   if (text.length === 0) return text;
   const known = prepareKnown(options?.secrets);
   // Chosen on the original text: replacing a secret with the marker cannot

@@ -90,3 +90,34 @@ t.test('a spooled final: its text through the stream redactor into a spool of it
   t.notMatch(whole.text, key);
   t.equal(raw.text(), text, 'the raw spool is left as it was (the next request needs it)');
 });
+
+t.test('a heartbeat, usage or warning between deltas goes out at once, and the text they interrupt stays one text', async (t) => {
+  for (const between of [{ type: 'heartbeat' }, { type: 'usage', totalTokens: 3 }, { type: 'warning', message: 'slow' }] as Event[]) {
+    const out = run([
+      { type: 'text', delta: `key ${key.slice(0, 10)}` },
+      between,
+      { type: 'text', delta: `${key.slice(10)} end` },
+      { type: 'final', text: 'x' },
+    ]);
+    const text = out.flatMap((event) => (event.type === 'text' ? [event.delta] : [])).join('');
+    t.equal(text, 'key [REDACTED] end', `${between.type}: the key split around it is redacted`);
+    const at = out.findIndex((event) => event.type === between.type);
+    t.same(out[at], between, `${between.type}: written as it came`);
+    t.ok(at < out.findIndex((event) => event.type === 'text' && event.delta.includes('[REDACTED]')), `${between.type}: ahead of the held text`);
+  }
+});
+
+t.test("a delta event's other fields are redacted, its delta re-split as ever", async (t) => {
+  const redactor = createEventRedactor();
+  const fields = { type: 'text', delta: 'hi there', note: `key ${key}`, meta: { password: 'hunter2hunter2' } } as unknown as Event;
+  const out = [...redactor.event(fields), ...redactor.event({ ...fields, delta: ' again' } as Event), ...redactor.end()];
+  t.ok(out.length > 0);
+  for (const event of out) {
+    t.notOk(JSON.stringify(event).includes(key), 'no key in a field');
+    t.notOk(JSON.stringify(event).includes('hunter2hunter2'), 'no password in a nested field');
+  }
+  t.equal(out.map((event) => (event as { delta: string }).delta).join(''), 'hi there again');
+  const plain: Event = { type: 'text', delta: 'plain' };
+  const again = createEventRedactor();
+  t.equal(again.event(plain)[0], plain, 'an event of type and delta alone goes out as it came');
+});

@@ -367,3 +367,7 @@ t.test('mayContainSecretInJsonChanged: of a text that differs from a clean one i
   const withCredential = { secrets: ['Zq8nR2vT6yU1iO5pL9kJ'] };
   t.equal(mayContainSecretInJsonChanged(`{"a":"Zq8nR2vT6yU1iO5pL9kJ","b":"x","delta":"`, 32, 35, withCredential), true, 'a credential in use outside the change: all of the text is searched');
 });
+
+t.test('a value that is not a string is refused, not looped over', async (t) => {
+  for (const value of [12345, { a: 1 }, null, undefined, Buffer.from('x')]) t.throws(() => redactText(value as unknown as string), TypeError);
+});
