@@ -1,5 +1,6 @@
 import { fstatSync, statSync } from 'node:fs';
 import type { Readable } from 'node:stream';
+import { exitProcess } from './exit.js';
 
 // The process's streams as commands see them: light, so that `zero --version` loads nothing else.
 
@@ -53,7 +54,7 @@ export function processIO(): CliIO {
       },
     },
     env: process.env,
-    exit: (code) => process.exit(code),
+    exit: (code) => exitProcess(code),
     get stdoutPlace() {
       return (place ??= stdoutPlace());
     },

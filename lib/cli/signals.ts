@@ -1,10 +1,13 @@
 import { CancelledError, type CancelSignal } from '../errors.js';
+import { coverHungUpTerminals, exitProcess } from './exit.js';
 
 /** The signals that cancel a run (SIGPIPE is internal: it is how a lost stdout cancels). */
 export const CANCEL_SIGNALS: readonly CancelSignal[] = ['SIGHUP', 'SIGINT', 'SIGTERM'];
 
 /** A caught signal not taken within this long (setup stuck on a FIFO, say) ends the process as the signal would. */
 const UNTAKEN_EXIT_MS = 3000;
+/** After a second one: the run still gets this long to be set up and write its error and run_end. */
+const HURRIED_EXIT_MS = 500;
 const exitCode = (signal: CancelSignal) => new CancelledError(signal).exitCode;
 
 const early: CancelSignal[] = [];
@@ -13,10 +16,12 @@ let setup = new AbortController();
 
 function keep(signal: CancelSignal): void {
   early.push(signal);
-  // A second one means "now", as it always has before a run exists.
-  if (early.length > 1) process.exit(exitCode(early[0]!));
-  setup.abort(new CancelledError(signal));
-  untaken = setTimeout(() => process.exit(exitCode(signal)), UNTAKEN_EXIT_MS).unref();
+  // A second one hurries the end, as during a run: but the run, set up by then, still writes its run_end.
+  if (early.length > 1 && early.length < 3) clearTimeout(untaken);
+  else if (early.length > 1) return;
+  setup.abort(new CancelledError(early[0]!));
+  const code = exitCode(early[0]!);
+  untaken = setTimeout(() => exitProcess(code), early.length > 1 ? HURRIED_EXIT_MS : UNTAKEN_EXIT_MS).unref();
 }
 
 /**
@@ -38,6 +43,7 @@ const keepers = new Map(CANCEL_SIGNALS.map((signal) => [signal, () => keep(signa
  */
 export function catchEarlySignals(): void {
   for (const [signal, keeper] of keepers) process.on(signal, keeper);
+  process.once('exit', coverHungUpTerminals);
 }
 
 /** The signals caught since catchEarlySignals, in order; from now on the caller handles them. */

@@ -72,17 +72,33 @@ function runChild(script: string): Promise<{ code: number | null; stdout: string
   });
 }
 
-t.test('a second early signal exits at once with the first signal\'s code', async (t) => {
+t.test('a second early signal hurries the end: the run has half a second to take them, then the first one\'s code', async (t) => {
+  const started = Date.now();
   const result = await runChild(`
     const { catchEarlySignals } = await import(${JSON.stringify(moduleUrl)});
     catchEarlySignals();
     process.emit('SIGINT', 'SIGINT');
     console.log('first kept');
     process.emit('SIGTERM', 'SIGTERM');
-    console.log('not reached');
+    console.log('second kept');
+    process.emit('SIGTERM', 'SIGTERM');
+    setTimeout(() => { console.log('not reached'); process.exitCode = 7; }, 2500);
   `);
   t.equal(result.code, 130, 'exit code of the first signal (SIGINT)');
-  t.equal(result.stdout, 'first kept\n');
+  t.equal(result.stdout, 'first kept\nsecond kept\n');
+  t.ok(Date.now() - started < 2500, 'before the 3 s of a single signal');
+});
+
+t.test('two early signals, taken in time: both handed over, no exit', async (t) => {
+  const result = await runChild(`
+    const { catchEarlySignals, takeEarlySignals } = await import(${JSON.stringify(moduleUrl)});
+    catchEarlySignals();
+    process.emit('SIGINT', 'SIGINT');
+    process.emit('SIGINT', 'SIGINT');
+    setTimeout(() => { console.log(JSON.stringify(takeEarlySignals())); setTimeout(() => { process.exitCode = 7; }, 800); }, 100);
+  `);
+  t.equal(result.stdout, '["SIGINT","SIGINT"]\n');
+  t.equal(result.code, 7, 'the hurried timer was cleared when they were taken');
 });
 
 t.test('a signal left untaken ends the process after 3 s with its code', async (t) => {
