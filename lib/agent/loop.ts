@@ -6,6 +6,7 @@ import type { Toolbox } from '../tools/registry.js';
 import type { ToolContext, ToolOutcome } from '../tools/types.js';
 import { isTooDeep, TOO_DEEP } from '../protocol/depth.js';
 import { isJsonObject } from '../protocol/json-object.js';
+import { validCallId } from '../protocol/ids.js';
 import { askReason } from '../tools/permissions.js';
 import type { Meter } from './limits.js';
 import { retryRequest, type AnswerSchema } from './answer-schema.js';
@@ -291,7 +292,7 @@ async function* streamInto(run: ModelRun, messages: ChatMessage[], calls: ToolCa
       reasoningBlocks.push(chunk.block);
     } else if (chunk.type === 'tool_call') {
       const { type: _type, ...call } = chunk;
-      calls.push(withinDepth(call));
+      calls.push(withinDepth({ ...call, id: validCallId(call.id, calls.length) }));
     } else {
       const { type: _type, cachedTokens, costUsd: reported, ...counts } = chunk;
       const totalTokens = (counts.promptTokens ?? 0) + (counts.completionTokens ?? 0);

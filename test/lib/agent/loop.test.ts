@@ -59,6 +59,18 @@ t.test('the model receives the whole conversation: prompt, its own text and call
   t.same(events.at(-1), { type: 'final', text: 'Two files.' });
 });
 
+t.test("a provider's tool call ids the output schema refuses are replaced, the same in the events and the conversation", async (t) => {
+  const odd = ['a b', '', 'a/../b', 'x'.repeat(300)];
+  const p = provider([() => odd.map((id) => ({ type: 'tool_call' as const, id, name: 'list_directory', args: {} })), () => [{ type: 'text', delta: 'Done.' }]]);
+  const { events } = await run(p, t.testdir({ 'a.txt': '' }));
+  const ids = events.flatMap((event) => (event.type === 'tool_call' ? [event.id] : []));
+  t.equal(ids.length, odd.length);
+  t.equal(new Set(ids).size, odd.length, 'each call keeps an id of its own');
+  for (const id of ids) t.match(id, /^call_[0-9a-f]{16}_\d$/);
+  t.same(events.flatMap((event) => (event.type === 'tool_result' ? [event.id] : [])), ids, 'each result answers its call');
+  t.same(p.seen[1]!.flatMap((message) => (message.role === 'tool' ? [message.toolCallId] : [])), ids, 'the provider sees the same ids');
+});
+
 t.test('the tools are offered to the provider at every turn', async (t) => {
   let offered: string[] = [];
   const p = provider([(request) => ((offered = request.tools.map((tool) => tool.name)), [{ type: 'text', delta: 'ok' }])]);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import t from 'tap';
-import { ID_PATTERN, RUN_ID_PATTERN, SESSION_ID_PATTERN, isId, newRunId, newSessionId } from '../../../lib/protocol/ids.js';
+import { ID_PATTERN, RUN_ID_PATTERN, SESSION_ID_PATTERN, isId, newRunId, newSessionId, validCallId } from '../../../lib/protocol/ids.js';
 
 const at = new Date(Date.UTC(2024, 0, 2, 3, 4, 5, 678)); // 2024-01-02 03:04:05.678 UTC
 
@@ -78,4 +78,14 @@ t.test('property: isId holds exactly for well-formed strings of 1 to 128 charact
     }),
   );
   t.pass('property held');
+});
+
+t.test('validCallId: an id stays; anything else becomes one, the same for the same id and place', async (t) => {
+  t.equal(validCallId('call_abc:1.x-y', 0), 'call_abc:1.x-y');
+  for (const odd of ['', 'a b', '_x', '-lead', 'é', 'a/../b', 'a\nb', 'x'.repeat(129)]) {
+    const id = validCallId(odd, 2);
+    t.ok(isId(id), JSON.stringify(odd));
+    t.equal(validCallId(odd, 2), id, 'the same again');
+    t.not(validCallId(odd, 3), id, 'another place, another id');
+  }
 });
