@@ -58,8 +58,9 @@ const OUR_LOCK = `${process.pid} ${startTimeOf(process.pid) ?? ''}`.trimEnd() + 
  */
 async function createExclusive(file: string): Promise<boolean> {
   const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temp, OUR_LOCK, { flag: 'wx', mode: PRIVATE_FILE_MODE });
   try {
+    // inside the try: a write that fails part way (a full disk) leaves no temporary file behind
+    await writeFile(temp, OUR_LOCK, { flag: 'wx', mode: PRIVATE_FILE_MODE });
     await link(temp, file);
     return true;
   } catch (error) {

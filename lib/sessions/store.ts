@@ -176,7 +176,8 @@ export async function lockSession(session: Session): Promise<SessionLock> {
   const state = stateOf(session);
   if (state.lock?.held) return state.lock;
   const lock = await acquireLock(session.dir, session.id).catch((error) => {
-    throw errnoOf(error) === 'ENOENT' ? notFound(session.id) : error;
+    // a lock that cannot be written (a full disk) is the session store's failure, said as one, not a crash
+    throw errnoOf(error) === 'ENOENT' ? notFound(session.id) : storeError(session.dir, error);
   });
   try {
     const current = await loadMetadata(session.dir, session.id);

@@ -67,3 +67,18 @@ t.test('later runs on the full disk go on and say the disk is full, leaving no e
   t.notOk(events.some((event) => event.type === 'warning'), 'space again: no warning');
   t.same(sessionsIn(home), [events[0]!.sessionId], 'the run is recorded');
 });
+
+t.test('--resume on a full disk: a usage error that says the disk is full, no crash, no lock file left half made', { skip: !mountable && 'mounting a tmpfs needs root' }, async (t) => {
+  const home = tinyHome(t);
+  const { events: first } = await run(t, home, [{ chunks: ['ok'] }]);
+  const id = first[0]!.sessionId as string;
+  execFileSync('sh', ['-c', `dd if=/dev/zero of=${join(home, 'filler')} bs=4k 2>/dev/null; true`]);
+  const dir = t.testdir({});
+  const script = writeScript(dir, [{ chunks: ['again'] }]);
+  const { code, stdout } = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', script, '-C', dir, '--resume', id, 'Again.'], { env: cleanEnv({ ZERO_HOME: home }) });
+  const events = jsonLines(stdout);
+  t.equal(code, 2);
+  t.match(events.find((event) => event.type === 'error'), { code: 'usage_error', message: /the disk is full \(ENOSPC\)/ });
+  t.match(events.at(-1), { type: 'run_end', exitCode: 2 });
+  t.same(readdirSync(join(home, 'sessions', id)).filter((name) => name.endsWith('.tmp')), [], 'no temporary lock file');
+});
