@@ -1,4 +1,4 @@
-import { isDeltaEvent } from '../redaction/events.js';
+import { BESIDE_TEXT, isDeltaEvent } from '../redaction/events.js';
 import { createStreamRedactor, type StreamRedactor } from '../redaction/stream.js';
 import { mayContainSecret, redactEvent, redactText, redactValue, type RedactOptions } from '../redaction/index.js';
 import type { Step } from '../streams.js';
@@ -61,6 +61,9 @@ const isCleanOther = (raw: string, options: RedactOptions): boolean =>
   (PLAIN_USAGE.test(raw) && !mayContainKnownSecret(raw, options));
 
 const originalOf = (item: LogItem): Original | undefined => (item.raw === undefined ? undefined : (item as Original));
+/** A line whose type, among its first characters, is one beside the text (events.ts BESIDE_TEXT). */
+const BESIDE_TEXT_TYPE = /"type"\s*:\s*"(?:heartbeat|usage|warning)"/;
+const mayBeBesideText = (raw: string): boolean => BESIDE_TEXT_TYPE.test(raw.length > 512 ? raw.slice(0, 512) : raw);
 const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 
 /**
@@ -96,6 +99,8 @@ function createRunDeltas(options: RedactOptions) {
   let template: Json = {};
   /** The segment's deltas not pushed yet, while `live` is false. */
   let deferred: DeltaLine[] = [];
+  /** Lines beside the text (a heartbeat, a usage) that came among the deferred deltas: before deferred[before]. */
+  let asides: { before: number; line: string | Buffer }[] = [];
   let deferredChars = 0;
   let live = false;
 
@@ -146,7 +151,18 @@ function createRunDeltas(options: RedactOptions) {
     const lines = deferred;
     deferred = [];
     deferredChars = 0;
-    for (const line of lines) push(line, out);
+    inOrder(lines, out, (line) => push(line, out));
+  };
+
+  /** The kept deltas, each through `each`, with the lines beside the text where they came among them. */
+  const inOrder = (lines: DeltaLine[], out: Lines, each: (line: DeltaLine) => void) => {
+    let next = 0;
+    for (const [index, line] of lines.entries()) {
+      while (next < asides.length && asides[next]!.before === index) out.push(asides[next++]!.line);
+      each(line);
+    }
+    while (next < asides.length) out.push(asides[next++]!.line);
+    asides = [];
   };
 
   /** A flush point: everything held is released, and the run starts afresh. */
@@ -154,7 +170,7 @@ function createRunDeltas(options: RedactOptions) {
     if (!live && deferred.length > 0) {
       const text = deferred.map((line) => line.delta).join('');
       if (redactText(text, options) !== text) goLive(out);
-      else for (const line of deferred) out.push(asCame(line));
+      else inOrder(deferred, out, (line) => out.push(asCame(line)));
       deferred = [];
       deferredChars = 0;
     }
@@ -177,6 +193,14 @@ function createRunDeltas(options: RedactOptions) {
       deferred.push(line);
       deferredChars += line.delta.length;
       if (deferredChars > DEFERRED_CHARS) goLive(out);
+    },
+    /**
+     * A line beside the text (a heartbeat, a usage, a warning): the text goes on after it. Kept in its place among
+     * the kept deltas; once they went through the stream redactor, it goes out at once, ahead of what is held.
+     */
+    aside(line: string | Buffer, out: Lines) {
+      if (live || deferred.length === 0) out.push(line);
+      else asides.push({ before: deferred.length, line });
     },
     /** Any other event of this run: the held-back deltas first, then the event, redacted. */
     other(event: Json, out: Lines): Json {
@@ -264,8 +288,9 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
         const fields = read.after ? fieldsAround(judged.fields, read.after.fields) : judged.fields;
         return toRun(fields, read.delta, judged.asCame ? (line as Original) : undefined, out);
       }
-      // A clean line that is no delta is written as it came, unparsed, after what the runs held back.
-      if (raw !== undefined && isCleanOther(raw, options)) {
+      // A clean line that is no delta is written as it came, unparsed, after what the runs held back (one beside a
+      // run's text, that run's text going on after it, is parsed below).
+      if (raw !== undefined && isCleanOther(raw, options) && !(runs.size > 0 && mayBeBesideText(raw))) {
         flushOthers(out);
         out.push(asRead(line as Original));
         return;
@@ -281,6 +306,10 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
         const runId = typeof value.runId === 'string' ? value.runId : '';
         flushOthers(out, runId);
         const run = runs.get(runId);
+        if (run && BESIDE_TEXT.has(value.type)) {
+          const redacted = redactEvent(value, options);
+          return run.aside(redacted === value && item.raw !== undefined ? asRead(item as Original) : jsonLine(redacted), out);
+        }
         const redacted = run ? run.other(value, out) : redactEvent(value, options);
         forget(runId);
         out.push(redacted === value && item.raw !== undefined ? asRead(item as Original) : jsonLine(redacted));

@@ -20,7 +20,7 @@ export const isDeltaEvent = (event: { type?: unknown }): event is DeltaEvent => 
  * Events that say nothing of the text around them (a heartbeat, a usage count, a warning): they go out at once,
  * and the deltas held back stay held, as the text they belong to goes on after them.
  */
-const BESIDE_TEXT: ReadonlySet<unknown> = new Set(['heartbeat', 'usage', 'warning']);
+export const BESIDE_TEXT: ReadonlySet<unknown> = new Set(['heartbeat', 'usage', 'warning']);
 
 /**
  * Redacts a run's events: consecutive `text` deltas through the streaming

@@ -237,3 +237,27 @@ t.test('usage lines as zero writes them go out as they came; one that differs is
   const foreignRun = item(1, { schemaVersion: 1, type: 'usage', runId: `run_${KEY}`, promptTokens: 1, completionTokens: 1, totalTokens: 2 });
   t.notMatch(run([foreignRun]), KEY.slice(8), 'a run id of another form holding a secret');
 });
+
+t.test('a heartbeat, usage or warning line between deltas: the text goes on after it, a key split around it redacted', async (t) => {
+  const beside = [
+    { schemaVersion: 1, type: 'heartbeat', runId: 'r1' },
+    { schemaVersion: 1, type: 'usage', runId: 'r1', totalTokens: 3 },
+    { schemaVersion: 1, type: 'warning', runId: 'r1', message: 'slow' },
+  ];
+  for (const parsed of [true, false]) {
+    for (const event of beside) {
+      const lines = [text(`key ${KEY.slice(0, 12)}`), event, text(`${KEY.slice(12)} ok`), { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' }];
+      const out = run(lines.map((value, index) => (parsed ? item(index + 1, value) : { lineNo: index + 1, raw: JSON.stringify(value) })));
+      t.notMatch(out, KEY.slice(8, 16), `${event.type}${parsed ? '' : ', unparsed'}: no piece of the key`);
+      t.equal(deltasOf(out), 'key [REDACTED] ok');
+      t.ok(out.includes(JSON.stringify(event)), `${event.type}: written as it came`);
+    }
+  }
+});
+
+t.test('clean deltas around a heartbeat: every line as it came, in its place', async (t) => {
+  const values = [text('Hello '), { schemaVersion: 1, type: 'heartbeat', runId: 'r1' }, text('world'), { schemaVersion: 1, type: 'usage', runId: 'r1', totalTokens: 2 }, text('!'), { schemaVersion: 1, type: 'run_end', runId: 'r1', status: 'success', exitCode: 0 }];
+  const raws = values.map((value) => JSON.stringify(value));
+  t.equal(run(raws.map((raw, index) => ({ lineNo: index + 1, raw }))), raws.map((raw) => `${raw}\n`).join(''));
+  t.equal(run(values.map((value, index) => item(index + 1, value))), raws.map((raw) => `${raw}\n`).join(''));
+});
