@@ -101,11 +101,36 @@ function named(sensitive: (name: string) => boolean, rest: RegExp, cap: RunCap):
 /** After a name: quote, operator, then a quoted value still open (up to 4 KiB, one line) or a bare value reaching the end. */
 const ASSIGNMENT_REST =
   /\\?["']?[ \t]{0,4}(?:$|(?::=|=>|:|=)[ \t]{0,4}(?:$|\\?"(?:[^"\\\r\n]|\\[^\r\n]){0,4096}\\?$|'[^'\r\n]{0,4096}$|`[^`\r\n]{0,4096}$|["'`]?[^\s"'`,;&)}\]<>]*$))/y;
+const isWordOrDash = (code: number): boolean => isNameCode(code) && code !== 46;
+
+/**
+ * A command-line rule's bound: only an option at an argument's start (`--password`, ` -p`; never the `-p` of
+ * `sk-proj-`) can be open. `named`: the keyword is in the flag's name, which must begin with `--`; else the keyword
+ * is the option itself (`-u` is also the second half of `--user`).
+ */
+function argumentBound(bound: HoldBound, named: boolean): HoldBound {
+  return {
+    ...bound,
+    open(text, at) {
+      let start = at;
+      if (named) while (start > 0 && at - start < 160 && isWordOrDash(text.charCodeAt(start - 1))) start--;
+      else if (text.charCodeAt(at - 1) === 45) start = at - 1;
+      if (named ? !text.startsWith('--', start) || text.charCodeAt(start + 2) === 45 : false) return false;
+      const before = text.charCodeAt(start - 1);
+      if (start > 0 && isWordOrDash(before)) return false;
+      return bound.open(text, named ? at : start);
+    },
+  };
+}
+
+/** After a flag's name: a space, then a quoted argument still open or a bare one reaching the end. */
+const FLAG_REST = /(?:$|[ \t]{1,4}(?:$|"[^"\r\n]{0,4096}$|'[^'\r\n]{0,4096}$|[^\s"'`;|&<>()]*$))/y;
 const QUERY_REST = /(?:$|=[^?&#\s"'`<>)]*$)/y;
 
 /** A bare value's characters (the assignment rule's, the query parameter's, a header's): 4 KiB of them, and the name before. */
 const BARE_VALUE_CAP = capOf(4 * KIB + 256, '[^\\s"\'`,;&)}\\]<>]');
 const QUERY_VALUE_CAP = capOf(4 * KIB + 256, '[^?&#\\s"\'`<>)]');
+const ARGUMENT_CAP = capOf(4 * KIB + 256, '[^\\s"\'`;|&<>()]');
 const HEADER_VALUE_CAP = capOf(4 * KIB + 256, '[^\\s"\'`,;]');
 
 /** A header value: optional quote, optional auth scheme, then the token, reaching the end. */
@@ -173,6 +198,13 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   'api-key-header': reaching(new RegExp(`(?:api-key|auth-token)${HEADER_VALUE}`, 'iy'), 0, HEADER_VALUE_CAP),
   'bearer-token': reaching(/bearer(?:$|[ \t]{1,4}[A-Za-z0-9._~+/=-]*$)/iy, 0, capOf(4 * KIB + 16, '[A-Za-z0-9._~+/=-]')),
   'sensitive-assignment': named(isSensitiveKey, ASSIGNMENT_REST, BARE_VALUE_CAP),
+  // the flag's name after its `--`, then its value as the next argument
+  'command-flag': argumentBound(named(isSensitiveKey, FLAG_REST, ARGUMENT_CAP), true),
+  // the option at an argument's start, glued or spaced, a user name and `:` for -u, then the value
+  'command-password': argumentBound(
+    reaching(/-?-(?:p|a|u|user)(?:$|(?:[ \t]{1,4}|=)?(?:$|["'][^"'\r\n]{0,4096}$|["']?[^\s:"'@/]{0,256}:?[^\s"'`;|&<>()]*$))/y, 0, ARGUMENT_CAP),
+    false,
+  ),
 };
 
 /** For a rule this file does not know: its match may start 128 characters before its keyword and is open within 4 KiB or while no space follows. */

@@ -26,7 +26,16 @@ type Verdict = typeof OPEN | typeof LIVE | typeof DEAD;
  * What follows an occurrence: `text` from `from` (the piece it ends in, then what it has been followed by while
  * open); `runEnd` is where the name run after it stops, scanned once; `dashed`: `--` before it.
  */
-type Follow = { text: string; from: number; runEnd: number; dashed: boolean };
+type Follow = {
+  text: string;
+  from: number;
+  runEnd: number;
+  dashed: boolean;
+  /** The name the keyword is in begins with `--` (`--api-key`): a command's flag. */
+  flagged: boolean;
+  /** The keyword (`-p`) begins an argument: after no letter, digit or dash (`--user`'s second dash aside). */
+  argumentStart: boolean;
+};
 type Condition = (follow: Follow) => Verdict;
 
 /** A name, a backslash, a quote and 4 spaces fit in this: an occurrence still open past it is taken as live. */
@@ -57,6 +66,21 @@ const blankNext: Condition = ({ text, from }) => (text.length === from ? OPEN : 
 /** curl's `--cookie <list>`. */
 const cookieFlag: Condition = (follow) => (follow.dashed ? blankNext(follow) : DEAD);
 
+/** A command's `--flag`, then a blank and its value (`--password X`; `--password=X` is nameOperator's). */
+const flagArgument: Condition = (follow) => {
+  if (!follow.flagged) return DEAD;
+  const { text } = follow;
+  follow.runEnd = Math.max(follow.runEnd, follow.from);
+  while (follow.runEnd < text.length && isNameCode(text.charCodeAt(follow.runEnd))) follow.runEnd++;
+  let at = follow.runEnd;
+  let blanks = 0;
+  for (; blanks < 4 && at < text.length && isBlankCode(text.charCodeAt(at)); blanks++) at++;
+  return at === text.length ? OPEN : blanks > 0 ? LIVE : DEAD;
+};
+
+/** A short option that takes a password (`-p`, `-a`, `-u`), at an argument's start. */
+const optionArgument: Condition = (follow) => (follow.argumentStart ? LIVE : DEAD);
+
 const always: Condition = () => LIVE;
 /** An escape's conditions: it wakes no rule of its own, but decoded it may become any keyword. */
 const ESCAPED: readonly Condition[] = [always];
@@ -69,6 +93,8 @@ const CONDITIONS: Readonly<Record<string, readonly Condition[]>> = {
   'api-key-header': [nameOperator],
   'cookie-header': [nameOperator, cookieFlag],
   'bearer-token': [blankNext],
+  'command-flag': [flagArgument],
+  'command-password': [optionArgument],
 };
 
 // a rule with no keyword would never be live here, and what it matches would go out unredacted
@@ -123,14 +149,29 @@ export function createLiveKeywords(): LiveKeywords {
     else if (answer === LIVE) lastLive = Math.max(lastLive, occurrence.start);
     return answer === OPEN;
   };
-  /** Whether the character at `at` (relative to the piece; negative: in what came before it) is a `-`. */
-  const dashAt = (at: number): boolean => {
-    if (at >= 0) return piece.charCodeAt(at) === 45;
+  /** The character code at `at` (relative to the piece; negative: in what came before it; NaN before the text). */
+  const codeAt = (at: number): number => {
+    if (at >= 0) return piece.charCodeAt(at);
     const chars = before(-at);
-    return chars.length >= -at && chars.charCodeAt(chars.length + at) === 45;
+    return chars.length >= -at ? chars.charCodeAt(chars.length + at) : NaN;
+  };
+  const dashAt = (at: number): boolean => codeAt(at) === 45;
+  const isWordOrDash = (code: number): boolean => isNameCode(code) && code !== 46;
+  /** Whether the name run the keyword at `start` is in begins with `--` (not `---`): walked back at most 64 characters. */
+  const flaggedAt = (start: number): boolean => {
+    if (!isWordOrDash(codeAt(start - 1))) return false;
+    let from = start - 1;
+    while (start - from < 64 && isWordOrDash(codeAt(from - 1))) from--;
+    return codeAt(from) === 45 && codeAt(from + 1) === 45 && codeAt(from + 2) !== 45 && !isWordOrDash(codeAt(from - 1));
+  };
+  /** Whether the option at `start` (`-p`) begins an argument; `--user`: the `-u` after its first dash. */
+  const argumentStartAt = (start: number): boolean => {
+    const before = codeAt(start - 1);
+    if (before === 45) return !isWordOrDash(codeAt(start - 2));
+    return !isWordOrDash(before);
   };
   // most occurrences are decided in the piece they end in: judged in place, a copy of what follows kept only while open
-  const judged: Pending = { start: 0, conditions: [], follow: { text: '', from: 0, runEnd: 0, dashed: false } };
+  const judged: Pending = { start: 0, conditions: [], follow: { text: '', from: 0, runEnd: 0, dashed: false, flagged: false, argumentStart: false } };
   const onHit = (start: number, keyword: number): void => {
     const end = start + KEYWORDS[keyword]!.length;
     judged.start = pieceStart + start;
@@ -139,9 +180,15 @@ export function createLiveKeywords(): LiveKeywords {
     follow.text = piece;
     follow.from = follow.runEnd = end;
     follow.dashed = dashAt(start - 2) && dashAt(start - 1);
+    follow.flagged = judged.conditions.includes(flagArgument) && flaggedAt(start);
+    follow.argumentStart = judged.conditions.includes(optionArgument) && argumentStartAt(start);
     if (!decide(judged)) return;
-    const { runEnd, dashed } = judged.follow;
-    pending.push({ start: judged.start, conditions: judged.conditions, follow: { text: piece.slice(end), from: 0, runEnd: runEnd - end, dashed } });
+    const { runEnd, dashed, flagged, argumentStart } = judged.follow;
+    pending.push({
+      start: judged.start,
+      conditions: judged.conditions,
+      follow: { text: piece.slice(end), from: 0, runEnd: runEnd - end, dashed, flagged, argumentStart },
+    });
   };
   return {
     scan(next, at, charsBefore) {

@@ -88,3 +88,18 @@ t.test('retire: live keywords all before a release that closed them no longer co
   keywords.retire(22);
   t.equal(keywords.last, 16, 'an escape');
 });
+
+t.test("a command's sensitive --flag then a blank is live; the same name without its -- is prose", async (t) => {
+  t.equal(lastLive('mysql --password x'), 8, 'the keyword inside --password');
+  t.equal(lastLive('tool --api-key x'), 11, '`key` of --api-key');
+  t.equal(lastLive('tool --api-', 'key x'), 11, 'the name split across pieces');
+  t.equal(lastLive('the password x'), -1, 'no -- before the name');
+  t.equal(lastLive('tool --token'), 7, 'open: its value may come next');
+});
+
+t.test('a short option that takes a password is live at the start of an argument only', async (t) => {
+  t.equal(lastLive('mysql -pabc'), 6);
+  t.equal(lastLive('curl --user a:b'), 6, '`-u` of --user');
+  t.equal(lastLive('the end-point'), -1, 'inside a word');
+  t.equal(lastLive('a well-paid job, a follow-up'), -1, 'inside words');
+});
