@@ -119,7 +119,8 @@ export function redactStep(options: RedactOptions & SpooledFinals = {}): Step<Ev
         if (!BESIDE_TEXT.has(event.type)) release(emit);
         return emit(event.type === 'final' && event.spool ? redactSpooled(event, options) : redactEvent(event, options));
       }
-      if (heldBy && template!.type !== event.type) release(emit);
+      // another kind, or another run's deltas (a log of several runs): another text
+      if (heldBy && (template!.type !== event.type || (template as { runId?: unknown }).runId !== (event as { runId?: unknown }).runId)) release(emit);
       const redactor = (heldBy ??= redactorFor(event.type));
       const delta = redactor.push(event.delta);
       template = withFieldsRedacted(event);

@@ -121,3 +121,11 @@ t.test("a delta event's other fields are redacted, its delta re-split as ever", 
   const again = createEventRedactor();
   t.equal(again.event(plain)[0], plain, 'an event of type and delta alone goes out as it came');
 });
+
+t.test("another run's delta is another text: what one run held goes out under its own runId first", async (t) => {
+  const ofRun = (runId: string, delta: string) => ({ type: 'text', runId, delta }) as unknown as Event;
+  const out = run([ofRun('run_a', `key ${key.slice(0, 10)}`), ofRun('run_b', 'Bravo says hello'), { type: 'final', text: 'x' }]) as unknown as { runId?: string; delta?: string }[];
+  const deltas = (runId: string) => out.filter((event) => event.runId === runId).map((event) => event.delta).join('');
+  t.equal(deltas('run_a'), `key ${key.slice(0, 10)}`, "run a's text, all under its id");
+  t.equal(deltas('run_b'), 'Bravo says hello', "run b's text, all under its id");
+});
