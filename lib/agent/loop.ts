@@ -301,4 +301,6 @@ async function* streamInto(run: ModelRun, messages: ChatMessage[], calls: ToolCa
       yield { type: 'usage', ...counts, ...total, ...(costUsd === undefined ? {} : { costUsd }) };
     }
   }
+  // a provider of an embedding program may end its stream quietly when cancelled: that is no finished turn
+  run.signal.throwIfAborted();
 }

@@ -182,6 +182,19 @@ t.test('an abort ends the run with its reason after the running tool is answered
   t.match(error, { code: 'cancelled', exitCode: 130 });
 });
 
+t.test('a provider that ends its stream quietly when cancelled: the run ends cancelled, not with a final', async (t) => {
+  const controller = new AbortController();
+  const p = provider([
+    () => {
+      controller.abort(new CancelledError('SIGINT'));
+      return [];
+    },
+  ]);
+  const { events, error } = await run(p, t.testdir({}), { signal: controller.signal });
+  t.notOk(events.some((event) => event.type === 'final'));
+  t.match(error, { code: 'cancelled', exitCode: 130 });
+});
+
 t.test('arguments the provider could not parse go back to the model as an error result', async (t) => {
   const p = provider([
     () => [{ type: 'tool_call', id: 'c1', name: 'read_file', args: undefined, argsError: 'The tool arguments are not valid JSON: {"path":' }],
