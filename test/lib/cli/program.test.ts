@@ -28,7 +28,7 @@ t.test('zero --version loads neither commander nor any command', async (t) => {
   t.equal(code, 0);
   t.match(stdout, /^\d+\.\d+\.\d+\n$/);
   t.notOk(modules.some((url) => url.includes('/node_modules/')), 'no package at all');
-  t.same(ours(modules).filter((url) => !url.endsWith('bin/zero')).sort(), ['lib/cli/io.js', 'lib/cli/main.js', 'lib/cli/signals.js', 'lib/errors.js', 'lib/package.js']);
+  t.same(ours(modules).filter((url) => !url.endsWith('bin/zero')).sort(), ['lib/cli/exit.js', 'lib/cli/io.js', 'lib/cli/main.js', 'lib/cli/signals.js', 'lib/errors.js', 'lib/package.js']);
 });
 
 for (const args of [['--help'], ['exec', '--help'], ['validate', '--help']]) {
