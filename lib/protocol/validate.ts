@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { loadSchema, type SchemaKind } from './schemas.js';
 import { UsageError } from '../errors.js';
+import { redactText } from '../redaction/text.js';
 import type { Parsed } from './types.js';
 
 export type Verdict<T> = { ok: true; value: T } | { ok: false; field: string; problem: string };
@@ -72,8 +73,16 @@ function valueAt(root: unknown, pointer: string): unknown {
     .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), root);
 }
 
-/** One ajv error as `{ field, problem }`, worded for people (and models). */
+/**
+ * One ajv error as `{ field, problem }`, worded for people (and models), redacted: it quotes the value or key it
+ * refuses, and a program that logs the message of a bad event holding a key must not log the key.
+ */
 export function describeSchemaError(error: ErrorObject, root: unknown): { field: string; problem: string } {
+  const { field, problem } = describeUnredacted(error, root);
+  return { field: redactText(field), problem: redactText(problem) };
+}
+
+function describeUnredacted(error: ErrorObject, root: unknown): { field: string; problem: string } {
   const params = error.params as Record<string, unknown>;
   const value = valueAt(root, error.instancePath);
   switch (error.keyword) {

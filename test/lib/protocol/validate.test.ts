@@ -242,3 +242,13 @@ t.test('validateParsed throws a usage error "Invalid <label> at line N: <field>:
 t.test('validateParsed uses a given label', async (t) => {
   t.throws(() => validateParsed('script', { value: { delayMs: -1 }, lineNo: 12 }, 'script demo.jsonl'), { message: /^Invalid script demo\.jsonl at line 12: delayMs: / });
 });
+
+t.test('a refused value or key that holds a secret is redacted in the problem and the field', async (t) => {
+  const key = ['sk-proj-', 'Qm7Xt2Lp9Rv4Nc8Hb3Wd6Kf1Zs5Yg0Ja'].join('');
+  const status = checkAgainstSchema('output', { ...head, type: 'run_end', status: key, exitCode: 0 });
+  t.match(status, { ok: false, problem: /\[REDACTED\]/ });
+  t.notMatch(JSON.stringify(status), key.slice(8));
+  const stray = checkAgainstSchema('output', { ...head, type: 'heartbeat', [key]: 1 });
+  t.match(stray, { ok: false, problem: /Unrecognized key: "\[REDACTED\]"/ });
+  t.notMatch(JSON.stringify(stray), key.slice(8));
+});
