@@ -123,6 +123,9 @@ function argumentBound(bound: HoldBound, named: boolean): HoldBound {
   };
 }
 
+/** A URL's userinfo still arriving, or a host after it (the user or password it holds goes once `@` shows). */
+const URL_USERINFO = reaching(/:\/\/[^\s:/@?#"'`<>]{0,256}(?:$|:[^\s:/@?#"'`<>]{0,1024}$|(?::[^\s:/@?#"'`<>]{0,1024})?@[A-Za-z0-9.-]{0,253}$)/y);
+
 /** After a flag's name: a space, then a quoted argument still open or a bare one reaching the end. */
 const FLAG_REST = /(?:$|[ \t]{1,4}(?:$|"[^"\r\n]{0,4096}$|'[^'\r\n]{0,4096}$|[^\s"'`;|&<>()]*$))/y;
 const QUERY_REST = /(?:$|=[^?&#\s"'`<>)]*$)/y;
@@ -187,7 +190,9 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
     capOf(8 * KIB, '[^\\r\\n"\'`,\\\\]'),
   ),
   // a userinfo still arriving, or a host after it: a Sentry DSN's key is known to be one only once `sentry` shows up
-  'url-password': reaching(/:\/\/[^\s:/@?#"'`<>]{0,256}(?:$|:[^\s:/@?#"'`<>]{0,1024}$|(?::[^\s:/@?#"'`<>]{0,1024})?@[A-Za-z0-9.-]{0,253}$)/y),
+  'url-password': URL_USERINFO,
+  // a token as the user part: the same userinfo, held the same way
+  'url-token-user': URL_USERINFO,
   // the key before `@…sentry` is held by url-password's bound until the host shows `sentry` (or ends)
   'sentry-dsn': { lead: 0, open: () => false },
   'slack-webhook': reaching(/hooks\.slack\.com\/[A-Za-z0-9_\/-]*$/iy, 0, capOf(KIB, '[A-Za-z0-9_\\/-]')),

@@ -26,6 +26,17 @@ export const URL_PASSWORD_SCAN = prefixedSecretRule(
   (password) => isRedacted(password) || isReference(password) || isPlaceholder(password),
 );
 
+/**
+ * `https://TOKEN@github.com/o/r.git` (or with `x-oauth-basic` as its password): a user part that is a token (20+
+ * characters that look random) is the credential, with or without a password after it (which url-password judges).
+ */
+const URL_TOKEN_USER_SCAN = prefixedSecretRule(
+  'url-token-user',
+  ['://'],
+  /(\b[A-Za-z][A-Za-z0-9+.-]{0,31}:\/\/)([A-Za-z0-9_.~-]{20,256})(?=(?::[^\s:/@?#"'`<>]{0,1024})?@)/g,
+  (user) => !looksRandom(user),
+);
+
 /** `?token=VALUE&sig=VALUE`: the value of a sensitive parameter, up to the next `&`, `?`, `#` or quote. */
 const queryParamScan = scanRule(
   'query-param',
@@ -91,4 +102,4 @@ const bearer = prefixedSecretRule(
 );
 
 /** In the order they run. */
-export const HTTP_RULES: readonly TextRule[] = [lineLocalRule(URL_PASSWORD_SCAN), queryParam, authorization, apiKeyHeader, bearer];
+export const HTTP_RULES: readonly TextRule[] = [lineLocalRule(URL_PASSWORD_SCAN), lineLocalRule(URL_TOKEN_USER_SCAN), queryParam, authorization, apiKeyHeader, bearer];

@@ -131,3 +131,12 @@ t.test('Authorization header, tried only where the prefilter found its name: the
   );
   t.equal(authorization.applyAt!(`Authorization: Bearer ${token}`, []), `Authorization: Bearer ${token}`, 'only the starts it is told are tried');
 });
+
+t.test('a token as the user part of a URL, with or without a password', async (t) => {
+  const token = 'a1B2' + 'c3D4' + 'e5F6g7H8i9J0k1L2m3N4';
+  t.equal(run(`git clone https://${token}@github.com/acme/app.git`), `git clone https://${REDACTED}@github.com/acme/app.git`);
+  t.equal(run(`https://${token}:x-oauth-basic@github.com/acme/app`), `https://${REDACTED}:${REDACTED}@github.com/acme/app`);
+  for (const text of ['ssh://git@github.com/acme/app.git', 'https://deploy-user@example.com/x', 'mailto://someone.with.a.long.name@example.com']) {
+    t.equal(run(text), text, `a user name stays: ${text}`);
+  }
+});
