@@ -153,6 +153,8 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   'gitlab-token': token(),
   'slack-token': token(),
   'slack-app-token': token(),
+  // the id, a separator, then the 40 characters of its secret still arriving
+  'aws-secret-after-id': reaching(/(?:akia|asia)[A-Z0-9]{0,16}(?:$|[ \t]{0,4}(?:$|[,;|\t ][ \t]{0,4}[A-Za-z0-9/+]{0,40}$))/iy),
   'aws-access-key-id': token(),
   'google-api-key': token(),
   // `sk_` or `rk_` before the `_live_` / `_test_` keyword

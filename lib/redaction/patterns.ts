@@ -66,6 +66,14 @@ export const PATTERN_RULES: readonly TextRule[] = [
   tokenRule('gitlab-token', GITLAB_PREFIXES.map((p) => `gl${p}-`), `gl(?:${GITLAB_PREFIXES.join('|')})-`, '[A-Za-z0-9_-]', 20),
   tokenRule('slack-token', ['xox'], 'xox[bapres]-', '[A-Za-z0-9-]', 10),
   tokenRule('slack-app-token', ['xapp-'], 'xapp-', '[A-Za-z0-9-]', 10),
+  // the secret key right after its access key id (the console's credentials CSV, `aws configure list` pasted): before
+  // the id's own rule, which takes away what tells the secret apart
+  prefixedSecretRule(
+    'aws-secret-after-id',
+    ['akia', 'asia'],
+    new RegExp(`(${atTokenStart('AKIA|ASIA')}[A-Z0-9]{16}[ \\t]{0,4}[,;|\\t ][ \\t]{0,4})([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])`, 'g'),
+    () => false,
+  ),
   rule(
     'aws-access-key-id',
     ['akia', 'asia', 'abia', 'acca'],

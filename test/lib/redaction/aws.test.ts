@@ -51,3 +51,14 @@ t.test('long adversarial input finishes', async (t) => {
   const input = ('secret access key ' + 'a'.repeat(39) + ' ').repeat(5000);
   t.equal(run(input), input);
 });
+
+t.test('a secret key right after its access key id, with no name: the console CSV, a pasted pair', async (t) => {
+  const id = 'AKIA' + 'Q7XL1SPNXNYV2B8C';
+  const secret = 'wJalrXUtnFEMI/K7MDENG/' + 'bPxRfiCYzQ8nR2vT6y';
+  for (const text of [`Access key ID,Secret access key\n${id},${secret}\n`, `${id} ${secret}`, `${id}\t${secret}`]) {
+    const out = redactText(text);
+    t.notOk(out.includes(secret.slice(0, 12)), JSON.stringify(text));
+    t.notOk(out.includes(id), 'the id too');
+  }
+  t.equal(redactText(`${id} and then forty letters of nothing in particular`), '[REDACTED] and then forty letters of nothing in particular');
+});
