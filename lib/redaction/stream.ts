@@ -192,14 +192,21 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
    * match holds nothing any more, and what is held goes out as the whole text would have it.
    */
   const outgrow = (): string => {
+    const out = outgrowBlob();
+    if (out !== undefined) return out;
+    const ready = releaseReady();
+    lookedAt = held.length;
+    return ready;
+  };
+
+  /** outgrow's first half: the blob's output, or undefined when the match only closed (then what is held is looked at again). */
+  const outgrowBlob = (): string | undefined => {
     const { keyword, cap } = capped!;
     capped = undefined;
     const out = redactAfter(context.text, held);
     if (!out.endsWith(REDACTED)) {
       closedBefore = keyword + 1;
-      const ready = releaseReady();
-      lookedAt = held.length;
-      return ready;
+      return undefined;
     }
     released += held.length;
     held = '';
@@ -232,8 +239,20 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     return capped !== undefined && released + held.length - capped.start > capped.cap.longest;
   };
 
-  /** What is held, up to where a match could still begin, redacted. */
+  /**
+   * What is held, up to where a match could still begin, redacted. A capped match that outgrew its cap with no rule
+   * matching it closes, and the window is looked at again: in a loop, as a run of thousands of such matches
+   * (`ghp_ghp_ghp_…`) closes them one by one (a recursion ran out of stack).
+   */
   const releaseReady = (): string => {
+    for (;;) {
+      const out = releaseReadyOnce();
+      if (out !== undefined) return out;
+    }
+  };
+
+  /** One look of releaseReady: undefined when a capped match closed and the window needs another. */
+  const releaseReadyOnce = (): string | undefined => {
     const window = context.text + held;
     const suspicious = suspiciousWindow(window);
     const windowStart = released - context.length;
@@ -248,7 +267,7 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
       const open = openCappedMatch(looked(holding));
       const at = windowStart + from;
       capped = open && { start: at + open.start, keyword: at + open.keyword, cap: open.cap };
-      if (capped && released + held.length - capped.start > capped.cap.longest) return outgrow();
+      if (capped && released + held.length - capped.start > capped.cap.longest) return outgrowBlob();
     }
     if (cut <= 0) return '';
     const ready = held.slice(0, cut);

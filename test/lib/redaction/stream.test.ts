@@ -452,3 +452,12 @@ t.test('differential (property): secrets, escapes, keywords, spaces and prose, s
   );
   t.pass('held');
 });
+
+t.test('thousands of token prefixes in one run, none a token: closed one by one, with no stack overflow', async (t) => {
+  // each `ghp_` opens a capped match that outgrows its cap with no rule matching it; they closed in a recursion
+  for (const text of [`see ${'ghp_'.repeat(4000)}`, 'TOKEN=x;'.repeat(4000)]) {
+    const redactor = createStreamRedactor();
+    const out = redactor.push(text) + redactor.flush();
+    t.equal(out, redactText(text), text.slice(0, 12));
+  }
+});
