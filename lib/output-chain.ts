@@ -157,19 +157,25 @@ export function writeOut(events: Readable, output: OutputChainOptions, onFailure
   const all = settled(events, onFailure, output.signal && finalOnStdout(output) ? output.signal : undefined);
   const source = output.heartbeatMs ? Readable.from(withHeartbeat(all, output.heartbeatMs), { objectMode: true, highWaterMark: 1 }) : all;
   const chain = outputChain({ ...output, runId, onRunEnd });
-  pipeline(source, chain, (error) => {
-    if (!error) return;
+  let crashed = false;
+  const crash = (error: unknown) => {
+    if (crashed) return;
+    crashed = true;
     onFailure?.(error);
-    const crash = toZeroError(error);
-    exitCode = crash.exitCode;
+    const crashError = toZeroError(error);
+    exitCode = crashError.exitCode;
     const fallback = outputChain({ ...output, runId, onRunEnd });
     // Should the fresh chain fail too, the output still ends: a reader never waits forever.
     fallback.on('error', (fallbackError) => {
       onFailure?.(fallbackError);
       out.end();
     });
-    Readable.from(failureEvents(crash)).pipe(fallback).pipe(out);
-  });
+    Readable.from(failureEvents(crashError)).pipe(fallback).pipe(out);
+  };
+  pipeline(source, chain, (error) => error && crash(error));
+  // The pipeline is done once the chain took every event; a stage may still fail after that, on the chain's readable
+  // side (with a session, the stages before the record stage are a stream of their own): that failure ends the run too.
+  chain.on('error', crash);
   // Not part of the pipeline above: a failing chain must not take `out` down with it.
   chain.pipe(out);
   return { readable: out, exitCode: exitCodeKnown };
