@@ -64,6 +64,9 @@ const originalOf = (item: LogItem): Original | undefined => (item.raw === undefi
 /** A line whose type, among its first characters, is one beside the text (events.ts BESIDE_TEXT). */
 const BESIDE_TEXT_TYPE = /"type"\s*:\s*"(?:heartbeat|usage|warning)"/;
 const mayBeBesideText = (raw: string): boolean => BESIDE_TEXT_TYPE.test(raw.length > 512 ? raw.slice(0, 512) : raw);
+/** A line's runId, when written plainly (no escape) among its first characters; undefined otherwise. */
+const PLAIN_RUN_ID = /"runId"\s*:\s*"([^"\\]*)"/;
+const plainRunIdOf = (raw: string): string | undefined => PLAIN_RUN_ID.exec(raw.length > 512 ? raw.slice(0, 512) : raw)?.[1];
 const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 
 /**
@@ -288,9 +291,15 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
         const fields = read.after ? fieldsAround(judged.fields, read.after.fields) : judged.fields;
         return toRun(fields, read.delta, judged.asCame ? (line as Original) : undefined, out);
       }
-      // A clean line that is no delta is written as it came, unparsed, after what the runs held back (one beside a
-      // run's text, that run's text going on after it, is parsed below).
-      if (raw !== undefined && isCleanOther(raw, options) && !(runs.size > 0 && mayBeBesideText(raw))) {
+      // A clean line that is no delta is written as it came, unparsed, after what the runs held back; one beside a
+      // run's text (a heartbeat, a usage) keeps its place among that run's deltas, the text going on after it.
+      if (raw !== undefined && isCleanOther(raw, options)) {
+        const beside = runs.size > 0 && mayBeBesideText(raw) ? plainRunIdOf(raw) : undefined;
+        const run = beside === undefined ? undefined : runs.get(beside);
+        if (run) {
+          flushOthers(out, beside);
+          return run.aside(asRead(line as Original), out);
+        }
         flushOthers(out);
         out.push(asRead(line as Original));
         return;
