@@ -205,6 +205,8 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   'api-key-header': reaching(new RegExp(`(?:api-key|auth-token)${HEADER_VALUE}`, 'iy'), 0, HEADER_VALUE_CAP),
   'bearer-token': reaching(/bearer(?:$|[ \t]{1,4}[A-Za-z0-9._~+/=-]*$)/iy, 0, capOf(4 * KIB + 16, '[A-Za-z0-9._~+/=-]')),
   'sensitive-assignment': named(isSensitiveKey, ASSIGNMENT_REST, BARE_VALUE_CAP),
+  // `auth`, its operator, then the base64 of user:password still arriving
+  'basic-auth-field': reaching(/auth["']?[ \t]{0,4}(?:$|[:=][ \t]{0,4}["']?[A-Za-z0-9+/=]*$)/iy, 0, capOf(4 * KIB + 64, '[A-Za-z0-9+/=]')),
   // the flag's name after its `--`, then its value as the next argument
   'command-flag': argumentBound(named(isSensitiveKey, FLAG_REST, ARGUMENT_CAP), true),
   // the option at an argument's start, glued or spaced, a user name and `:` for -u, then the value

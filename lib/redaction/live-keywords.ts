@@ -93,6 +93,7 @@ const CONDITIONS: Readonly<Record<string, readonly Condition[]>> = {
   'api-key-header': [nameOperator],
   'cookie-header': [nameOperator, cookieFlag],
   'bearer-token': [blankNext],
+  'basic-auth-field': [nameOperator],
   'command-flag': [flagArgument],
   'command-password': [optionArgument],
 };

@@ -45,11 +45,21 @@ function rule(name: string, keywords: readonly string[], source: string): TextRu
   return wholeMatchRule(name, keywords, new RegExp(source, 'g'));
 }
 
-/** `prefix` then `min`+ characters of `body` (a character class), the whole run redacted however long. */
-function tokenRule(name: string, keywords: readonly string[], prefix: string, body: string, min: number, max = 1024): TextRule {
+/**
+ * `prefix` then `min`+ characters of `body` (a character class), the whole run of `tail` characters redacted
+ * however long (`body` by default).
+ */
+function tokenRule(name: string, keywords: readonly string[], prefix: string, body: string, min: number, max = 1024, tail = body): TextRule {
   const pattern = new RegExp(`${atTokenStart(prefix)}${body}{${min},${max}}`, 'g');
-  return wholeMatchRule(name, keywords, pattern, new RegExp(body));
+  return wholeMatchRule(name, keywords, pattern, new RegExp(tail));
 }
+
+/**
+ * The tail of the services' tokens added late, whose bodies are narrower (hex, capitals): the rest of a run of
+ * token characters glued to one goes with it, or a token prefix in that rest (`…W111doo_v1_…`) would start a
+ * second token once the first is a marker, in the whole text but not in a stream that released the first.
+ */
+const GLUED = '[A-Za-z0-9_-]';
 
 /** In the order they run: the PEM block first, so no other rule chops its body. */
 export const PATTERN_RULES: readonly TextRule[] = [
@@ -85,23 +95,23 @@ export const PATTERN_RULES: readonly TextRule[] = [
   tokenRule('huggingface-token', ['hf_'], 'hf_', '[A-Za-z0-9]', 30),
   tokenRule('groq-key', ['gsk_'], 'gsk_', '[A-Za-z0-9]', 20),
   // tokens of services a repository's config or a CI log often holds, each known by its prefix
-  tokenRule('pypi-token', ['pypi-age'], 'pypi-AgE', '[A-Za-z0-9_-]', 50, 8192),
-  tokenRule('stripe-webhook-secret', ['whsec_'], 'whsec_', '[A-Za-z0-9]', 24),
-  tokenRule('google-oauth-secret', ['gocspx-'], 'GOCSPX-', '[A-Za-z0-9_-]', 24),
+  tokenRule('pypi-token', ['pypi-age'], 'pypi-AgE', '[A-Za-z0-9_-]', 50, 8192, GLUED),
+  tokenRule('stripe-webhook-secret', ['whsec_'], 'whsec_', '[A-Za-z0-9]', 24, 1024, GLUED),
+  tokenRule('google-oauth-secret', ['gocspx-'], 'GOCSPX-', '[A-Za-z0-9_-]', 24, 1024, GLUED),
   tokenRule('google-oauth-token', ['ya29.'], 'ya29\\.', '[A-Za-z0-9_.-]', 20, 4096),
-  tokenRule('shopify-token', ['shpat_', 'shpss_', 'shpca_', 'shppa_'], 'shp(?:at|ss|ca|pa)_', '[A-Fa-f0-9]', 32),
-  tokenRule('digitalocean-token', ['dop_v1_', 'doo_v1_', 'dor_v1_'], 'do[opr]_v1_', '[a-f0-9]', 64),
-  tokenRule('vault-token', ['hvs.', 'hvb.'], 'hv[sb]\\.', '[A-Za-z0-9_-]', 24),
-  tokenRule('databricks-token', ['dapi'], 'dapi', '[a-f0-9]', 32),
-  tokenRule('atlassian-token', ['atatt3'], 'ATATT3', '[A-Za-z0-9_-]', 50),
-  tokenRule('xai-key', ['xai-'], 'xai-', '[A-Za-z0-9]', 40),
-  tokenRule('replicate-token', ['r8_'], 'r8_', '[A-Za-z0-9]', 30),
-  tokenRule('perplexity-key', ['pplx-'], 'pplx-', '[A-Za-z0-9]', 40),
-  tokenRule('tailscale-key', ['tskey-'], 'tskey-', '[A-Za-z0-9-]', 20),
-  tokenRule('square-token', ['sq0atp-', 'sq0csp-'], 'sq0(?:atp|csp)-', '[A-Za-z0-9_-]', 22),
-  tokenRule('linear-key', ['lin_api_'], 'lin_api_', '[A-Za-z0-9]', 30),
-  tokenRule('postman-key', ['pmak-'], 'PMAK-', '[A-Za-z0-9-]', 50),
-  tokenRule('age-secret-key', ['age-secret-key-1'], 'AGE-SECRET-KEY-1', '[A-Z0-9]', 50),
+  tokenRule('shopify-token', ['shpat_', 'shpss_', 'shpca_', 'shppa_'], 'shp(?:at|ss|ca|pa)_', '[A-Fa-f0-9]', 32, 1024, GLUED),
+  tokenRule('digitalocean-token', ['dop_v1_', 'doo_v1_', 'dor_v1_'], 'do[opr]_v1_', '[a-f0-9]', 64, 1024, GLUED),
+  tokenRule('vault-token', ['hvs.', 'hvb.'], 'hv[sb]\\.', '[A-Za-z0-9_-]', 24, 1024, GLUED),
+  tokenRule('databricks-token', ['dapi'], 'dapi', '[a-f0-9]', 32, 1024, GLUED),
+  tokenRule('atlassian-token', ['atatt3'], 'ATATT3', '[A-Za-z0-9_-]', 50, 1024, GLUED),
+  tokenRule('xai-key', ['xai-'], 'xai-', '[A-Za-z0-9]', 40, 1024, GLUED),
+  tokenRule('replicate-token', ['r8_'], 'r8_', '[A-Za-z0-9]', 30, 1024, GLUED),
+  tokenRule('perplexity-key', ['pplx-'], 'pplx-', '[A-Za-z0-9]', 40, 1024, GLUED),
+  tokenRule('tailscale-key', ['tskey-'], 'tskey-', '[A-Za-z0-9-]', 20, 1024, GLUED),
+  tokenRule('square-token', ['sq0atp-', 'sq0csp-'], 'sq0(?:atp|csp)-', '[A-Za-z0-9_-]', 22, 1024, GLUED),
+  tokenRule('linear-key', ['lin_api_'], 'lin_api_', '[A-Za-z0-9]', 30, 1024, GLUED),
+  tokenRule('postman-key', ['pmak-'], 'PMAK-', '[A-Za-z0-9-]', 50, 1024, GLUED),
+  tokenRule('age-secret-key', ['age-secret-key-1'], 'AGE-SECRET-KEY-1', '[A-Z0-9]', 50, 1024, GLUED),
   tokenRule('doppler-token', ['dp.st.', 'dp.pt.', 'dp.ct.', 'dp.sa.'], 'dp\\.(?:st|pt|ct|sa)\\.', '[A-Za-z0-9_.-]', 30),
   tokenRule('mapbox-secret', ['sk.eyj'], 'sk\\.eyJ', '[A-Za-z0-9_.-]', 40, 4096),
   wholeMatchRule(
