@@ -8,7 +8,8 @@
 
 import { prefixedSecretRule, type TextRule } from './rule.js';
 
-const AUTH_VALUE = /(["']?\b_?auth["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)([A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/gi;
+/** Begins with its literal, and looks behind only there: `auth` is in most texts that hold code (author, OAuth). */
+const AUTH_VALUE = /(_?auth(?<=(?:^|[^A-Za-z0-9_])_?auth)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)([A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/gi;
 
 /** Whether base64 `value` decodes to printable `user:password`. */
 export function isEncodedCredential(value: string): boolean {
