@@ -6,10 +6,13 @@
  * to `user:password`.
  */
 
-import { prefixedSecretRule, type TextRule } from './rule.js';
+import { scanRule, type TextRule } from './rule.js';
 
-/** Begins with its literal, and looks behind only there: `auth` is in most texts that hold code (author, OAuth). */
-const AUTH_VALUE = /(_?auth(?<=(?:^|[^A-Za-z0-9_])_?auth)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?)([A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/gi;
+/**
+ * Begins where its keyword does (`auth`, any case; a `_` before it is looked behind for), so the rule is tried only
+ * at the places the prefilter found `auth`: in most texts that hold code (author, OAuth).
+ */
+const AUTH_VALUE = /auth(?<=(?:^|[^A-Za-z0-9_])_?auth)["']?[ \t]{0,4}[:=][ \t]{0,4}["']?([A-Za-z0-9+/]{8,4096}={0,2})(?![A-Za-z0-9+/=])/gi;
 
 /** Whether base64 `value` decodes to printable `user:password`. */
 export function isEncodedCredential(value: string): boolean {
@@ -17,4 +20,15 @@ export function isEncodedCredential(value: string): boolean {
   return /^[\x20-\x7e]{1,512}:[\x20-\x7e]{1,2048}$/.test(decoded);
 }
 
-export const BASIC_AUTH_RULE: TextRule = prefixedSecretRule('basic-auth-field', ['auth'], AUTH_VALUE, (secret) => !isEncodedCredential(secret));
+export const BASIC_AUTH_RULE: TextRule = scanRule(
+  'basic-auth-field',
+  ['auth'],
+  AUTH_VALUE,
+  (match) => {
+    const value = match[1]!;
+    if (!isEncodedCredential(value)) return undefined;
+    const end = match.index + match[0].length;
+    return [end - value.length, end];
+  },
+  true,
+);
