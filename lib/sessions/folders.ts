@@ -65,8 +65,9 @@ const DISK_FAILURES = new Set(['ENOSPC', 'EDQUOT', 'EFBIG', 'EIO', 'EROFS']);
 
 /** What is wrong with the disk that made `error` (also through a storeError's cause), or undefined when it is not the disk. */
 export function diskFailure(error: unknown): string | undefined {
-  const code = errnoOf(error) ?? errnoOf((error as { cause?: unknown })?.cause);
-  if (!code || !DISK_FAILURES.has(code)) return undefined;
+  // a storeError is a UsageError, whose own code (`usage_error`) says nothing of the disk: its cause does
+  const code = [errnoOf(error), errnoOf((error as { cause?: unknown })?.cause)].find((found) => found !== undefined && DISK_FAILURES.has(found));
+  if (!code) return undefined;
   return `${PROBLEMS[code] ?? 'the disk failed'} (${code})`;
 }
 

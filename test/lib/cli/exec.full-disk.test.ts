@@ -82,3 +82,14 @@ t.test('--resume on a full disk: a usage error that says the disk is full, no cr
   t.match(events.at(-1), { type: 'run_end', exitCode: 2 });
   t.same(readdirSync(join(home, 'sessions', id)).filter((name) => name.endsWith('.tmp')), [], 'no temporary lock file');
 });
+
+t.test('a disk already full to the last byte: a new run goes on unrecorded, says so, and leaves no folder', { skip: !mountable && 'mounting a tmpfs needs root' }, async (t) => {
+  const home = tinyHome(t);
+  execFileSync('sh', ['-c', `dd if=/dev/zero of=${join(home, 'filler')} bs=4k 2>/dev/null; true`]);
+  const { code, events } = await run(t, home, [{ chunks: ['ok'] }]);
+  t.equal(code, 0);
+  t.equal(streamedText(events), 'ok');
+  t.match(events.find((event) => event.type === 'warning'), { message: /^The session could not be written: the disk is full \(ENOSPC\)\./ });
+  t.match(events.at(-1), { type: 'run_end', status: 'success', exitCode: 0 });
+  t.same(sessionsIn(home), [], 'no folder left behind');
+});
