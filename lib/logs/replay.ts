@@ -40,7 +40,8 @@ export function createRunPicker(runId?: string, places?: LogPlaces): Step<LogIte
       state.schemaVersion ??= schemaVersionOf(value);
       if (value?.type === 'run_end') {
         state.ended = true;
-        if (typeof value.exitCode === 'number') state.exitCode = value.exitCode;
+        // a code no process can exit with (1e400, 256, -1, 2.5: JSON and the schema allow them) is a failure, 1
+        if (typeof value.exitCode === 'number') state.exitCode = Number.isInteger(value.exitCode) && value.exitCode >= 0 && value.exitCode <= 255 ? value.exitCode : 1;
       }
       emit({ value: item.value, lineNo: item.lineNo });
     },

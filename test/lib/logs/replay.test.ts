@@ -38,3 +38,14 @@ t.test('the picker: a session file\'s stored prompts belong to no run and are sk
   t.equal(first.pick.chosen, 'a');
   t.same(applyStep(createRunPicker('b'), [prompt(1), e('a', 'run_start', 2), e('a', 'run_end', 3), prompt(4), e('b', 'run_start', 5), e('b', 'run_end', 6)]).map((item) => item.lineNo), [5, 6]);
 });
+
+t.test('the picker: a recorded exit code no process can have is 1', async (t) => {
+  for (const exitCode of [Infinity, 256, -1, 2.5]) {
+    const picker = createRunPicker();
+    applyStep(picker, [{ lineNo: 1, value: { runId: 'a', type: 'run_start' } }, { lineNo: 2, value: { runId: 'a', type: 'run_end', status: 'error', exitCode } }]);
+    t.equal(picker.pick.exitCode, 1, String(exitCode));
+  }
+  const fine = createRunPicker();
+  applyStep(fine, [{ lineNo: 1, value: { runId: 'a', type: 'run_end', exitCode: 130 } }]);
+  t.equal(fine.pick.exitCode, 130);
+});
