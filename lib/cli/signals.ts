@@ -17,8 +17,8 @@ let setup = new AbortController();
 function keep(signal: CancelSignal): void {
   early.push(signal);
   // A second one hurries the end, as during a run: but the run, set up by then, still writes its run_end.
-  if (early.length > 1 && early.length < 3) clearTimeout(untaken);
-  else if (early.length > 1) return;
+  if (early.length > 2) return;
+  clearTimeout(untaken);
   setup.abort(new CancelledError(early[0]!));
   const code = exitCode(early[0]!);
   untaken = setTimeout(() => exitProcess(code), early.length > 1 ? HURRIED_EXIT_MS : UNTAKEN_EXIT_MS).unref();

@@ -62,7 +62,7 @@ const isCleanOther = (raw: string, options: RedactOptions): boolean =>
 
 const originalOf = (item: LogItem): Original | undefined => (item.raw === undefined ? undefined : (item as Original));
 /** A line whose type, among its first characters, is one beside the text (events.ts BESIDE_TEXT). */
-const BESIDE_TEXT_TYPE = /"type"\s*:\s*"(?:heartbeat|usage|warning)"/;
+const BESIDE_TEXT_TYPE = new RegExp(`"type"\\s*:\\s*"(?:${[...BESIDE_TEXT].join('|')})"`);
 const mayBeBesideText = (raw: string): boolean => BESIDE_TEXT_TYPE.test(raw.length > 512 ? raw.slice(0, 512) : raw);
 /** A line's runId, when written plainly (no escape) among its first characters; undefined otherwise. */
 const PLAIN_RUN_ID = /"runId"\s*:\s*"([^"\\]*)"/;
