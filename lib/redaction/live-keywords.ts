@@ -44,13 +44,25 @@ const FOLLOW_LIMIT = 160;
 const isBlankCode = (code: number): boolean => code === 32 || code === 9;
 
 /**
+ * Walks the name run after the keyword on from where the last walk stopped, FOLLOW_LIMIT characters at most (an
+ * occurrence still open past that is live): false when the run goes on past it. Unbounded, `password` × N in one
+ * piece walked to the piece's end from every occurrence.
+ */
+const walkNameRun = (follow: Follow): boolean => {
+  const { text } = follow;
+  const limit = Math.min(text.length, follow.from + FOLLOW_LIMIT + 1);
+  follow.runEnd = Math.max(follow.runEnd, follow.from);
+  while (follow.runEnd < limit && isNameCode(text.charCodeAt(follow.runEnd))) follow.runEnd++;
+  return follow.runEnd < limit || limit === text.length;
+};
+
+/**
  * The rest of a name, then `\?["']?[ \t]{0,4}` and `:` or `=`: the anchored assignment rule's condition; the
  * query parameter (`[?&]name=`), header (`authorization:`, `x-api-key=`) and cookie (`Cookie:`) rules' names meet it too.
  */
 const nameOperator: Condition = (follow) => {
+  if (!walkNameRun(follow)) return OPEN;
   const { text } = follow;
-  follow.runEnd = Math.max(follow.runEnd, follow.from);
-  while (follow.runEnd < text.length && isNameCode(text.charCodeAt(follow.runEnd))) follow.runEnd++;
   let at = follow.runEnd;
   if (at < text.length && text.charCodeAt(at) === 92) at++;
   if (at < text.length && (text.charCodeAt(at) === 34 || text.charCodeAt(at) === 39)) at++;
@@ -69,9 +81,8 @@ const cookieFlag: Condition = (follow) => (follow.dashed ? blankNext(follow) : D
 /** A command's `--flag`, then a blank and its value (`--password X`; `--password=X` is nameOperator's). */
 const flagArgument: Condition = (follow) => {
   if (!follow.flagged) return DEAD;
+  if (!walkNameRun(follow)) return OPEN;
   const { text } = follow;
-  follow.runEnd = Math.max(follow.runEnd, follow.from);
-  while (follow.runEnd < text.length && isNameCode(text.charCodeAt(follow.runEnd))) follow.runEnd++;
   let at = follow.runEnd;
   let blanks = 0;
   for (; blanks < 4 && at < text.length && isBlankCode(text.charCodeAt(at)); blanks++) at++;

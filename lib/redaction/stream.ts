@@ -9,7 +9,7 @@
  * redactText(concatenation of what came in), for every split.
  */
 
-import { openCappedMatch, PEM_HEADER_START, SHORT_RUN, type CappedMatch } from './hold.js';
+import { openCappedMatch, outgrownBefore, PEM_HEADER_START, SHORT_RUN, type CappedMatch } from './hold.js';
 import { heldTailLength, holdFrom, type HeldCredentials } from './tail.js';
 import { rulesViews } from './rules-view.js';
 import { CONTEXT_CHARS, createContext, textAfter } from './stream-context.js';
@@ -205,7 +205,8 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
     capped = undefined;
     const out = redactAfter(context.text, held);
     if (!out.endsWith(REDACTED)) {
-      closedBefore = keyword + 1;
+      const windowStart = released - context.length;
+      closedBefore = windowStart + outgrownBefore(context.text + held, keyword + 1 - windowStart);
       return undefined;
     }
     released += held.length;

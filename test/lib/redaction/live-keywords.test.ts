@@ -63,6 +63,9 @@ t.test('every other keyword is live as soon as it is seen', async (t) => {
 
 t.test('a name run longer than any name is taken as live', async (t) => {
   t.equal(lastLive(`token${'x'.repeat(200)}`), 0);
+  // not walked to the run's end: `password` × N in one piece walked to its end from every occurrence
+  t.equal(lastLive(`token${'x'.repeat(200)} is here`), 0, 'whatever ends it further on, in the same piece');
+  t.equal(lastLive(`token${'x'.repeat(100)} is here`), -1, 'within the limit, the character after the run decides');
   t.equal(lastLive(`the token is ${'x'.repeat(200)}`), -1, 'but a long piece after a dead one changes nothing');
 });
 
