@@ -4,7 +4,7 @@ import type { ChatMessage, ToolCallRequest } from '../protocol/chat.js';
 import type { Provider, ProviderChunk } from '../providers/types.js';
 import type { Toolbox } from '../tools/registry.js';
 import type { ToolContext, ToolOutcome } from '../tools/types.js';
-import { isTooDeep, TOO_DEEP } from '../protocol/depth.js';
+import { isTooDeep, TOO_DEEP_ARGUMENTS } from '../protocol/depth.js';
 import { isJsonObject } from '../protocol/json-object.js';
 import { validCallId } from '../protocol/ids.js';
 import { askReason } from '../tools/permissions.js';
@@ -69,7 +69,7 @@ async function* streamTurn(run: ModelRun, messages: ChatMessage[]): AsyncGenerat
  */
 function withinDepth(call: ToolCallRequest): ToolCallRequest {
   if (call.argsError !== undefined || !isTooDeep(call.args)) return call;
-  return { id: call.id, name: call.name, args: undefined, argsError: `The tool arguments are ${TOO_DEEP}; send them with less nesting.` };
+  return { id: call.id, name: call.name, args: undefined, argsError: TOO_DEEP_ARGUMENTS };
 }
 
 async function* checkpointAndRun(run: ModelRun, { id, name, args }: ToolCallRequest, context: ToolContext, nextCheckpoint: () => number): AsyncGenerator<Event, ToolOutcome> {

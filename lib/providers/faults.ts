@@ -1,4 +1,5 @@
 import { ProviderError, ZeroError } from '../errors.js';
+import { isTextTooDeep, TOO_DEEP_ARGUMENTS } from '../protocol/depth.js';
 
 /** The shape both official SDKs give their HTTP errors (openai's and @anthropic-ai/sdk's APIError). */
 type SdkError = Error & { status?: number; error?: unknown };
@@ -86,6 +87,7 @@ export function deadlines(run: AbortSignal, provider: string, options: { timeout
 /** Parses streamed tool arguments; an empty string is `{}`, invalid JSON gives `argsError` for the model to see. */
 export function parseToolArguments(raw: string): { args: unknown; argsError?: string } {
   if (raw.trim() === '') return { args: {} };
+  if (isTextTooDeep(raw)) return { args: undefined, argsError: TOO_DEEP_ARGUMENTS };
   try {
     return { args: JSON.parse(raw) };
   } catch (error) {

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { isLineTooDeep, isTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from '../../../lib/protocol/depth.js';
+import { isLineTooDeep, isTextTooDeep, isTooDeep, MAX_JSON_DEPTH, TOO_DEEP } from '../../../lib/protocol/depth.js';
 
 // Built as text: JSON.stringify of such values would itself overflow the stack.
 const nestedArrays = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
@@ -34,4 +34,18 @@ t.test('a line is asked about by its value, and one too short to nest deeper is 
   t.equal(isLineTooDeep(nestedArrays(256), JSON.parse(nestedArrays(256))), false);
   t.equal(isLineTooDeep('[]', [[[[]]]], 3), false, 'two characters cannot hold four levels: the value is not walked');
   t.equal(isLineTooDeep('[[[[]]]]', [[[[]]]], 3), true);
+});
+
+t.test('isTextTooDeep reads the depth from the text, before anything is parsed', async (t) => {
+  t.equal(isTextTooDeep(nestedArrays(256)), false);
+  t.equal(isTextTooDeep(nestedArrays(257)), true);
+  t.equal(isTextTooDeep(nestedObjects(257)), true);
+  t.equal(isTextTooDeep(`[${'[],'.repeat(1000)}[]]`), false, 'side by side is not deep');
+  t.equal(isTextTooDeep(`{"a":"${'['.repeat(1000)}","b":[]}`), false, 'brackets in a string do not count');
+  t.equal(isTextTooDeep(`{"a":"\\\\","b":"${'{'.repeat(1000)}"}`), false, 'an escaped backslash ends no string');
+  t.equal(isTextTooDeep(`{"a":"\\"${'['.repeat(300)}"}`), false, 'an escaped quote ends no string');
+  t.equal(isTextTooDeep(`["\\\\"${',['.repeat(300)}`), true, 'a quote after an escaped backslash does end it');
+  // a model's 150 MB of `[` ran zero out of heap when parsed first; read as text, a few MB say it at once
+  t.equal(isTextTooDeep('['.repeat(10_000_000)), true);
+  t.equal(isTextTooDeep(nestedArrays(100_000)), isTooDeep(JSON.parse(nestedArrays(100_000))), 'the same answer as the parsed walk');
 });
