@@ -13,7 +13,39 @@ import { createEarliest } from './earliest.js';
 
 export type Problem = { lineNo: number; problem: string };
 
-type Run = { runId: string; startLine: number; lastLine: number; ended: boolean; beforeStart: boolean; open: Map<string, number> };
+type Run = {
+  runId: string;
+  startLine: number;
+  lastLine: number;
+  ended: boolean;
+  beforeStart: boolean;
+  /** The calls waiting for their results: id → line. */
+  open: Map<string, number>;
+  /** The calls in the order they came, from `head` on; one answered since is skipped when the earliest is asked for. */
+  calls: { id: string; line: number }[];
+  head: number;
+};
+
+/**
+ * The line of `run`'s earliest call still waiting. A Map's first entry is found by walking past every entry
+ * deleted before it, which was quadratic over 100,000 calls answered in order (200,000: 20 s).
+ */
+function earliestCall(run: Run): number {
+  const { calls } = run;
+  while (run.head < calls.length && run.open.get(calls[run.head]!.id) !== calls[run.head]!.line) run.head++;
+  if (run.head > 1024 && run.head * 2 > calls.length) {
+    calls.splice(0, run.head);
+    run.head = 0;
+  }
+  return run.head < calls.length ? calls[run.head]!.line : run.lastLine;
+}
+
+/** No call of `run` is waiting any more. */
+function noCallsOpen(run: Run): void {
+  run.open.clear();
+  run.calls.length = 0;
+  run.head = 0;
+}
 
 /**
  * Events that may come while tool calls are still unanswered: more calls of the same turn, their results, notices, heartbeats,
@@ -59,12 +91,12 @@ export function createInvariantChecker(label: (lineNo: number) => string = (line
   const versions = createVersionScopes((runId) => `run ${runId}`);
   /** The run that is going on: started, not ended. */
   let current: Run | undefined;
-  const open = createEarliest<Run>((run) => (run.ended ? undefined : run.open.size === 0 ? run.lastLine : (run.open.values().next().value ?? run.lastLine)));
+  const open = createEarliest<Run>((run) => (run.ended ? undefined : run.open.size === 0 ? run.lastLine : earliestCall(run)));
 
   const unanswered = (run: Run, what: string): Problem[] => {
     if (run.open.size === 0) return [];
     const problems = [...run.open].map(([id, line]) => ({ lineNo: line, problem: `run ${run.runId}: tool_call ${JSON.stringify(id)} has no tool_result before ${what}` }));
-    run.open.clear();
+    noCallsOpen(run);
     return problems;
   };
 
@@ -77,7 +109,7 @@ export function createInvariantChecker(label: (lineNo: number) => string = (line
       const problems: Problem[] = [];
       let run = runs.get(runId);
       if (!run) {
-        run = { runId, startLine: lineNo, lastLine: lineNo, ended: false, beforeStart: type === 'error', open: new Map() };
+        run = { runId, startLine: lineNo, lastLine: lineNo, ended: false, beforeStart: type === 'error', open: new Map(), calls: [], head: 0 };
         runs.set(runId, run);
         runIds.push(runId);
         open.add(run, lineNo);
@@ -97,9 +129,11 @@ export function createInvariantChecker(label: (lineNo: number) => string = (line
         const id = String(event.id);
         if (run.open.has(id)) problems.push({ lineNo, problem: `run ${runId}: tool_call id ${JSON.stringify(id)} is already waiting for its result` });
         run.open.set(id, lineNo);
+        run.calls.push({ id, line: lineNo });
       } else if (type === 'tool_result') {
         const id = String(event.id);
         if (!run.open.delete(id)) problems.push({ lineNo, problem: `run ${runId}: tool_result ${JSON.stringify(id)} answers no tool_call` });
+        else if (run.open.size === 0) noCallsOpen(run);
       } else if (run.open.size > 0 && !MAY_WAIT.has(type)) {
         problems.push(...unanswered(run, type));
       }

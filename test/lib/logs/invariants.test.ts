@@ -112,3 +112,26 @@ t.test('openFrom: the earliest line an open run or call may still get a problem 
   checker.event(ev('run_end', 'r1', { status: 'success', exitCode: 0 }), 8);
   t.equal(checker.openFrom(), Infinity);
 });
+
+t.test('openFrom with many calls waiting: the earliest still waiting, whatever order they are answered in', async (t) => {
+  const checker = createInvariantChecker();
+  checker.event(ev('run_start'), 1);
+  const calls = 5000;
+  for (let call = 0; call < calls; call++) checker.event(ev('tool_call', 'r1', { id: `c${call}` }), 2 + call);
+  t.equal(checker.openFrom(), 2);
+  // answered in order, then one out of order: each answer moves the earliest to the next call still waiting
+  let line = 2 + calls;
+  for (let call = 0; call < 3000; call++) checker.event(ev('tool_result', 'r1', { id: `c${call}` }), line++);
+  t.equal(checker.openFrom(), 2 + 3000, 'past the 3,000 answered');
+  checker.event(ev('tool_result', 'r1', { id: 'c3001' }), line++);
+  t.equal(checker.openFrom(), 2 + 3000, 'a later call answered first changes nothing');
+  checker.event(ev('tool_result', 'r1', { id: 'c3000' }), line++);
+  t.equal(checker.openFrom(), 2 + 3002, 'the answered one after it is skipped too');
+  const sentAgain = line++;
+  checker.event(ev('tool_call', 'r1', { id: 'c3002' }), sentAgain);
+  t.equal(checker.openFrom(), 2 + 3003, 'a call sent again waits from its new line');
+  for (let call = 3003; call < calls; call++) checker.event(ev('tool_result', 'r1', { id: `c${call}` }), line++);
+  t.equal(checker.openFrom(), sentAgain, 'the call sent again is the last still waiting');
+  checker.event(ev('tool_result', 'r1', { id: 'c3002' }), line++);
+  t.equal(checker.openFrom(), line - 1, 'none waiting: the run, at its last line');
+});
