@@ -2,14 +2,15 @@ import type { Duplex } from 'node:stream';
 import pumpify from 'pumpify';
 import type { OutputFormat } from '../transforms/serialize.js';
 import { pace } from '../transforms/pace.js';
-import type { ProgressWriter } from './output/serializer.js';
 import type { LogPlaces } from './logs/places.js';
-import { logChain, type LogChainOptions } from './logs/chain.js';
+import { checkLogChainOptions, logChain, type LogChainOptions } from './logs/chain.js';
+import { aName, aString, aWriter, nonNegativeNumber, oneOf, positiveInteger } from './options.js';
+import { OUTPUT_FORMATS, type ProgressWriter } from './output/serializer.js';
 import { createRecordedCheck, createRunPicker, type RunPick } from './logs/replay.js';
 import { createStatsReport, type StatsFormat } from './logs/stats.js';
 import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
 import { createLogSerializer } from './logs/serialize.js';
-import { transcriptTitle, type RenderFormat } from './render/format.js';
+import { RENDER_FORMATS, transcriptTitle, type RenderFormat } from './render/format.js';
 import { createHtmlRenderer } from './render/html.js';
 import { createMarkdownRenderer } from './render/markdown.js';
 import { createPlainTextRenderer } from './render/text.js';
@@ -23,14 +24,16 @@ export { type LogChainOptions } from './logs/chain.js';
 export { redactLogChain } from './logs/redact-chain.js';
 
 /** `zero validate`: frame → schema of each line's version + order rules → the report; `summary()` once it has ended. */
-export function validateLogChain(options: LogChainOptions & Omit<LogCheckOptions, 'redaction' | 'places'> = {}): { chain: Duplex; summary(): LogSummary | undefined } {
+export function validateLogChain(given?: LogChainOptions & Omit<LogCheckOptions, 'redaction' | 'places'>): { chain: Duplex; summary(): LogSummary | undefined } {
+  const options = checkLogChainOptions('validateLogChain', given, { kind: oneOf(['input', 'output']), maxProblems: positiveInteger, format: oneOf(['text', 'json']) });
   let report: ReturnType<typeof createLogReport> | undefined;
   const chain = logChain(options, (places) => [(report = createLogReport({ ...options, places }))]);
   return { chain, summary: () => report!.summary() };
 }
 
 /** `zero stats`: frame → per-run totals, at the end. */
-export function statsChain(options: LogChainOptions & { format?: StatsFormat } = {}): Duplex {
+export function statsChain(given?: LogChainOptions & { format?: StatsFormat }): Duplex {
+  const options = checkLogChainOptions('statsChain', given, { format: oneOf(['text', 'json', 'stream-json']) });
   return logChain(options, () => [createStatsReport(options.format, options.redaction)]);
 }
 
@@ -49,7 +52,8 @@ export type ReplayChainOptions = LogChainOptions & {
  * `zero replay`: frame → pick a run → validate(output) → redact (→ restamp) → (pace) → serialize, as exec wrote it;
  * in the text format, a conversation's user turns, how each ended and the permissions decided are shown too.
  */
-export function replayChain(options: ReplayChainOptions = {}): { chain: Duplex; pick: RunPick } {
+export function replayChain(given?: ReplayChainOptions): { chain: Duplex; pick: RunPick } {
+  const options = checkLogChainOptions('replayChain', given, { runId: aName, newRunId: aName, delay: nonNegativeNumber, format: oneOf(OUTPUT_FORMATS), stderr: aWriter });
   let picker: ReturnType<typeof createRunPicker> | undefined;
   const { newRunId: runId, redaction } = options;
   // a new runId only: each event keeps its own schemaVersion (the stamp stage would write the events in one version)
@@ -70,7 +74,8 @@ export function replayChain(options: ReplayChainOptions = {}): { chain: Duplex; 
 const RENDERERS = { markdown: createMarkdownRenderer, html: createHtmlRenderer, text: createPlainTextRenderer } as const;
 
 /** `zero render`: frame → transcript (redacted as it is made) → markdown | html | text, written as the log is read. */
-export function renderChain(options: LogChainOptions & { format?: RenderFormat; source?: string } = {}): Duplex {
+export function renderChain(given?: LogChainOptions & { format?: RenderFormat; source?: string }): Duplex {
+  const options = checkLogChainOptions('renderChain', given, { format: oneOf(RENDER_FORMATS), source: aString });
   const render = RENDERERS[options.format ?? 'markdown'];
   return logChain(options, (places) => [createTranscript({ redaction: options.redaction, places }), render({ title: transcriptTitle(options.source) })]);
 }

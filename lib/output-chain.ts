@@ -13,7 +13,7 @@ import { newRunId } from './protocol/ids.js';
 import type { Event } from './protocol/types.js';
 import type { VersionChoice } from './protocol/versions.js';
 import type { SessionRecorder } from './sessions/recorder.js';
-import { serializeStep } from './output/serializer.js';
+import { OUTPUT_FORMATS, serializeStep } from './output/serializer.js';
 import { withHeartbeat } from './output/heartbeat.js';
 import { guardStep } from './output/event-guard.js';
 import { warmUpStep } from './output/warm-up.js';
@@ -21,6 +21,7 @@ import { stampStep } from './protocol/stamp.js';
 import type { TextSpool } from './files/text-spool.js';
 import { redactStep } from './redaction/events.js';
 import { composeSteps, joinDuplex, stepStream, type Step } from './streams.js';
+import { aWriter, anAbortSignal, checkOptions, oneOf, positiveNumber, REDACTION, STAMPING } from './options.js';
 
 export type OutputChainOptions = {
   format?: OutputFormat;
@@ -41,6 +42,16 @@ export type OutputChainOptions = {
   heartbeatMs?: number;
   /** The run's cancellation: a spooled final's text, redacted as it is written, is cut there, and the run ends cancelled. */
   signal?: AbortSignal;
+};
+
+/** What outputChain (and execChain's `output`) checks of its options when it is made. */
+export const OUTPUT_CHAIN_OPTIONS = {
+  ...REDACTION,
+  ...STAMPING,
+  format: oneOf(OUTPUT_FORMATS),
+  stderr: aWriter,
+  heartbeatMs: positiveNumber,
+  signal: anAbortSignal,
 };
 
 /** Whether stdout carries a final's text: the text format writes the answer's deltas, not its final. */
@@ -68,7 +79,8 @@ function throwawaySteps(options: OutputChainOptions): Step<Event, unknown> {
  * the disk at run_end, stands apart). Nothing leaves, or is stored, without passing redaction. After run_start,
  * a throwaway copy of the steps is warmed up for the first delta (lib/output/warm-up.ts).
  */
-export function outputChain(options: OutputChainOptions = {}): Duplex {
+export function outputChain(given?: OutputChainOptions): Duplex {
+  const options = checkOptions('outputChain', given, OUTPUT_CHAIN_OPTIONS);
   const { head, serializer } = outputSteps(options);
   head.push(warmUpStep(() => throwawaySteps(options)));
   if (!options.recorder) return stepStream(composeSteps([...head, serializer]), { readableObjectMode: false });

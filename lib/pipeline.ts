@@ -1,5 +1,5 @@
 import { Readable, Writable, pipeline, type Duplex, type Transform } from 'node:stream';
-import { agent, type AgentOptions } from '../transforms/agent.js';
+import { agent, checkAgentOptions, type AgentOptions } from '../transforms/agent.js';
 import { CancelledError, type CancelSignal, type ZeroError } from './errors.js';
 import type { SchemaVersion } from './protocol/types.js';
 import { createLineFramer } from './protocol/lines.js';
@@ -8,7 +8,22 @@ import { combineStep } from './protocol/combine.js';
 import { conversationStep, failureAsItem } from './protocol/conversation.js';
 import { parseStep } from './protocol/parse.js';
 import { composeSteps, joinDuplex, stepStream } from './streams.js';
-import { writeOut, type FailureHook, type OutputChainOptions } from './output-chain.js';
+import { OUTPUT_CHAIN_OPTIONS, writeOut, type FailureHook, type OutputChainOptions } from './output-chain.js';
+import { aFunction, aString, checkOptions, checkRequired, checkValue, oneOf, positiveInteger, type Check } from './options.js';
+
+const INPUT_CHAIN_OPTIONS = { maxLineBytes: positiveInteger, onSchemaVersion: aFunction };
+const STAGES: Check = ['an array of Transform streams', (value) => Array.isArray(value) && value.every((stage) => typeof stage?.pipe === 'function')];
+
+/** execChain's options, checked when it is made: its input, its output chain's, the agent's. */
+function checkExecOptions(options: ExecOptions): void {
+  checkRequired('execChain', checkOptions('execChain', options, { onFailure: aFunction, stages: STAGES }), ['input']);
+  const { input } = options;
+  checkOptions('execChain', input, INPUT_CHAIN_OPTIONS, 'options.input');
+  checkValue('execChain', 'options.input.format', input.format, oneOf(['text', 'stream-json']));
+  if (input.format === 'text') checkValue('execChain', 'options.input.prompt', input.prompt, aString);
+  checkOptions('execChain', options.output, OUTPUT_CHAIN_OPTIONS, 'options.output');
+  checkAgentOptions('execChain', options);
+}
 
 export { outputChain, reportEvents, reportFailure, type FailureHook, type OutputChainOptions, type Outcome } from './output-chain.js';
 
@@ -19,7 +34,8 @@ export type InputChainOptions = {
 };
 
 /** stream-json input bytes → one `{ prompt, images? }`: split → parse → validate(input) → combine. */
-export function inputChain(options: InputChainOptions = {}): Duplex {
+export function inputChain(given?: InputChainOptions): Duplex {
+  const options = checkOptions('inputChain', given, INPUT_CHAIN_OPTIONS);
   const events = [createLineFramer(options), parseStep(undefined, { explainSyntax: true }), validateStep('input', { onSchemaVersion: options.onSchemaVersion, promptsOnly: true }), combineStep()];
   return stepStream(composeSteps(events), { writableObjectMode: false });
 }
@@ -58,6 +74,7 @@ export type ExecChain = Duplex & {
  * text input), output bytes out. Failures anywhere become `error` + `run_end`.
  */
 export function execChain(options: ExecOptions): ExecChain {
+  checkExecOptions(options);
   const { input, output = {}, onFailure, stages = [], ...agentOptions } = options;
   const controller = new AbortController();
   // Without a version asked for, the run answers in the version of its input events (docs/protocol.md §7), else 1.

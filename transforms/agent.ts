@@ -1,6 +1,26 @@
 import type { Duplex } from 'node:stream';
 import { createAgentRun, type AgentOptions } from '../lib/agent/run.js';
 import { exchangeStream } from '../lib/exchange-stream.js';
+import { aBoolean, anAbortSignal, aName, aProvider, aString, checkOptions, checkRequired, positiveInteger, positiveNumber, strings } from '../lib/options.js';
+
+const AGENT_OPTIONS = {
+  provider: aProvider,
+  cwd: aString,
+  maxTurns: positiveInteger,
+  sessionId: aName,
+  extraRoots: strings,
+  warnings: strings,
+  signal: anAbortSignal,
+  multiTurn: aBoolean,
+  askPermissions: aBoolean,
+  permissionTimeoutMs: positiveNumber,
+  spoolAfterChars: positiveInteger,
+};
+
+/** The agent's options, checked when a stage is made (`factory`: the one its caller called). */
+export function checkAgentOptions(factory: string, options: AgentOptions): void {
+  checkRequired(factory, checkOptions(factory, options, AGENT_OPTIONS), ['provider', 'cwd']);
+}
 
 export { DEFAULT_MAX_TURNS, type AgentOptions } from '../lib/agent/run.js';
 
@@ -10,5 +30,6 @@ export { DEFAULT_MAX_TURNS, type AgentOptions } from '../lib/agent/run.js';
  * provider behind it) stops while downstream is full; a failure never drops an event already produced.
  */
 export function agent(options: AgentOptions): Duplex {
+  checkAgentOptions('agent', options);
   return exchangeStream(createAgentRun(options), { unheld: options.signal });
 }

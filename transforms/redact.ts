@@ -2,6 +2,7 @@ import type { Transform } from 'node:stream';
 import { redactStep } from '../lib/redaction/events.js';
 import { stepStream } from '../lib/streams.js';
 import { guardStep } from '../lib/output/event-guard.js';
+import { checkOptions, REDACTION } from '../lib/options.js';
 
 export type RedactOptions = {
   /** Exact values of the credentials this process loaded: redacted wherever they appear. */
@@ -13,5 +14,5 @@ export type RedactOptions = {
  * Text and reasoning deltas may be held back and re-split, so a secret split across them cannot leak.
  */
 export function redact(options: RedactOptions = {}): Transform {
-  return stepStream(guardStep('redact', redactStep(options)));
+  return stepStream(guardStep('redact', redactStep(checkOptions('redact', options, REDACTION))));
 }

@@ -2,6 +2,8 @@ import type { Transform } from 'node:stream';
 import { serializeStep, type OutputFormat, type ProgressWriter } from '../lib/output/serializer.js';
 import { stepStream } from '../lib/streams.js';
 import { guardStep } from '../lib/output/event-guard.js';
+import { aWriter, checkOptions, checkValue, oneOf } from '../lib/options.js';
+import { OUTPUT_FORMATS } from '../lib/output/serializer.js';
 
 export { OUTPUT_FORMATS, type OutputFormat } from '../lib/output/serializer.js';
 
@@ -12,5 +14,7 @@ export type SerializeOptions = {
 
 /** event → string: one JSON line for `stream-json` and `json`; the assistant's text for `text`. */
 export function serialize(format: OutputFormat = 'stream-json', options: SerializeOptions = {}): Transform {
-  return stepStream(guardStep('serialize', serializeStep(format, options.stderr ?? process.stderr)), { readableObjectMode: false });
+  checkValue('serialize', 'format', format, oneOf(OUTPUT_FORMATS));
+  const { stderr = process.stderr } = checkOptions('serialize', options, { stderr: aWriter });
+  return stepStream(guardStep('serialize', serializeStep(format, stderr)), { readableObjectMode: false });
 }

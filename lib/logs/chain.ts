@@ -1,5 +1,6 @@
 import type { Duplex } from 'node:stream';
-import { createLogFramer, type Framing } from './framing.js';
+import { createLogFramer, FRAMINGS, type Framing } from './framing.js';
+import { checkOptions, oneOf, positiveInteger, REDACTION, type Checks } from '../options.js';
 import { createFilesFramer, createLogPlaces, type LogPlaces } from './places.js';
 import type { RedactOptions } from '../redaction/index.js';
 import { composeSteps, stepStream, type Step } from '../streams.js';
@@ -17,6 +18,13 @@ export type LogChainOptions = {
   /** What the log's output is redacted with (the credentials in use). */
   redaction?: RedactOptions;
 };
+
+/** A log chain's options, those all share and its own (`checks`), checked when `factory` is called. */
+export function checkLogChainOptions<T extends LogChainOptions>(factory: string, given: T | undefined, checks: Checks = {}): T {
+  const options = checkOptions(factory, given, { framing: oneOf(FRAMINGS), maxLineBytes: positiveInteger, ...checks });
+  checkOptions(factory, options.redaction, REDACTION, 'options.redaction');
+  return options;
+}
 
 /** bytes (and LogFileStarts) → the steps the chain's places are given to (the framing's items first). */
 export function logChain(options: LogChainOptions, steps: (places: LogPlaces) => Step<any, any>[], readableObjectMode = false, frame = () => createLogFramer(options.framing, { keepBytes: false, maxLineBytes: options.maxLineBytes }) as Step<Buffer | string, { lineNo: number }>): Duplex {

@@ -11,6 +11,7 @@ import { buildPrefilter } from './prefilter.js';
 import { escapeRegExp, REDACTED, type TextRule } from './rule.js';
 import { ESCAPE_KEYWORDS, decodeSecretEscapes, widenMarkersOverEscapes } from './escapes.js';
 import { MIN_SECRET_LENGTH, knownForms, redactFragments, redactKnownForms } from './known.js';
+import { checkValue, strings } from '../options.js';
 
 export { MIN_SECRET_LENGTH };
 
@@ -57,7 +58,9 @@ export function prepareKnown(secrets: readonly string[] | undefined): Known {
   if (!secrets || secrets.length === 0) return NONE;
   let known = prepared.get(secrets);
   if (!known) {
-    const usable = [...new Set(secrets)].filter((secret) => typeof secret === 'string' && secret.length >= MIN_SECRET_LENGTH);
+    // a credential given as a Buffer, or one string for the array, would quietly redact nothing
+    checkValue('redaction', 'options.secrets', secrets, strings);
+    const usable = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET_LENGTH);
     known = { secrets: usable.sort((a, b) => b.length - a.length), forms: knownForms(usable) };
     prepared.set(secrets, known);
   }
