@@ -15,10 +15,11 @@ import { extendRun, scanRule, type SecretRange, type TextRule } from './rule.js'
  * An optionally quoted name, then an operator. A name starts at a letter or
  * underscore not glued to a preceding name character (a leading `-`, as in
  * `--password=`, is allowed) and may hold dots and dashes (`db.password`, `x-api-key`).
- * A name may be quoted `\"…\"`: JSON inside a JSON string (`"body":"{\"password\":\"…\"}"`).
+ * A name may be quoted `\"…\"`: JSON inside a JSON string (`"body":"{\"password\":\"…\"}"`), and be a
+ * subscript (`os.environ["API_KEY"] = …`, `$config['db_password'] = …`, `ENV[:token] = …`).
  */
 const NAME_AND_OPERATOR =
-  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1([ \t]{0,4})(:=|=>|:|=)([ \t]{0,4})/g;
+  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1\]?([ \t]{0,4})(:=|=>|:|=)([ \t]{0,4})/g;
 
 /** Values, tried at the position right after the operator (sticky). */
 const QUOTED_VALUE: Readonly<Record<string, RegExp>> = {

@@ -100,7 +100,7 @@ function named(sensitive: (name: string) => boolean, rest: RegExp, cap: RunCap):
 
 /** After a name: quote, operator, then a quoted value still open (up to 4 KiB, one line) or a bare value reaching the end. */
 const ASSIGNMENT_REST =
-  /\\?["']?[ \t]{0,4}(?:$|(?::=|=>|:|=)[ \t]{0,4}(?:$|\\?"(?:[^"\\\r\n]|\\[^\r\n]){0,4096}\\?$|'[^'\r\n]{0,4096}$|`[^`\r\n]{0,4096}$|["'`]?[^\s"'`,;&)}\]<>]*$))/y;
+  /\\?["']?\]?[ \t]{0,4}(?:$|(?::=|=>|:|=)[ \t]{0,4}(?:$|\\?"(?:[^"\\\r\n]|\\[^\r\n]){0,4096}\\?$|'[^'\r\n]{0,4096}$|`[^`\r\n]{0,4096}$|["'`]?[^\s"'`,;&)}\]<>]*$))/y;
 const isWordOrDash = (code: number): boolean => isNameCode(code) && code !== 46;
 
 /**

@@ -57,7 +57,7 @@ const walkNameRun = (follow: Follow): boolean => {
 };
 
 /**
- * The rest of a name, then `\?["']?[ \t]{0,4}` and `:` or `=`: the anchored assignment rule's condition; the
+ * The rest of a name, then `\?["']?]?[ \t]{0,4}` and `:` or `=`: the anchored assignment rule's condition; the
  * query parameter (`[?&]name=`), header (`authorization:`, `x-api-key=`) and cookie (`Cookie:`) rules' names meet it too.
  */
 const nameOperator: Condition = (follow) => {
@@ -66,6 +66,8 @@ const nameOperator: Condition = (follow) => {
   let at = follow.runEnd;
   if (at < text.length && text.charCodeAt(at) === 92) at++;
   if (at < text.length && (text.charCodeAt(at) === 34 || text.charCodeAt(at) === 39)) at++;
+  // a subscript's closing bracket: `os.environ["API_KEY"] =`
+  if (at < text.length && text.charCodeAt(at) === 93) at++;
   for (let blanks = 0; blanks < 4 && at < text.length && isBlankCode(text.charCodeAt(at)); blanks++) at++;
   if (at === text.length) return OPEN;
   const code = text.charCodeAt(at);
