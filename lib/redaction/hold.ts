@@ -16,6 +16,7 @@ import { isSensitiveKey, isSensitiveQueryParam } from './keys.js';
 import { TOKEN_START } from './patterns.js';
 import { keywordSource } from './prefilter.js';
 import { TEXT_RULES } from './text.js';
+import { endsNetrcWord, NETRC_REACH } from './config-lines.js';
 
 export type HoldBound = {
   /** How far before its keyword the rule's redacted range can start: the cut goes there. */
@@ -126,6 +127,8 @@ function argumentBound(bound: HoldBound, named: boolean): HoldBound {
 /** A URL's userinfo still arriving, or a host after it (the user or password it holds goes once `@` shows). */
 const URL_USERINFO = reaching(/:\/\/[^\s:/@?#"'`<>]{0,256}(?:$|:[^\s:/@?#"'`<>]{0,1024}$|(?::[^\s:/@?#"'`<>]{0,1024})?@[A-Za-z0-9.-]{0,253}$)/y);
 
+const NETRC_OPEN = /pass(?:w(?:o(?:r(?:d(?:[ \t]{1,4}\S*)?)?)?)?)?$/iy;
+
 /** After a flag's name: a space, then a quoted argument still open or a bare one reaching the end. */
 const FLAG_REST = /(?:$|[ \t]{1,4}(?:$|"[^"\r\n]{0,4096}$|'[^'\r\n]{0,4096}$|[^\s"'`;|&<>()]*$))/y;
 const QUERY_REST = /(?:$|=[^?&#\s"'`<>)]*$)/y;
@@ -207,6 +210,15 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   'sensitive-assignment': named(isSensitiveKey, ASSIGNMENT_REST, BARE_VALUE_CAP),
   // `auth`, its operator, then the base64 of user:password still arriving
   'basic-auth-field': reaching(/auth["']?[ \t]{0,4}(?:$|[:=][ \t]{0,4}["']?[A-Za-z0-9+/=]*$)/iy, 0, capOf(4 * KIB + 64, '[A-Za-z0-9+/=]')),
+  // the constant's quoted name, a comma, then its quoted value still arriving
+  'php-define': reaching(
+    /define\([ \t]{0,4}(?:$|["'][A-Za-z0-9_]{0,128}(?:$|["'][ \t]{0,4}(?:$|,[ \t]{0,32}(?:$|"(?:[^"\\\r\n]|\\[^\r\n]){0,4096}\\?$|'[^'\r\n]{0,4096}$))))/iy,
+  ),
+  // `password` after a .netrc word still being written, or its value still arriving
+  'netrc-password': {
+    ...reaching(NETRC_OPEN, 0, capOf(KIB + 16, '\\S')),
+    open: (text, at) => reachesEnd(NETRC_OPEN, text, at) && endsNetrcWord(text.slice(Math.max(0, at - NETRC_REACH), at)),
+  },
   // the flag's name after its `--`, then its value as the next argument
   'command-flag': argumentBound(named(isSensitiveKey, FLAG_REST, ARGUMENT_CAP), true),
   // the option at an argument's start, glued or spaced, a user name and `:` for -u, then the value

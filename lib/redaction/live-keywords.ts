@@ -14,6 +14,7 @@
 
 import { ESCAPE_KEYWORDS } from './escapes.js';
 import { isNameCode } from './hold.js';
+import { endsNetrcWord, NETRC_REACH } from './config-lines.js';
 import { keywordHitScanners } from './keyword-scanner.js';
 import { TEXT_RULES } from './text.js';
 
@@ -35,6 +36,8 @@ type Follow = {
   flagged: boolean;
   /** The keyword (`-p`) begins an argument: after no letter, digit or dash (`--user`'s second dash aside). */
   argumentStart: boolean;
+  /** The keyword (`pass`) follows a .netrc word: `machine host`, `login user`. */
+  netrc: boolean;
 };
 type Condition = (follow: Follow) => Verdict;
 
@@ -94,6 +97,16 @@ const flagArgument: Condition = (follow) => {
 /** A short option that takes a password (`-p`, `-a`, `-u`), at an argument's start. */
 const optionArgument: Condition = (follow) => (follow.argumentStart ? LIVE : DEAD);
 
+/** A .netrc entry's `password`, then a blank and its value. */
+const NETRC_PASSWORD = 'word';
+const netrcPassword: Condition = (follow) => {
+  if (!follow.netrc) return DEAD;
+  const { text, from } = follow;
+  const seen = text.slice(from, from + NETRC_PASSWORD.length + 1).toLowerCase();
+  if (!(NETRC_PASSWORD + ' ').startsWith(seen) && !(NETRC_PASSWORD + '\t').startsWith(seen)) return DEAD;
+  return seen.length <= NETRC_PASSWORD.length ? OPEN : LIVE;
+};
+
 const always: Condition = () => LIVE;
 /** An escape's conditions: it wakes no rule of its own, but decoded it may become any keyword. */
 const ESCAPED: readonly Condition[] = [always];
@@ -109,6 +122,7 @@ const CONDITIONS: Readonly<Record<string, readonly Condition[]>> = {
   'basic-auth-field': [nameOperator],
   'command-flag': [flagArgument],
   'command-password': [optionArgument],
+  'netrc-password': [netrcPassword],
 };
 
 // a rule with no keyword would never be live here, and what it matches would go out unredacted
@@ -170,6 +184,14 @@ export function createLiveKeywords(): LiveKeywords {
     return chars.length >= -at ? chars.charCodeAt(chars.length + at) : NaN;
   };
   const dashAt = (at: number): boolean => codeAt(at) === 45;
+  /** The `count` characters before `at` in the piece (fewer at the stream's start), those before the piece included. */
+  const charsBefore = (at: number, count: number): string => {
+    if (at >= count) return piece.slice(at - count, at);
+    if (at >= 0) return before(count - at) + piece.slice(0, at);
+    // a keyword that began in an earlier piece
+    const chars = before(count - at);
+    return chars.slice(0, Math.max(0, chars.length + at));
+  };
   const isWordOrDash = (code: number): boolean => isNameCode(code) && code !== 46;
   /** Whether the name run the keyword at `start` is in begins with `--` (not `---`): walked back at most 64 characters. */
   const flaggedAt = (start: number): boolean => {
@@ -185,7 +207,7 @@ export function createLiveKeywords(): LiveKeywords {
     return !isWordOrDash(before);
   };
   // most occurrences are decided in the piece they end in: judged in place, a copy of what follows kept only while open
-  const judged: Pending = { start: 0, conditions: [], follow: { text: '', from: 0, runEnd: 0, dashed: false, flagged: false, argumentStart: false } };
+  const judged: Pending = { start: 0, conditions: [], follow: { text: '', from: 0, runEnd: 0, dashed: false, flagged: false, argumentStart: false, netrc: false } };
   const onHit = (start: number, keyword: number): void => {
     const end = start + KEYWORDS[keyword]!.length;
     judged.start = pieceStart + start;
@@ -196,12 +218,13 @@ export function createLiveKeywords(): LiveKeywords {
     follow.dashed = dashAt(start - 2) && dashAt(start - 1);
     follow.flagged = judged.conditions.includes(flagArgument) && flaggedAt(start);
     follow.argumentStart = judged.conditions.includes(optionArgument) && argumentStartAt(start);
+    follow.netrc = judged.conditions.includes(netrcPassword) && endsNetrcWord(charsBefore(start, NETRC_REACH));
     if (!decide(judged)) return;
-    const { runEnd, dashed, flagged, argumentStart } = judged.follow;
+    const { runEnd, dashed, flagged, argumentStart, netrc } = judged.follow;
     pending.push({
       start: judged.start,
       conditions: judged.conditions,
-      follow: { text: piece.slice(end), from: 0, runEnd: runEnd - end, dashed, flagged, argumentStart },
+      follow: { text: piece.slice(end), from: 0, runEnd: runEnd - end, dashed, flagged, argumentStart, netrc },
     });
   };
   return {

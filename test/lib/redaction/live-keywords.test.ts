@@ -106,3 +106,15 @@ t.test('a short option that takes a password is live at the start of an argument
   t.equal(lastLive('the end-point'), -1, 'inside a word');
   t.equal(lastLive('a well-paid job, a follow-up'), -1, 'inside words');
 });
+
+t.test("a .netrc password is live after machine, login or account and its word; elsewhere the word is prose", async (t) => {
+  const line = 'machine api.example.com login alice password ';
+  t.equal(lastLive(`${line}x`), line.indexOf('password'));
+  t.equal(lastLive('machine h\n  login bob\n  pass', 'word', ' x'), 'machine h\n  login bob\n  '.length, 'split in the keyword and after it');
+  t.equal(lastLive('the password is wrong'), -1);
+  t.equal(lastLive('machine h login u passport x'), -1);
+});
+
+t.test("PHP's define( is live as soon as it is seen", async (t) => {
+  t.equal(lastLive("x; define('A', 1);"), 3);
+});
