@@ -75,13 +75,26 @@ function closesSpan(text: string, nameStart: number, at: number): boolean {
   return text.charAt(before) === quote;
 }
 
+/**
+ * A type annotation between `:` and `=`: `apiKey: string = "…"` (TypeScript), `api_key: str = "…"` (Python, a
+ * pydantic setting), `token: Option<String> = …`; the value comes after its `=`.
+ */
+const TYPE_THEN_EQUALS = /[A-Za-z_$][\w$.]{0,63}(?:<[^<>\r\n]{0,64}>)?(?:\[\])?(?:[ \t]{0,2}\|[ \t]{0,2}[A-Za-z_$][\w$.]{0,63}){0,3}[ \t]{0,4}=(?![=>])[ \t]{0,4}/y;
+
+/** Where the value starts: right after the operator, or after a type annotation and its `=`. */
+function valueStart(text: string, operator: string, at: number): number {
+  if (operator !== ':') return at;
+  TYPE_THEN_EQUALS.lastIndex = at;
+  return TYPE_THEN_EQUALS.test(text) ? TYPE_THEN_EQUALS.lastIndex : at;
+}
+
 /** `Bearer <token>` under an authorization key: the authorization rule judged the token, this one judges what follows the scheme. */
 const AUTH_SCHEME = /^(?:bearer|basic|token|digest|negotiate|apikey)[ \t]{1,4}/i;
 
 function locate(match: RegExpExecArray): SecretRange | undefined {
   const [whole, nameQuote, name, before, operator, after] = match;
   if (!isSensitiveKey(name)) return undefined;
-  const at = match.index + whole.length;
+  const at = valueStart(match.input, operator, match.index + whole.length);
   if (nameQuote === '' && after === '' && closesSpan(match.input, match.index, at)) return undefined;
   const value = readValue(match.input, at);
   if (!value) return undefined;

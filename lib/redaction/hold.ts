@@ -99,9 +99,18 @@ function named(sensitive: (name: string) => boolean, rest: RegExp, cap: RunCap):
   };
 }
 
-/** After a name: quote, operator, then a quoted value still open (up to 4 KiB, one line) or a bare value reaching the end. */
-const ASSIGNMENT_REST =
-  /\\?["']?\]?[ \t]{0,4}(?:$|(?::=|=>|:|=)[ \t]{0,4}(?:$|\\?"(?:[^"\\\r\n]|\\[^\r\n]){0,4096}\\?$|'[^'\r\n]{0,4096}$|`[^`\r\n]{0,4096}$|["'`]?[^\s"'`,;&)}\]<>]*$))/y;
+/** An assignment's value still arriving: quoted and still open (up to 4 KiB, one line), or bare and reaching the end. */
+const VALUE_OPEN = String.raw`\\?"(?:[^"\\\r\n]|\\[^\r\n]){0,4096}\\?$|'[^'\r\n]{0,4096}$|${'`'}[^${'`'}\r\n]{0,4096}$|["'${'`'}]?[^\s"'${'`'},;&)}\]<>]*$`;
+/** A type annotation, or its beginning: `string`, `Option<String>`, `str | None` (a superset, as a hold may be). */
+const TYPE_OPEN = String.raw`[A-Za-z_$][\w$.<>\[\],]{0,64}(?:[ \t]{0,2}\|[ \t]{0,2}[\w$.<>\[\],]{0,64}){0,3}`;
+/**
+ * After a name: quote, subscript bracket, operator, then a value still arriving; or `:`, a type annotation and `=`
+ * (`apiKey: string = "…"`) with the value still arriving.
+ */
+const ASSIGNMENT_REST = new RegExp(
+  String.raw`\\?["']?\]?[ \t]{0,4}(?:$|(?::=|=>|:|=)[ \t]{0,4}(?:$|${VALUE_OPEN})|:[ \t]{0,4}${TYPE_OPEN}[ \t]{0,4}(?:$|=[ \t]{0,4}(?:$|${VALUE_OPEN})))`,
+  'y',
+);
 const isWordOrDash = (code: number): boolean => isNameCode(code) && code !== 46;
 
 /**

@@ -136,3 +136,18 @@ t.test('names and values quoted \\"…\\" (JSON inside a JSON string)', async (t
     t.equal(run(kept), kept, 'references, empty values and ordinary names stay');
   }
 });
+
+t.test('a name as a subscript: os.environ, a PHP array, a Ruby hash', async (t) => {
+  t.equal(run(`os.environ["OPENAI_API_KEY"] = "${value}"`), `os.environ["OPENAI_API_KEY"] = "${REDACTED}"`);
+  t.equal(run(`$config['db_password'] = '${value}';`), `$config['db_password'] = '${REDACTED}';`);
+  t.equal(run(`ENV[:api_token] = '${value}'`), `ENV[:api_token] = '${REDACTED}'`);
+  t.equal(run('os.environ["API_KEY"] = os.getenv("OTHER")'), 'os.environ["API_KEY"] = os.getenv("OTHER")', 'code stays');
+});
+
+t.test('a type annotation between the name and its value: TypeScript, Python', async (t) => {
+  t.equal(run(`const apiKey: string = "${value}";`), `const apiKey: string = "${REDACTED}";`);
+  t.equal(run(`    api_key: str = "${value}"`), `    api_key: str = "${REDACTED}"`);
+  t.equal(run(`token: Option<String> = Some("${value}")`), `token: Option<String> = Some("${value}")`, 'a call is code');
+  t.equal(run(`secret: str | None = '${value}'`), `secret: str | None = '${REDACTED}'`);
+  for (const text of ['apiKey: string = process.env.API_KEY;', 'password: str = Field(...)', 'if (token: string == other)', 'token: string;']) t.equal(run(text), text, text);
+});
