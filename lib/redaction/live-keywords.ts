@@ -13,7 +13,7 @@
  */
 
 import { ESCAPE_KEYWORDS } from './escapes.js';
-import { isNameCode } from './hold.js';
+import { isNameCode } from './hold-bounds.js';
 import { endsNetrcWord, NETRC_REACH } from './config-lines.js';
 import { keywordHitScanners } from './keyword-scanner.js';
 import { TEXT_RULES } from './text.js';

@@ -1,10 +1,11 @@
 import { isSensitiveKey } from './keys.js';
 import { rulesViews, type RulesView } from './rules-view.js';
-import { isNameCode, openMatchStart, pemStart, PEM_HEADER_START, SHORT_RUN } from './hold.js';
+import { isNameCode } from './hold-bounds.js';
+import { openMatchStart, pemStart, PEM_HEADER_START, SHORT_RUN } from './hold.js';
 import { tokenPrefixLength } from './token-prefix.js';
 
 // Where a text's end could still be the beginning of a secret, and so where a stream's held-back tail starts
-// (holdFrom): the bounds of each rule's open matches are hold.ts's.
+// (holdFrom): the bounds of each rule's open matches are hold-bounds.ts's.
 
 /** Longest keyword (`authorization`) plus the longest lead (stripe's `sk` before `_live_`): a keyword still arriving. */
 const PARTIAL_KEYWORD_HOLD = 16;

@@ -3,7 +3,7 @@
  * the stream redactor holds such an end back (tail.ts), as the next piece may complete the token.
  */
 
-import { DEFAULT_BOUND, HOLD_BOUNDS } from './hold.js';
+import { DEFAULT_BOUND, HOLD_BOUNDS } from './hold-bounds.js';
 import { TOKEN_START } from './patterns.js';
 import { TEXT_RULES } from './text.js';
 
