@@ -31,8 +31,9 @@ export type StampOptions = {
  * The stamp stage's step: each event in the run's schema version, with `schemaVersion` and `runId`
  * (one run id per step: one step per run). The version (default 1) is settled at the first event
  * (a function is asked then); events the version lacks are dropped (see createVersioner).
- * An event that has a runId already belongs to its run: it passes as it is, so a log of several runs
- * keeps them (to give a recorded run a new id, `zero replay --new-run-id`).
+ * An event stamped already (a runId and a schemaVersion) belongs to its run: it passes as it is, so a log of
+ * several runs keeps them (to give a recorded run a new id, `zero replay --new-run-id`). An event with a runId of
+ * its own and no schemaVersion (a program's own run) keeps its runId and is written in the run's version.
  */
 export function stampStep(options: StampOptions = {}): Step<Event, Stamped> {
   const runId = options.runId ?? newRunId();
@@ -40,7 +41,8 @@ export function stampStep(options: StampOptions = {}): Step<Event, Stamped> {
   let inVersion: ((event: Event) => Event | undefined) | undefined;
   return {
     write(event, emit) {
-      if (typeof (event as Partial<Stamped>).runId === 'string') {
+      const own = (event as Partial<Stamped>).runId;
+      if (typeof own === 'string' && (event as Partial<Stamped>).schemaVersion !== undefined) {
         if (event.type === 'run_end') options.onRunEnd?.(event.exitCode);
         return emit(event as Stamped);
       }
@@ -48,7 +50,7 @@ export function stampStep(options: StampOptions = {}): Step<Event, Stamped> {
       const versioned = (inVersion ??= createVersioner(version, { keep: options.keep, permissionEvents: options.permissionEvents }))(event);
       if (!versioned) return;
       if (versioned.type === 'run_end') options.onRunEnd?.(versioned.exitCode);
-      emit(stampEvent(versioned, runId, version));
+      emit(stampEvent(versioned, typeof own === 'string' ? own : runId, version));
     },
   };
 }

@@ -37,6 +37,19 @@ t.test('an event that has a runId keeps it: a log of two runs keeps its two runs
   t.same(mixed.map((event) => event.runId), [a, 'run_20260101000000_newnew']);
 });
 
+t.test("a program's own runId without a schemaVersion: kept, and the event written in the stage's version", async (t) => {
+  const out = await through<Record<string, unknown>>(stamp({ runId: 'run_20260101000000_newnew', schemaVersion: 2 }), [
+    { type: 'reasoning', runId: 'job-42', delta: 'Hm.' },
+    { type: 'run_end', runId: 'job-42', status: 'interrupted', exitCode: 130 },
+  ]);
+  t.same(out, [
+    { schemaVersion: 2, type: 'reasoning', runId: 'job-42', delta: 'Hm.' },
+    { schemaVersion: 2, type: 'run_end', runId: 'job-42', status: 'interrupted', exitCode: 130 },
+  ]);
+  const [first] = await through<Record<string, unknown>>(stamp(), [{ type: 'final', runId: 'job-42', text: '' }]);
+  t.same(Object.keys(first ?? {}), ['schemaVersion', 'type', 'runId', 'text'], 'stamped in the order clients read');
+});
+
 t.test('anything but an output event fails the stream, saying what the stage takes', async (t) => {
   for (const [item, what] of [['a', /not a string: parse lines into events first/], [{ type: 'txet', delta: 'x' }, /not an event of unknown type "txet"/]] as const) {
     const { out, error } = await throughUntilError(stamp(), [{ type: 'text', delta: 'ok' }, item]);
