@@ -36,7 +36,7 @@ const isWordCode = (code: number): boolean =>
 /**
  * Names of `[A-Za-z0-9_.-]`, at most 128 characters; a new name can start
  * after a `-` (`--password`, `x-api-key` → `api-key`); a name is followed by
- * an optional closing quote, up to 4 spaces or tabs, and an operator starting
+ * an optional closing quote, up to 32 spaces or tabs (aligned columns), and an operator starting
  * with `:` or `=`. (The lookahead-and-backreference takes the rest of the run
  * atomically: no backtracking into it.)
  */
@@ -44,7 +44,7 @@ export const NAME_ANCHOR: Anchor = {
   inRun: (code) => isWordCode(code) || code === 46 || code === 45,
   startsBefore: (before) => before === '"' || before === "'" || before === '\\"',
   startsAfter: (code) => code === 45,
-  follows: `(?=([A-Za-z0-9_.-]{0,127}))\\1\\\\?["']?\\]?[ \\t]{0,4}[:=]`,
+  follows: `(?=([A-Za-z0-9_.-]{0,127}))\\1\\\\?["']?\\]?[ \\t]{0,32}[:=]`,
 };
 
 export function anchoredScanRule(

@@ -19,7 +19,7 @@ import { extendRun, scanRule, type SecretRange, type TextRule } from './rule.js'
  * subscript (`os.environ["API_KEY"] = …`, `$config['db_password'] = …`, `ENV[:token] = …`).
  */
 const NAME_AND_OPERATOR =
-  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1\]?([ \t]{0,4})(:=|=>|:|=)([ \t]{0,4})/g;
+  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1(\]?)([ \t]{0,32})(:=|=>|:|=)([ \t]{0,32})/g;
 
 /** Values, tried at the position right after the operator (sticky). */
 const QUOTED_VALUE: Readonly<Record<string, RegExp>> = {
@@ -77,13 +77,13 @@ function closesSpan(text: string, nameStart: number, at: number): boolean {
 
 /**
  * A type annotation between `:` and `=`: `apiKey: string = "…"` (TypeScript), `api_key: str = "…"` (Python, a
- * pydantic setting), `token: Option<String> = …`; the value comes after its `=`.
+ * pydantic setting), `token: Option<String> = …`, `secret: List[str] = …`; the value comes after its `=`.
  */
-const TYPE_THEN_EQUALS = /[A-Za-z_$][\w$.]{0,63}(?:<[^<>\r\n]{0,64}>)?(?:\[\])?(?:[ \t]{0,2}\|[ \t]{0,2}[A-Za-z_$][\w$.]{0,63}){0,3}[ \t]{0,4}=(?![=>])[ \t]{0,4}/y;
+const TYPE = String.raw`[A-Za-z_$][\w$.]{0,63}(?:<[^<>\r\n]{0,64}>|\[[^[\]\r\n]{0,64}\])?(?:\[\])?`;
+const TYPE_THEN_EQUALS = new RegExp(String.raw`${TYPE}(?:[ \t]{0,2}\|[ \t]{0,2}${TYPE}){0,3}[ \t]{0,32}=(?![=>])[ \t]{0,32}`, 'y');
 
-/** Where the value starts: right after the operator, or after a type annotation and its `=`. */
-function valueStart(text: string, operator: string, at: number): number {
-  if (operator !== ':') return at;
+/** Where the value after `name:` starts: after a type annotation and its `=`, or right after the `:`. */
+function valueStart(text: string, at: number): number {
   TYPE_THEN_EQUALS.lastIndex = at;
   return TYPE_THEN_EQUALS.test(text) ? TYPE_THEN_EQUALS.lastIndex : at;
 }
@@ -91,10 +91,17 @@ function valueStart(text: string, operator: string, at: number): number {
 /** `Bearer <token>` under an authorization key: the authorization rule judged the token, this one judges what follows the scheme. */
 const AUTH_SCHEME = /^(?:bearer|basic|token|digest|negotiate|apikey)[ \t]{1,4}/i;
 
+/** `case 'password':`, `case "token":` (a switch on field names): a label, not a name given a value. */
+const CASE_LABEL = /\bcase[ \t]{1,4}$/;
+
 function locate(match: RegExpExecArray): SecretRange | undefined {
-  const [whole, nameQuote, name, before, operator, after] = match;
+  const [whole, nameQuote, name, bracket, before, operator, after] = match;
   if (!isSensitiveKey(name)) return undefined;
-  const at = valueStart(match.input, operator, match.index + whole.length);
+  // a subscript by a quoted name or a symbol (`ENV[:token]`), not by a variable (`row[token] = …`)
+  if (bracket && nameQuote === '' && match.input.charAt(match.index - 1) !== ':') return undefined;
+  const typed = operator === ':' && nameQuote === '' && !bracket;
+  if (operator === ':' && CASE_LABEL.test(match.input.slice(Math.max(0, match.index - 16), match.index))) return undefined;
+  const at = typed ? valueStart(match.input, match.index + whole.length) : match.index + whole.length;
   if (nameQuote === '' && after === '' && closesSpan(match.input, match.index, at)) return undefined;
   const value = readValue(match.input, at);
   if (!value) return undefined;

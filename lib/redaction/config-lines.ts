@@ -49,7 +49,7 @@ export const NETRC_RULE: TextRule = scanRule(
   (match) => {
     const value = match[1]!;
     // a value glued to what follows (`pw,next`) is judged up to where a bare value would end, and goes whole
-    if (!isSecretLiteral(value.replace(GLUED, ''), { quoted: false, envStyle: true })) return undefined;
+    if (!isSecretLiteral(value.replace(GLUED, ''), { quoted: false, envStyle: false })) return undefined;
     const end = match.index + match[0].length;
     return [end - value.length, extendRun(match.input, end, /\S/)];
   },

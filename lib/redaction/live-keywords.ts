@@ -41,8 +41,8 @@ type Follow = {
 };
 type Condition = (follow: Follow) => Verdict;
 
-/** A name, a backslash, a quote and 4 spaces fit in this: an occurrence still open past it is taken as live. */
-const FOLLOW_LIMIT = 160;
+/** A name, a backslash, a quote, a bracket and 32 blanks fit in this: an occurrence still open past it is taken as live. */
+const FOLLOW_LIMIT = 200;
 
 const isBlankCode = (code: number): boolean => code === 32 || code === 9;
 
@@ -60,7 +60,7 @@ const walkNameRun = (follow: Follow): boolean => {
 };
 
 /**
- * The rest of a name, then `\?["']?]?[ \t]{0,4}` and `:` or `=`: the anchored assignment rule's condition; the
+ * The rest of a name, then `\?["']?]?[ \t]{0,32}` and `:` or `=`: the anchored assignment rule's condition; the
  * query parameter (`[?&]name=`), header (`authorization:`, `x-api-key=`) and cookie (`Cookie:`) rules' names meet it too.
  */
 const nameOperator: Condition = (follow) => {
@@ -71,7 +71,7 @@ const nameOperator: Condition = (follow) => {
   if (at < text.length && (text.charCodeAt(at) === 34 || text.charCodeAt(at) === 39)) at++;
   // a subscript's closing bracket: `os.environ["API_KEY"] =`
   if (at < text.length && text.charCodeAt(at) === 93) at++;
-  for (let blanks = 0; blanks < 4 && at < text.length && isBlankCode(text.charCodeAt(at)); blanks++) at++;
+  for (let blanks = 0; blanks < 32 && at < text.length && isBlankCode(text.charCodeAt(at)); blanks++) at++;
   if (at === text.length) return OPEN;
   const code = text.charCodeAt(at);
   return code === 58 || code === 61 ? LIVE : DEAD;

@@ -80,8 +80,8 @@ t.test('NAME_ANCHOR', async (t) => {
   t.ok(NAME_ANCHOR.startsAfter(code('-')));
   t.notOk(NAME_ANCHOR.startsAfter(code('.')));
   const follows = new RegExp(`^key${NAME_ANCHOR.follows}`);
-  for (const rest of ['=x', ':x', '" : x', "'=", '    =', '\t:', '_id.x-y:']) t.ok(follows.test(`key${rest}`), rest);
-  for (const rest of ['', ' x', '     =', '"" =', '.x', ')', `${'a'.repeat(128)}=`]) t.notOk(follows.test(`key${rest}`), rest);
+  for (const rest of ['=x', ':x', '" : x', "'=", '    =', '\t:', '_id.x-y:', '"] =', `${' '.repeat(32)}=`]) t.ok(follows.test(`key${rest}`), rest);
+  for (const rest of ['', ' x', `${' '.repeat(33)}=`, '"" =', '.x', ')', `${'a'.repeat(128)}=`]) t.notOk(follows.test(`key${rest}`), rest);
 });
 
 t.test('lineLocalRule: one line at a time, only lines with a keyword', async (t) => {

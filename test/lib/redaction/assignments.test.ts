@@ -150,4 +150,18 @@ t.test('a type annotation between the name and its value: TypeScript, Python', a
   t.equal(run(`token: Option<String> = Some("${value}")`), `token: Option<String> = Some("${value}")`, 'a call is code');
   t.equal(run(`secret: str | None = '${value}'`), `secret: str | None = '${REDACTED}'`);
   for (const text of ['apiKey: string = process.env.API_KEY;', 'password: str = Field(...)', 'if (token: string == other)', 'token: string;']) t.equal(run(text), text, text);
+  t.equal(run(`let apiKey: Map<string, number> = "${value}";`), `let apiKey: Map<string, number> = "${REDACTED}";`, 'a generic with a space');
+  t.equal(run(`secret: List[str] = '${value}'`), `secret: List[str] = '${REDACTED}'`, "Python's generic");
+});
+
+t.test('aligned columns: up to 32 blanks around the operator (terraform fmt, gofmt)', async (t) => {
+  t.equal(run(`  master_password     = "${value}"`), `  master_password     = "${REDACTED}"`);
+  t.equal(run(`\tPassword:       "${value}",`), `\tPassword:       "${REDACTED}",`);
+  t.equal(run(`DB_PASSWORD${' '.repeat(32)}=${' '.repeat(32)}${value}`), `DB_PASSWORD${' '.repeat(32)}=${' '.repeat(32)}${REDACTED}`);
+  const far = `password${' '.repeat(33)}= "${value}"`;
+  t.equal(run(far), far, 'past 32 blanks, no assignment');
+});
+
+t.test('a label or a variable subscript is not a name given a value', async (t) => {
+  for (const text of [`case 'password': message = "${value}"; break;`, `case "token": label = "${value}";`, `row[token] = "${value}"`]) t.equal(run(text), text, text);
 });

@@ -37,7 +37,8 @@ t.test('open while what follows could still be an operator: at the end of a piec
   t.equal(lastLive('the token  '), 4, 'blanks before an operator');
   t.equal(lastLive('the token', ' is'), -1, 'decided by the next piece');
   t.equal(lastLive('the tok', 'en', '   ', '= x'), 4, 'a keyword split across pieces, then its operator three pieces on');
-  t.equal(lastLive('the token     = x'), -1, 'more than four blanks: no operator can follow');
+  t.equal(lastLive(`the token${' '.repeat(20)}= x`), 4, 'aligned columns: up to 32 blanks before the operator');
+  t.equal(lastLive(`the token${' '.repeat(33)}= x`), -1, 'more than 32 blanks: no operator can follow');
 });
 
 t.test('other rules keyed by the same words', async (t) => {
@@ -64,7 +65,7 @@ t.test('every other keyword is live as soon as it is seen', async (t) => {
 t.test('a name run longer than any name is taken as live', async (t) => {
   t.equal(lastLive(`token${'x'.repeat(200)}`), 0);
   // not walked to the run's end: `password` × N in one piece walked to its end from every occurrence
-  t.equal(lastLive(`token${'x'.repeat(200)} is here`), 0, 'whatever ends it further on, in the same piece');
+  t.equal(lastLive(`token${'x'.repeat(300)} is here`), 0, 'whatever ends it further on, in the same piece');
   t.equal(lastLive(`token${'x'.repeat(100)} is here`), -1, 'within the limit, the character after the run decides');
   t.equal(lastLive(`the token is ${'x'.repeat(200)}`), -1, 'but a long piece after a dead one changes nothing');
 });
