@@ -4,7 +4,7 @@ import type { OutputFormat } from '../transforms/serialize.js';
 import { pace } from '../transforms/pace.js';
 import type { LogPlaces } from './logs/places.js';
 import { checkLogChainOptions, logChain, type LogChainOptions } from './logs/chain.js';
-import { aName, aString, aWriter, nonNegativeNumber, oneOf, positiveInteger } from './options.js';
+import { aName, aString, aWriter, nonNegativeNumber, oneOf, wholeNumber } from './options.js';
 import { OUTPUT_FORMATS, type ProgressWriter } from './output/serializer.js';
 import { createRecordedCheck, createRunPicker, type RunPick } from './logs/replay.js';
 import { createStatsReport, type StatsFormat } from './logs/stats.js';
@@ -25,7 +25,7 @@ export { redactLogChain } from './logs/redact-chain.js';
 
 /** `zero validate`: frame → schema of each line's version + order rules → the report; `summary()` once it has ended. */
 export function validateLogChain(given?: LogChainOptions & Omit<LogCheckOptions, 'redaction' | 'places'>): { chain: Duplex; summary(): LogSummary | undefined } {
-  const options = checkLogChainOptions('validateLogChain', given, { kind: oneOf(['input', 'output']), maxProblems: positiveInteger, format: oneOf(['text', 'json']) });
+  const options = checkLogChainOptions('validateLogChain', given, { kind: oneOf(['input', 'output']), maxProblems: wholeNumber, format: oneOf(['text', 'json']) });
   let report: ReturnType<typeof createLogReport> | undefined;
   const chain = logChain(options, (places) => [(report = createLogReport({ ...options, places }))]);
   return { chain, summary: () => report!.summary() };

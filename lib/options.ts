@@ -24,6 +24,7 @@ export const aName: Check = ['a non-empty string', (value) => typeof value === '
 export const strings: Check = ['an array of strings', (value) => Array.isArray(value) && value.every((item) => typeof item === 'string')];
 export const aBoolean: Check = ['a boolean', (value) => typeof value === 'boolean'];
 export const aFunction: Check = ['a function', (value) => typeof value === 'function'];
+export const wholeNumber: Check = ['a whole number, 0 or more', (value) => Number.isSafeInteger(value) && (value as number) >= 0];
 export const positiveInteger: Check = ['a positive integer', (value) => Number.isSafeInteger(value) && (value as number) > 0];
 export const positiveNumber: Check = ['a positive number', (value) => typeof value === 'number' && value > 0 && value < Infinity];
 export const nonNegativeNumber: Check = ['a number, 0 or more', (value) => typeof value === 'number' && value >= 0 && value < Infinity];

@@ -103,6 +103,9 @@ t.test('--max-problems and --input', async (t) => {
   t.match(all.stdout, /invalid: 80 problems \(50 shown\) in 0 events, 0 runs/);
   const three = await zero(['validate', '--max-problems', '3', junk]);
   t.equal(three.stdout.split('\n').filter((line) => line.startsWith('line ')).length, 3);
+  const none = await zero(['validate', '--max-problems', '0', junk]);
+  t.equal(none.code, 1, '0: the verdict alone');
+  t.match(none.stdout, /^invalid: 80 problems \(0 shown\) in 0 events, 0 runs\n$/);
   const input = write('input.jsonl', '{"schemaVersion":1,"type":"prompt","content":"hi"}\n{"schemaVersion":1,"type":"message","role":"user","content":"go"}\n');
   t.equal((await zero(['validate', '--input', input])).code, 0);
   t.equal((await zero(['validate', input])).code, 1, 'input events are not output events');
