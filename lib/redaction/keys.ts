@@ -84,11 +84,25 @@ export function normaliseKey(key: string): string {
     .toLowerCase();
 }
 
+/**
+ * What may follow a sensitive name and leave it one (`DB_PASSWORD_PROD`, `API_KEY_V2`, `ADMIN_PASSWORD_1`): a
+ * number, a version, an environment, which of several; at most two of them.
+ */
+const QUALIFIER = /_(?:\d{1,4}|v\d{1,3}|prod|production|dev|development|staging|stage|test|testing|qa|uat|local|live|sandbox|old|new|current|previous|primary|secondary|backup)$/;
+
+const endsSensitive = (name: string): boolean =>
+  SENSITIVE_SUFFIXES.some((suffix) => name.endsWith(suffix)) || SENSITIVE_ENV_SUFFIXES.some((suffix) => name.endsWith(`_${suffix}`));
+
 /** Whether a value stored under this key is a secret (compared after normaliseKey). */
 export const isSensitiveKey: (key: string) => boolean = cachedByName((key) => {
-  const normalised = normaliseKey(key);
-  if (normalised.length === 0) return false;
-  return SENSITIVE_SUFFIXES.some((suffix) => normalised.endsWith(suffix)) || SENSITIVE_ENV_SUFFIXES.some((suffix) => normalised.endsWith(`_${suffix}`));
+  let normalised = normaliseKey(key);
+  for (let qualifiers = 0; normalised.length > 0; qualifiers++) {
+    if (endsSensitive(normalised)) return true;
+    const qualified = qualifiers < 2 ? normalised.replace(QUALIFIER, '') : normalised;
+    if (qualified === normalised) return false;
+    normalised = qualified;
+  }
+  return false;
 });
 
 /** Whether a URL query parameter of this name carries a secret (`?token=`, `&sig=`, …). */

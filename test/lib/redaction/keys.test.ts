@@ -66,3 +66,8 @@ t.test('environment-style names: *_PASS, *_PWD, *_AUTH and *_…_KEY of signing,
   for (const key of ['bypass', 'compass', 'pass', 'pwd', 'auth', 'oauth', 'githubOauth', 'author']) t.notOk(isSensitiveKey(key), key);
   for (const suffix of SENSITIVE_ENV_SUFFIXES) t.ok(SENSITIVE_KEY_KEYWORDS.some((k) => suffix.includes(k)), suffix);
 });
+
+t.test('a sensitive name with a qualifier after it is still one: a number, a version, an environment', async (t) => {
+  for (const name of ['DB_PASSWORD_PROD', 'API_KEY_V2', 'ADMIN_PASSWORD_1', 'apiKeyStaging', 'API_KEY_PROD_2', 'SECRET_OLD']) t.ok(isSensitiveKey(name), name);
+  for (const name of ['token_count', 'password_hint', 'tokens_1', 'secret_v2_v3_v4', 'testing', 'max_tokens_prod']) t.notOk(isSensitiveKey(name), name);
+});
