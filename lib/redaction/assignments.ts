@@ -1,7 +1,9 @@
 /**
  * `NAME=value`, `NAME: value`, `"name": "value"`, `name := "value"` where NAME
  * is a sensitive key and the value is a secret literal of 8+ characters (not a
- * reference, call, `await …` or keyword). Only the value is replaced: quotes
+ * reference, call, `await …` or keyword); and a call's quoted name and quoted
+ * value (`define('DB_PASSWORD', '…')`, a default in `os.getenv("API_KEY", "…")`,
+ * `props.setProperty("password", "…")`). Only the value is replaced: quotes
  * and the rest of the line survive.
  */
 
@@ -19,7 +21,7 @@ import { extendRun, scanRule, type SecretRange, type TextRule } from './rule.js'
  * subscript (`os.environ["API_KEY"] = …`, `$config['db_password'] = …`, `ENV[:token] = …`).
  */
 const NAME_AND_OPERATOR =
-  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1(\]?)([ \t]{0,32})(:=|=>|:|=)([ \t]{0,32})/g;
+  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1(\]?)([ \t]{0,32})(:=|=>|:|=|,)([ \t]{0,32})/g;
 
 /** Values, tried at the position right after the operator (sticky). */
 const QUOTED_VALUE: Readonly<Record<string, RegExp>> = {
@@ -97,6 +99,7 @@ const CASE_LABEL = /\bcase[ \t]{1,4}$/;
 function locate(match: RegExpExecArray): SecretRange | undefined {
   const [whole, nameQuote, name, bracket, before, operator, after] = match;
   if (!isSensitiveKey(name)) return undefined;
+  if (operator === ',') return callArgument(match, whole, nameQuote, bracket);
   // a subscript by a quoted name or a symbol (`ENV[:token]`), not by a variable (`row[token] = …`)
   if (bracket && nameQuote === '' && match.input.charAt(match.index - 1) !== ':') return undefined;
   const typed = operator === ':' && nameQuote === '' && !bracket;
@@ -115,6 +118,18 @@ function locate(match: RegExpExecArray): SecretRange | undefined {
   const judged = literal.replace(AUTH_SCHEME, '');
   return isSecretLiteral(judged, { quoted: value.quoted, envStyle }) ? [value.start, value.end] : undefined;
 }
+
+/** A call's quoted name and quoted value, after the `(`: `os.getenv("DB_PASSWORD", "…")`, `define('AUTH_KEY', '…')`. */
+function callArgument(match: RegExpExecArray, whole: string, nameQuote: string, bracket: string): SecretRange | undefined {
+  if ((nameQuote !== '"' && nameQuote !== "'") || bracket) return undefined;
+  if (!CALL_OPENS.test(match.input.slice(Math.max(0, match.index - 5), match.index))) return undefined;
+  const value = readValue(match.input, match.index + whole.length);
+  if (!value?.quoted) return undefined;
+  return isSecretLiteral(match.input.slice(value.start, value.end), { quoted: true, envStyle: false }) ? [value.start, value.end] : undefined;
+}
+
+/** What comes before a call's first argument. */
+const CALL_OPENS = /\([ \t]{0,4}$/;
 
 /** The reference: every name in the text tried in turn (tests compare ASSIGNMENT_RULE with it). */
 export const ASSIGNMENT_SCAN: TextRule = scanRule('sensitive-assignment', SENSITIVE_KEY_KEYWORDS, NAME_AND_OPERATOR, locate);

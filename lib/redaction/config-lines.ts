@@ -1,31 +1,12 @@
 /**
- * Secrets that config files give in shapes other than `NAME = value`: PHP's
- * `define('DB_PASSWORD', '…')` (WordPress's wp-config.php, and the PHP apps
- * built like it) and a `.netrc` entry's `password` (`machine host login user
- * password …`, on one line or several). A value is judged as the assignment
- * rule judges one: a literal of 8+ characters, not a placeholder or a reference.
+ * A `.netrc` entry's `password` (`machine host login user password …`, on one
+ * line or several): a secret config files give in a shape other than
+ * `NAME = value`. The value is judged as code's would be: a literal of 8+
+ * characters that is not a bare word, a placeholder or a reference.
  */
 
-import { isSensitiveKey } from './keys.js';
 import { isSecretLiteral } from './literals.js';
 import { extendRun, scanRule, type TextRule } from './rule.js';
-
-/** `define(`, a quoted constant name, a comma, the quoted value (wp-config.php aligns the values: up to 32 blanks before). */
-const DEFINE =
-  /define\((?<=(?:^|[^\w$])define\()[ \t]{0,4}(["'])([A-Za-z_][A-Za-z0-9_]{0,127})\1[ \t]{0,4},[ \t]{0,32}(?:'([^'\r\n]{1,4096})'|"((?:[^"\\\r\n]|\\[^\r\n]){1,4096})")/gi;
-
-export const PHP_DEFINE_RULE: TextRule = scanRule(
-  'php-define',
-  ['define('],
-  DEFINE,
-  (match) => {
-    const value = match[3] ?? match[4]!;
-    if (!isSensitiveKey(match[2]!) || !isSecretLiteral(value, { quoted: true, envStyle: false })) return undefined;
-    const end = match.index + match[0].length - 1;
-    return [end - value.length, end];
-  },
-  true,
-);
 
 /**
  * What comes before a .netrc `password`: `machine`, `login` or `account` and its word, then blanks or line breaks.

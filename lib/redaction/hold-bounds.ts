@@ -91,11 +91,11 @@ const VALUE_OPEN = String.raw`\\?"(?:[^"\\\r\n]|\\[^\r\n]){0,4096}\\?$|'[^'\r\n]
 const TYPE_OPEN_PART = String.raw`[A-Za-z_$][\w$.]{0,63}(?:<[^<>\r\n]{0,64}>?|\[[^[\]\r\n]{0,64}\]?)?(?:\[\]?)?`;
 const TYPE_OPEN = String.raw`${TYPE_OPEN_PART}(?:[ \t]{0,2}\|[ \t]{0,2}(?:${TYPE_OPEN_PART})?){0,3}`;
 /**
- * After a name: quote, subscript bracket, operator, then a value still arriving; or `:`, a type annotation and `=`
- * (`apiKey: string = "…"`) with the value still arriving.
+ * After a name: quote, subscript bracket, operator (or a call's comma), then a value still arriving; or `:`, a type
+ * annotation and `=` (`apiKey: string = "…"`) with the value still arriving.
  */
 const ASSIGNMENT_REST = new RegExp(
-  String.raw`\\?["']?\]?[ \t]{0,32}(?:$|(?::=|=>|:|=)[ \t]{0,32}(?:$|${VALUE_OPEN})|:[ \t]{0,32}${TYPE_OPEN}[ \t]{0,32}(?:$|=[ \t]{0,32}(?:$|${VALUE_OPEN})))`,
+  String.raw`\\?["']?\]?[ \t]{0,32}(?:$|(?::=|=>|:|=|,)[ \t]{0,32}(?:$|${VALUE_OPEN})|:[ \t]{0,32}${TYPE_OPEN}[ \t]{0,32}(?:$|=[ \t]{0,32}(?:$|${VALUE_OPEN})))`,
   'y',
 );
 const isWordOrDash = (code: number): boolean => isNameCode(code) && code !== 46;
@@ -206,10 +206,6 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   'sensitive-assignment': named(isSensitiveKey, ASSIGNMENT_REST, BARE_VALUE_CAP),
   // `auth`, its operator, then the base64 of user:password still arriving
   'basic-auth-field': reaching(/auth["']?[ \t]{0,4}(?:$|[:=][ \t]{0,4}["']?[A-Za-z0-9+/=]*$)/iy, 0, capOf(4 * KIB + 64, '[A-Za-z0-9+/=]')),
-  // the constant's quoted name, a comma, then its quoted value still arriving
-  'php-define': reaching(
-    /define\([ \t]{0,4}(?:$|["'][A-Za-z0-9_]{0,128}(?:$|["'][ \t]{0,4}(?:$|,[ \t]{0,32}(?:$|"(?:[^"\\\r\n]|\\[^\r\n]){0,4096}\\?$|'[^'\r\n]{0,4096}$))))/iy,
-  ),
   // `password` after a .netrc word still being written, or its value still arriving
   'netrc-password': {
     ...reaching(NETRC_OPEN, 0, capOf(KIB + 16, '\\S')),

@@ -60,7 +60,7 @@ const walkNameRun = (follow: Follow): boolean => {
 };
 
 /**
- * The rest of a name, then `\?["']?]?[ \t]{0,32}` and `:` or `=`: the anchored assignment rule's condition; the
+ * The rest of a name, then `\?["']?]?[ \t]{0,32}` and `:` or `=` (or a quote and a comma): the anchored assignment rule's condition; the
  * query parameter (`[?&]name=`), header (`authorization:`, `x-api-key=`) and cookie (`Cookie:`) rules' names meet it too.
  */
 const nameOperator: Condition = (follow) => {
@@ -68,13 +68,15 @@ const nameOperator: Condition = (follow) => {
   const { text } = follow;
   let at = follow.runEnd;
   if (at < text.length && text.charCodeAt(at) === 92) at++;
-  if (at < text.length && (text.charCodeAt(at) === 34 || text.charCodeAt(at) === 39)) at++;
+  const quoted = at < text.length && (text.charCodeAt(at) === 34 || text.charCodeAt(at) === 39);
+  if (quoted) at++;
   // a subscript's closing bracket: `os.environ["API_KEY"] =`
   if (at < text.length && text.charCodeAt(at) === 93) at++;
   for (let blanks = 0; blanks < 32 && at < text.length && isBlankCode(text.charCodeAt(at)); blanks++) at++;
   if (at === text.length) return OPEN;
   const code = text.charCodeAt(at);
-  return code === 58 || code === 61 ? LIVE : DEAD;
+  // a call's quoted first argument, then its comma: `os.getenv("API_KEY", "…")`
+  return code === 58 || code === 61 || (quoted && code === 44) ? LIVE : DEAD;
 };
 
 /** A space or a tab next: `Bearer <token>`. */

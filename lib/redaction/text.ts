@@ -4,7 +4,7 @@ import { ASSIGNMENT_RULE } from './assignments.js';
 import { AWS_SECRET_RULE } from './aws.js';
 import { COMMAND_FLAG_RULE, COMMAND_PASSWORD_RULE } from './command-line.js';
 import { BASIC_AUTH_RULE } from './basic-auth.js';
-import { NETRC_RULE, PHP_DEFINE_RULE } from './config-lines.js';
+import { NETRC_RULE } from './config-lines.js';
 import { COOKIE_RULE } from './cookies.js';
 import { HTTP_RULES } from './http.js';
 import { PATTERN_RULES } from './patterns.js';
@@ -27,7 +27,7 @@ export interface RedactOptions {
  * (AWS secrets, cookies), then HTTP context, then assignments, which skip
  * values an earlier rule already redacted.
  */
-export const TEXT_RULES: readonly TextRule[] = [...PATTERN_RULES, AWS_SECRET_RULE, COOKIE_RULE, ...HTTP_RULES, ASSIGNMENT_RULE, BASIC_AUTH_RULE, PHP_DEFINE_RULE, NETRC_RULE, COMMAND_FLAG_RULE, COMMAND_PASSWORD_RULE];
+export const TEXT_RULES: readonly TextRule[] = [...PATTERN_RULES, AWS_SECRET_RULE, COOKIE_RULE, ...HTTP_RULES, ASSIGNMENT_RULE, BASIC_AUTH_RULE, NETRC_RULE, COMMAND_FLAG_RULE, COMMAND_PASSWORD_RULE];
 
 /** Not a rule: its keywords let the prefilter's one pass spot escapes too (see escapes.ts). */
 const ESCAPES: TextRule = { name: 'escapes', keywords: ESCAPE_KEYWORDS, apply: (text) => text };

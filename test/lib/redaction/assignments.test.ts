@@ -165,3 +165,27 @@ t.test('aligned columns: up to 32 blanks around the operator (terraform fmt, gof
 t.test('a label or a variable subscript is not a name given a value', async (t) => {
   for (const text of [`case 'password': message = "${value}"; break;`, `case "token": label = "${value}";`, `row[token] = "${value}"`]) t.equal(run(text), text, text);
 });
+
+t.test("a call's quoted sensitive name and quoted value: define(), a default, a setter", async (t) => {
+  t.equal(run(`define( 'DB_PASSWORD', '${value}' );`), `define( 'DB_PASSWORD', '${REDACTED}' );`);
+  t.equal(run(`define('AUTH_KEY',         '${value}#!k');`), `define('AUTH_KEY',         '${REDACTED}');`, "wp-config.php's aligned values");
+  t.equal(run(`DEFINE("API_TOKEN", "${value}\\"x");`), `DEFINE("API_TOKEN", "${REDACTED}");`, 'an escaped quote inside');
+  t.equal(run(`SECRET_KEY = os.environ.get('SECRET_KEY', '${value}')`), `SECRET_KEY = os.environ.get('SECRET_KEY', '${REDACTED}')`);
+  t.equal(run(`os.getenv("DB_PASSWORD", "${value}")`), `os.getenv("DB_PASSWORD", "${REDACTED}")`);
+  t.equal(run(`'password' => env('DB_PASSWORD', '${value}'),`), `'password' => env('DB_PASSWORD', '${REDACTED}'),`);
+  t.equal(run(`props.setProperty("password", "${value}");`), `props.setProperty("password", "${REDACTED}");`);
+  t.equal(run(`client.DefaultRequestHeaders.Add("X-Api-Key", "${value}");`), `client.DefaultRequestHeaders.Add("X-Api-Key", "${REDACTED}");`);
+});
+
+t.test('a call that gives no secret stays', async (t) => {
+  for (const text of [
+    `define('DB_HOST', '${value}');`,
+    "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
+    "os.getenv('DB_PASSWORD', '')",
+    "define('AUTH_KEY', 'short');",
+    `define(DB_PASSWORD, '${value}');`,
+    `['password', '${value}']`,
+  ]) {
+    t.equal(run(text), text, text);
+  }
+});

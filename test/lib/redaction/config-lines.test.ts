@@ -1,31 +1,8 @@
 import t from 'tap';
-import { endsNetrcWord, NETRC_RULE, PHP_DEFINE_RULE } from '../../../lib/redaction/config-lines.js';
+import { endsNetrcWord, NETRC_RULE } from '../../../lib/redaction/config-lines.js';
 import { REDACTED } from '../../../lib/redaction/rule.js';
 
 const value = 'Zq8w' + 'Lx3mNv5T';
-
-t.test("PHP's define() of a sensitive constant: its value goes, quotes and call stay", async (t) => {
-  const run = (text: string): string => PHP_DEFINE_RULE.apply(text);
-  t.equal(run(`define( 'DB_PASSWORD', '${value}' );`), `define( 'DB_PASSWORD', '${REDACTED}' );`);
-  t.equal(run(`define('AUTH_KEY',         '${value}#!k');`), `define('AUTH_KEY',         '${REDACTED}');`, "wp-config.php's aligned values");
-  t.equal(run(`DEFINE("API_TOKEN", "${value}\\"x");`), `DEFINE("API_TOKEN", "${REDACTED}");`, 'any case, an escaped quote inside');
-});
-
-t.test('define() that gives no secret stays', async (t) => {
-  for (const text of [
-    `define('DB_HOST', '${value}');`,
-    "define('DB_PASSWORD', getenv('DB_PASSWORD'));",
-    "define('DB_PASSWORD', '');",
-    "define('AUTH_KEY', 'short');",
-    `undefine('DB_PASSWORD', '${value}');`,
-    `define(DB_PASSWORD, '${value}');`,
-  ]) {
-    t.equal(run2(text), text, text);
-  }
-  function run2(text: string): string {
-    return PHP_DEFINE_RULE.apply(text);
-  }
-});
 
 t.test('a .netrc password: after machine, login or account and its word, on one line or several', async (t) => {
   const run = (text: string): string => NETRC_RULE.apply(text);

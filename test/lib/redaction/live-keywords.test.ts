@@ -116,6 +116,8 @@ t.test("a .netrc password is live after machine, login or account and its word; 
   t.equal(lastLive('machine h login u passport x'), -1);
 });
 
-t.test("PHP's define( is live as soon as it is seen", async (t) => {
-  t.equal(lastLive("x; define('A', 1);"), 3);
+t.test("a call's quoted name then a comma is live; a quoted name without one is prose", async (t) => {
+  t.equal(lastLive("os.getenv('DB_PASSWORD', 'x')"), "os.getenv('DB_".length);
+  t.equal(lastLive("os.getenv('DB_PASS", "WORD'", ", 'x')"), "os.getenv('DB_".length, 'decided pieces later');
+  t.equal(lastLive("the 'password' field"), -1);
 });
