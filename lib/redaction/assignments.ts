@@ -21,7 +21,7 @@ import { extendRun, scanRule, type SecretRange, type TextRule } from './rule.js'
  * subscript (`os.environ["API_KEY"] = …`, `$config['db_password'] = …`, `ENV[:token] = …`).
  */
 const NAME_AND_OPERATOR =
-  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1(\]?)([ \t]{0,32})(:=|=>|:|=|,)([ \t]{0,32})/g;
+  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1(\]?)([ \t]{0,32})(:=|=>|:|=|,|\r?\n[ \t]{0,32}value:)([ \t]{0,32})/g;
 
 /** Values, tried at the position right after the operator (sticky). */
 const QUOTED_VALUE: Readonly<Record<string, RegExp>> = {
@@ -100,6 +100,7 @@ function locate(match: RegExpExecArray): SecretRange | undefined {
   const [whole, nameQuote, name, bracket, before, operator, after] = match;
   if (!isSensitiveKey(name)) return undefined;
   if (operator === ',') return callArgument(match, whole, nameQuote, bracket);
+  if (operator.endsWith('value:')) return pairedValue(match, match.index + whole.length, bracket, NAME_LINE_BEFORE);
   // a subscript by a quoted name or a symbol (`ENV[:token]`), not by a variable (`row[token] = …`)
   if (bracket && nameQuote === '' && match.input.charAt(match.index - 1) !== ':') return undefined;
   const typed = operator === ':' && nameQuote === '' && !bracket;
@@ -122,7 +123,10 @@ function locate(match: RegExpExecArray): SecretRange | undefined {
 /** A call's quoted name and quoted value, after the `(`: `os.getenv("DB_PASSWORD", "…")`, `define('AUTH_KEY', '…')`. */
 function callArgument(match: RegExpExecArray, whole: string, nameQuote: string, bracket: string): SecretRange | undefined {
   if ((nameQuote !== '"' && nameQuote !== "'") || bracket) return undefined;
-  if (!CALL_OPENS.test(match.input.slice(Math.max(0, match.index - 5), match.index))) return undefined;
+  if (!CALL_OPENS.test(match.input.slice(Math.max(0, match.index - 5), match.index))) {
+    VALUE_FIELD.lastIndex = match.index + whole.length;
+    return VALUE_FIELD.test(match.input) ? pairedValue(match, VALUE_FIELD.lastIndex, bracket, NAME_FIELD_BEFORE) : undefined;
+  }
   const value = readValue(match.input, match.index + whole.length);
   if (!value?.quoted) return undefined;
   return isSecretLiteral(match.input.slice(value.start, value.end), { quoted: true, envStyle: false }) ? [value.start, value.end] : undefined;
@@ -130,6 +134,22 @@ function callArgument(match: RegExpExecArray, whole: string, nameQuote: string, 
 
 /** What comes before a call's first argument. */
 const CALL_OPENS = /\([ \t]{0,4}$/;
+
+/**
+ * A name given as the value of a `name` field, its value in the `value` field after it: Kubernetes' env
+ * (`- name: DB_PASSWORD` then `  value: …` on the next line), the same as JSON (`{"name": "DB_PASSWORD", "value": "…"}`).
+ */
+const NAME_LINE_BEFORE = /\bname:[ \t]{0,4}$/;
+const NAME_FIELD_BEFORE = /["']name["'][ \t]{0,4}:[ \t]{0,4}$/;
+const VALUE_FIELD = /["']value["'][ \t]{0,4}:[ \t]{0,4}/y;
+
+/** The value at `at` of a name/value pair whose name field ends as `before` says, right before the name. */
+function pairedValue(match: RegExpExecArray, at: number, bracket: string, before: RegExp): SecretRange | undefined {
+  if (bracket || !before.test(match.input.slice(Math.max(0, match.index - 24), match.index))) return undefined;
+  const value = readValue(match.input, at);
+  if (!value) return undefined;
+  return isSecretLiteral(match.input.slice(value.start, value.end), { quoted: value.quoted, envStyle: true }) ? [value.start, value.end] : undefined;
+}
 
 /** The reference: every name in the text tried in turn (tests compare ASSIGNMENT_RULE with it). */
 export const ASSIGNMENT_SCAN: TextRule = scanRule('sensitive-assignment', SENSITIVE_KEY_KEYWORDS, NAME_AND_OPERATOR, locate);

@@ -87,6 +87,8 @@ function named(sensitive: (name: string) => boolean, rest: RegExp, cap: RunCap):
 
 /** An assignment's value still arriving: quoted and still open (up to 4 KiB, one line), or bare and reaching the end. */
 const VALUE_OPEN = String.raw`\\?"(?:[^"\\\r\n]|\\[^\r\n]){0,4096}\\?$|'[^'\r\n]{0,4096}$|${'`'}[^${'`'}\r\n]{0,4096}$|["'${'`'}]?[^\s"'${'`'},;&)}\]<>]*$`;
+/** A name/value pair's `"value":` field, or its beginning, then its value still arriving (`{"name": "DB_PASSWORD", "value": "…`). */
+const PAIR_FIELD_OPEN = String.raw`(?:["']?(?:v|va|val|valu|value)?$|["']value["']?$|["']value["'][ \t]{0,4}(?:$|:[ \t]{0,4}(?:$|${VALUE_OPEN})))`;
 /** A type annotation, or its beginning: `string`, `Option<String>`, `str | None` (a superset, as a hold may be). */
 const TYPE_OPEN_PART = String.raw`[A-Za-z_$][\w$.]{0,63}(?:<[^<>\r\n]{0,64}>?|\[[^[\]\r\n]{0,64}\]?)?(?:\[\]?)?`;
 const TYPE_OPEN = String.raw`${TYPE_OPEN_PART}(?:[ \t]{0,2}\|[ \t]{0,2}(?:${TYPE_OPEN_PART})?){0,3}`;
@@ -95,7 +97,7 @@ const TYPE_OPEN = String.raw`${TYPE_OPEN_PART}(?:[ \t]{0,2}\|[ \t]{0,2}(?:${TYPE
  * annotation and `=` (`apiKey: string = "…"`) with the value still arriving.
  */
 const ASSIGNMENT_REST = new RegExp(
-  String.raw`\\?["']?\]?[ \t]{0,32}(?:$|(?::=|=>|:|=|,)[ \t]{0,32}(?:$|${VALUE_OPEN})|:[ \t]{0,32}${TYPE_OPEN}[ \t]{0,32}(?:$|=[ \t]{0,32}(?:$|${VALUE_OPEN})))`,
+  String.raw`\\?["']?\]?[ \t]{0,32}(?:$|(?::=|=>|:|=|,)[ \t]{0,32}(?:$|${VALUE_OPEN})|:[ \t]{0,32}${TYPE_OPEN}[ \t]{0,32}(?:$|=[ \t]{0,32}(?:$|${VALUE_OPEN}))|,[ \t]{0,32}${PAIR_FIELD_OPEN}|\r?\n[ \t]{0,32}(?:v|va|val|valu|value)?$|\r?\n[ \t]{0,32}value:[ \t]{0,32}(?:$|${VALUE_OPEN}))`,
   'y',
 );
 const isWordOrDash = (code: number): boolean => isNameCode(code) && code !== 46;

@@ -189,3 +189,18 @@ t.test('a call that gives no secret stays', async (t) => {
     t.equal(run(text), text, text);
   }
 });
+
+t.test("a name/value pair's value: Kubernetes' env, the same in JSON", async (t) => {
+  t.equal(run(`env:\n  - name: DB_PASSWORD\n    value: ${value}\n`), `env:\n  - name: DB_PASSWORD\n    value: ${REDACTED}\n`);
+  t.equal(run(`- name: API_TOKEN\n  value: "${value}"`), `- name: API_TOKEN\n  value: "${REDACTED}"`);
+  t.equal(run(`{"name":"DB_PASSWORD","value":"${value}"}`), `{"name":"DB_PASSWORD","value":"${REDACTED}"}`);
+  t.equal(run(`[{"name": "apiKey", "value": "${value}"}]`), `[{"name": "apiKey", "value": "${REDACTED}"}]`);
+  for (const text of [
+    '- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: db, key: password}',
+    `- name: DB_HOST\n  value: ${value}`,
+    `token\nvalue: ${value}`,
+    `{"label": "password", "value": "${value}"}`,
+  ]) {
+    t.equal(run(text), text, text);
+  }
+});
