@@ -44,7 +44,7 @@ export const NAME_ANCHOR: Anchor = {
   inRun: (code) => isWordCode(code) || code === 46 || code === 45,
   startsBefore: (before) => before === '"' || before === "'" || before === '\\"',
   startsAfter: (code) => code === 45,
-  follows: `(?=([A-Za-z0-9_.-]{0,127}))\\1(?:\\\\?["']?\\]?[ \\t]{0,32}[:=]|["'][ \\t]{0,32},|["']?[ \\t]{0,32}\\r?\\n[ \\t]{0,32}value:)`,
+  follows: `(?=([A-Za-z0-9_.-]{0,127}))\\1(?:\\\\?["']?\\]?[ \\t]{0,32}[:=]|["'][ \\t]{0,32},|["']?[ \\t]{0,32}\\r?\\n[ \\t]{0,32}value:|["'][ \\t]{1,32}value=)`,
 };
 
 export function anchoredScanRule(

@@ -21,7 +21,7 @@ import { extendRun, scanRule, type SecretRange, type TextRule } from './rule.js'
  * subscript (`os.environ["API_KEY"] = …`, `$config['db_password'] = …`, `ENV[:token] = …`).
  */
 const NAME_AND_OPERATOR =
-  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1(\]?)([ \t]{0,32})(:=|=>|:|=|,|\r?\n[ \t]{0,32}value:)([ \t]{0,32})/g;
+  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1(\]?)([ \t]{0,32})(:=|=>|:|=|,|\r?\n[ \t]{0,32}value:|value=)([ \t]{0,32})/g;
 
 /** Values, tried at the position right after the operator (sticky). */
 const QUOTED_VALUE: Readonly<Record<string, RegExp>> = {
@@ -101,6 +101,7 @@ function locate(match: RegExpExecArray): SecretRange | undefined {
   if (!isSensitiveKey(name)) return undefined;
   if (operator === ',') return callArgument(match, whole, nameQuote, bracket);
   if (operator.endsWith('value:')) return pairedValue(match, match.index + whole.length, bracket, NAME_LINE_BEFORE);
+  if (operator === 'value=') return nameQuote && before ? pairedValue(match, match.index + whole.length, bracket, NAME_ATTRIBUTE_BEFORE, true) : undefined;
   // a subscript by a quoted name or a symbol (`ENV[:token]`), not by a variable (`row[token] = …`)
   if (bracket && nameQuote === '' && match.input.charAt(match.index - 1) !== ':') return undefined;
   const typed = operator === ':' && nameQuote === '' && !bracket;
@@ -137,17 +138,20 @@ const CALL_OPENS = /\([ \t]{0,4}$/;
 
 /**
  * A name given as the value of a `name` field, its value in the `value` field after it: Kubernetes' env
- * (`- name: DB_PASSWORD` then `  value: …` on the next line), the same as JSON (`{"name": "DB_PASSWORD", "value": "…"}`).
+ * (`- name: DB_PASSWORD` then `  value: …` on the next line), the same as JSON (`{"name": "DB_PASSWORD", "value": "…"}`),
+ * XML attributes (`<add key="ApiKey" value="…"/>`).
  */
 const NAME_LINE_BEFORE = /\bname:[ \t]{0,4}$/;
 const NAME_FIELD_BEFORE = /["']name["'][ \t]{0,4}:[ \t]{0,4}$/;
+/** XML's `key="ApiKey" value="…"` (.NET's appSettings), `name="password" value="…"` (Spring's properties). */
+const NAME_ATTRIBUTE_BEFORE = /\b(?:key|name)=$/;
 const VALUE_FIELD = /["']value["'][ \t]{0,4}:[ \t]{0,4}/y;
 
 /** The value at `at` of a name/value pair whose name field ends as `before` says, right before the name. */
-function pairedValue(match: RegExpExecArray, at: number, bracket: string, before: RegExp): SecretRange | undefined {
+function pairedValue(match: RegExpExecArray, at: number, bracket: string, before: RegExp, quoted = false): SecretRange | undefined {
   if (bracket || !before.test(match.input.slice(Math.max(0, match.index - 24), match.index))) return undefined;
   const value = readValue(match.input, at);
-  if (!value) return undefined;
+  if (!value || (quoted && !value.quoted)) return undefined;
   return isSecretLiteral(match.input.slice(value.start, value.end), { quoted: value.quoted, envStyle: true }) ? [value.start, value.end] : undefined;
 }
 

@@ -77,20 +77,28 @@ const nameOperator: Condition = (follow) => {
   const code = text.charCodeAt(at);
   // a name/value pair's value on the next line: `- name: DB_PASSWORD` then `  value: …`
   if (code === 10 || code === 13) return valueLineNext(text, at);
+  // or in the XML attribute after it: `key="ApiKey" value="…"`
+  if (quoted && code === 118) return prefixVerdict(text, at, VALUE_ATTRIBUTE);
   // a call's quoted first argument, then its comma: `os.getenv("API_KEY", "…")`
   return code === 58 || code === 61 || (quoted && code === 44) ? LIVE : DEAD;
 };
 
 const VALUE_FIELD = 'value:';
+const VALUE_ATTRIBUTE = 'value=';
+
+/** `word` at `at` (live), the beginning of it at the text's end (open), or anything else (dead). */
+function prefixVerdict(text: string, at: number, word: string): Verdict {
+  const seen = text.slice(at, at + word.length);
+  if (!word.startsWith(seen)) return DEAD;
+  return seen.length === word.length ? LIVE : OPEN;
+}
 
 /** After a line break at `at`: blanks, then `value:` (live), the beginning of it (open) or anything else (dead). */
 function valueLineNext(text: string, at: number): Verdict {
   if (text.charCodeAt(at) === 13) at++;
   if (at < text.length && text.charCodeAt(at) === 10) at++;
   for (let blanks = 0; blanks < 32 && at < text.length && isBlankCode(text.charCodeAt(at)); blanks++) at++;
-  const seen = text.slice(at, at + VALUE_FIELD.length);
-  if (!VALUE_FIELD.startsWith(seen)) return DEAD;
-  return seen.length === VALUE_FIELD.length ? LIVE : OPEN;
+  return prefixVerdict(text, at, VALUE_FIELD);
 }
 
 /** A space or a tab next: `Bearer <token>`. */

@@ -195,7 +195,11 @@ t.test("a name/value pair's value: Kubernetes' env, the same in JSON", async (t)
   t.equal(run(`- name: API_TOKEN\n  value: "${value}"`), `- name: API_TOKEN\n  value: "${REDACTED}"`);
   t.equal(run(`{"name":"DB_PASSWORD","value":"${value}"}`), `{"name":"DB_PASSWORD","value":"${REDACTED}"}`);
   t.equal(run(`[{"name": "apiKey", "value": "${value}"}]`), `[{"name": "apiKey", "value": "${REDACTED}"}]`);
+  t.equal(run(`<add key="ApiKey" value="${value}" />`), `<add key="ApiKey" value="${REDACTED}" />`, ".NET's appSettings");
+  t.equal(run(`<property name="password" value="${value}"/>`), `<property name="password" value="${REDACTED}"/>`, "Spring's properties");
   for (const text of [
+    '<input name="password" value="" />',
+    `<add key="Theme" value="${value}" />`,
     '- name: DB_PASSWORD\n  valueFrom:\n    secretKeyRef: {name: db, key: password}',
     `- name: DB_HOST\n  value: ${value}`,
     `token\nvalue: ${value}`,
