@@ -99,14 +99,15 @@ const CASE_LABEL = /\bcase[ \t]{1,4}$/;
 function locate(match: RegExpExecArray): SecretRange | undefined {
   const [whole, nameQuote, name, bracket, before, operator, after] = match;
   if (!isSensitiveKey(name)) return undefined;
-  if (operator === ',') return callArgument(match, whole, nameQuote, bracket);
-  if (operator.endsWith('value:')) return pairedValue(match, match.index + whole.length, bracket, NAME_LINE_BEFORE);
-  if (operator === 'value=') return nameQuote && before ? pairedValue(match, match.index + whole.length, bracket, NAME_ATTRIBUTE_BEFORE, true) : undefined;
+  const end = match.index + whole.length;
+  if (operator === ',') return nameQuote === '"' || nameQuote === "'" ? (valueAfter(match, end, bracket, CALL_OPENS, true) ?? jsonPairValue(match, end, bracket)) : undefined;
+  if (operator.endsWith('value:')) return valueAfter(match, end, bracket, NAME_LINE_BEFORE);
+  if (operator === 'value=') return nameQuote && before ? valueAfter(match, end, bracket, NAME_ATTRIBUTE_BEFORE, true) : undefined;
   // a subscript by a quoted name or a symbol (`ENV[:token]`), not by a variable (`row[token] = …`)
   if (bracket && nameQuote === '' && match.input.charAt(match.index - 1) !== ':') return undefined;
   const typed = operator === ':' && nameQuote === '' && !bracket;
   if (operator === ':' && CASE_LABEL.test(match.input.slice(Math.max(0, match.index - 16), match.index))) return undefined;
-  const at = typed ? valueStart(match.input, match.index + whole.length) : match.index + whole.length;
+  const at = typed ? valueStart(match.input, end) : end;
   if (nameQuote === '' && after === '' && closesSpan(match.input, match.index, at)) return undefined;
   const value = readValue(match.input, at);
   if (!value) return undefined;
@@ -121,19 +122,7 @@ function locate(match: RegExpExecArray): SecretRange | undefined {
   return isSecretLiteral(judged, { quoted: value.quoted, envStyle }) ? [value.start, value.end] : undefined;
 }
 
-/** A call's quoted name and quoted value, after the `(`: `os.getenv("DB_PASSWORD", "…")`, `define('AUTH_KEY', '…')`. */
-function callArgument(match: RegExpExecArray, whole: string, nameQuote: string, bracket: string): SecretRange | undefined {
-  if ((nameQuote !== '"' && nameQuote !== "'") || bracket) return undefined;
-  if (!CALL_OPENS.test(match.input.slice(Math.max(0, match.index - 5), match.index))) {
-    VALUE_FIELD.lastIndex = match.index + whole.length;
-    return VALUE_FIELD.test(match.input) ? pairedValue(match, VALUE_FIELD.lastIndex, bracket, NAME_FIELD_BEFORE) : undefined;
-  }
-  const value = readValue(match.input, match.index + whole.length);
-  if (!value?.quoted) return undefined;
-  return isSecretLiteral(match.input.slice(value.start, value.end), { quoted: true, envStyle: false }) ? [value.start, value.end] : undefined;
-}
-
-/** What comes before a call's first argument. */
+/** What comes before a call's first argument: `os.getenv("DB_PASSWORD", "…")`, `define('AUTH_KEY', '…')`. */
 const CALL_OPENS = /\([ \t]{0,4}$/;
 
 /**
@@ -147,8 +136,17 @@ const NAME_FIELD_BEFORE = /["']name["'][ \t]{0,4}:[ \t]{0,4}$/;
 const NAME_ATTRIBUTE_BEFORE = /\b(?:key|name)=$/;
 const VALUE_FIELD = /["']value["'][ \t]{0,4}:[ \t]{0,4}/y;
 
-/** The value at `at` of a name/value pair whose name field ends as `before` says, right before the name. */
-function pairedValue(match: RegExpExecArray, at: number, bracket: string, before: RegExp, quoted = false): SecretRange | undefined {
+/** `{"name": "DB_PASSWORD", "value": "…"}`: the value field after the comma. */
+function jsonPairValue(match: RegExpExecArray, end: number, bracket: string): SecretRange | undefined {
+  VALUE_FIELD.lastIndex = end;
+  return VALUE_FIELD.test(match.input) ? valueAfter(match, VALUE_FIELD.lastIndex, bracket, NAME_FIELD_BEFORE) : undefined;
+}
+
+/**
+ * The secret value at `at`, for a name whose text right before ends as `before` says (a call's `(`, a `name`
+ * field); `quoted`: only a quoted value is one.
+ */
+function valueAfter(match: RegExpExecArray, at: number, bracket: string, before: RegExp, quoted = false): SecretRange | undefined {
   if (bracket || !before.test(match.input.slice(Math.max(0, match.index - 24), match.index))) return undefined;
   const value = readValue(match.input, at);
   if (!value || (quoted && !value.quoted)) return undefined;

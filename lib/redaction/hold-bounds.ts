@@ -210,8 +210,9 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   'basic-auth-field': reaching(/auth["']?[ \t]{0,4}(?:$|[:=][ \t]{0,4}["']?[A-Za-z0-9+/=]*$)/iy, 0, capOf(4 * KIB + 64, '[A-Za-z0-9+/=]')),
   // `password` after a .netrc word still being written, or its value still arriving
   'netrc-password': {
-    ...reaching(NETRC_OPEN, 0, capOf(KIB + 16, '\\S')),
+    lead: 0,
     open: (text, at) => reachesEnd(NETRC_OPEN, text, at) && endsNetrcWord(text.slice(Math.max(0, at - NETRC_REACH), at)),
+    cap: capOf(KIB + 16, '\\S'),
   },
   // the flag's name after its `--`, then its value as the next argument
   'command-flag': argumentBound(named(isSensitiveKey, FLAG_REST, ARGUMENT_CAP), true),
