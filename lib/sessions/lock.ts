@@ -28,15 +28,21 @@ export function isRunning(pid: number): boolean {
   }
 }
 
-/** When the process with this pid started (/proc/PID/stat field 22, in clock ticks since boot); undefined where it cannot be read. */
-export function startTimeOf(pid: number): string | undefined {
+/** A process's state (/proc/PID/stat field 3: `Z` for one killed and not yet reaped) and start time; undefined where it cannot be read. */
+function statOf(pid: number): { state: string; start: string | undefined } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // the fields after the command name, which may hold spaces and parentheses: from field 3 (state) on
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0]!, start: fields[19] };
   } catch {
     return undefined;
   }
+}
+
+/** When the process with this pid started (/proc/PID/stat field 22, in clock ticks since boot); undefined where it cannot be read. */
+export function startTimeOf(pid: number): string | undefined {
+  return statOf(pid)?.start;
 }
 
 /** Who holds a lock: a pid, and when that process started (absent in a lock written by an older version). */
@@ -45,8 +51,10 @@ type Holder = { pid: number; start?: string };
 /** Whether the lock's process still runs: the pid, and (when the lock says) the same start time, so a reused pid does not count. */
 function isAlive({ pid, start }: Holder): boolean {
   if (!isRunning(pid)) return false;
-  const now = start === undefined ? undefined : startTimeOf(pid);
-  return now === undefined || now === start;
+  const stat = statOf(pid);
+  // killed (`kill -9`) and not yet reaped by its parent: it holds nothing, and `--resume` right after must not wait on it
+  if (stat?.state === 'Z') return false;
+  return start === undefined || stat?.start === undefined || stat.start === start;
 }
 
 const OUR_LOCK = `${process.pid} ${startTimeOf(process.pid) ?? ''}`.trimEnd() + '\n';

@@ -65,6 +65,22 @@ t.test('a stale lock (its process is gone) is taken over', async (t) => {
   await lock.unlock();
 });
 
+t.test('a lock of a process killed and not yet reaped (a zombie: `kill -9`, its parent busy) is taken over', async (t) => {
+  // the inner shell prints its pid and exits; its parent has become `sleep`, which never reaps it
+  const parent = spawn('sh', ['-c', 'sh -c \'echo $$\' & exec sleep 30']);
+  t.teardown(() => parent.kill());
+  const [chunk] = (await once(parent.stdout!, 'data')) as [Buffer];
+  const zombie = Number(String(chunk).trim());
+  const stateOf = async () => (await readFile(`/proc/${zombie}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.[0];
+  for (let tries = 0; (await stateOf()) !== 'Z' && tries < 200; tries++) await new Promise((resolve) => setTimeout(resolve, 10));
+  t.equal(await stateOf(), 'Z', 'the inner shell is a zombie');
+  t.ok(isRunning(zombie), 'signal 0 still reaches it');
+  const dir = t.testdir({ lock: `${zombie} ${startTimeOf(zombie)}\n` });
+  const lock = await acquireLock(dir, id);
+  t.equal(await readFile(join(dir, 'lock'), 'utf8'), ours);
+  await lock.unlock();
+});
+
 t.test('a lock of a live pid that names another process now (a reused pid: another start time) is taken over', async (t) => {
   const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
   t.teardown(() => child.kill());
