@@ -9,7 +9,7 @@
 
 import { SENSITIVE_KEY_KEYWORDS, isSensitiveKey } from './keys.js';
 import { isCookieList } from './cookies.js';
-import { isSecretLiteral } from './literals.js';
+import { isSecretLiteral, looksRandom } from './literals.js';
 import { NAME_ANCHOR, anchoredScanRule } from './anchored.js';
 import { extendRun, scanRule, type SecretRange, type TextRule } from './rule.js';
 
@@ -21,7 +21,7 @@ import { extendRun, scanRule, type SecretRange, type TextRule } from './rule.js'
  * subscript (`os.environ["API_KEY"] = …`, `$config['db_password'] = …`, `ENV[:token] = …`).
  */
 const NAME_AND_OPERATOR =
-  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1(\]?)([ \t]{0,32})(:=|=>|:|=|,|\r?\n[ \t]{0,32}value:|value=)([ \t]{0,32})/g;
+  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1(\]?)([ \t]{0,32})(:=|=>|:|=|,|\|\||\?\?|>|(?<=[ \t])(?=')|\r?\n[ \t]{0,32}value:|value=)([ \t]{0,32})/g;
 
 /** Values, tried at the position right after the operator (sticky). */
 const QUOTED_VALUE: Readonly<Record<string, RegExp>> = {
@@ -103,6 +103,9 @@ function locate(match: RegExpExecArray): SecretRange | undefined {
   if (operator === ',') return nameQuote === '"' || nameQuote === "'" ? (valueAfter(match, end, bracket, CALL_OPENS, true) ?? jsonPairValue(match, end, bracket)) : undefined;
   if (operator.endsWith('value:')) return valueAfter(match, end, bracket, NAME_LINE_BEFORE);
   if (operator === 'value=') return nameQuote && before ? valueAfter(match, end, bracket, NAME_ATTRIBUTE_BEFORE, true) : undefined;
+  if (operator === '>') return nameQuote === '' && before === '' ? valueAfter(match, end, bracket, ELEMENT_OPENS) : undefined;
+  if (operator === '||' || operator === '??') return nameQuote === '' ? defaultValue(match, end, bracket) : undefined;
+  if (operator === '') return SQL_PASSWORD.test(name) ? valueAfter(match, end, bracket, ANYTHING, true) : undefined;
   // a subscript by a quoted name or a symbol (`ENV[:token]`), not by a variable (`row[token] = …`)
   if (bracket && nameQuote === '' && match.input.charAt(match.index - 1) !== ':') return undefined;
   const typed = operator === ':' && nameQuote === '' && !bracket;
@@ -121,6 +124,21 @@ function locate(match: RegExpExecArray): SecretRange | undefined {
   const judged = literal.replace(AUTH_SCHEME, '');
   return isSecretLiteral(judged, { quoted: value.quoted, envStyle }) ? [value.start, value.end] : undefined;
 }
+
+/** An XML element holding the value: `<password>…</password>` (Maven's settings.xml), `<apiKey>…</apiKey>`. */
+const ELEMENT_OPENS = /<$/;
+/**
+ * A default after a name, quoted: `process.env.API_KEY || "…"`, `config.token ?? '…'`; and SQL's quoted password after
+ * a blank: `CREATE ROLE app LOGIN PASSWORD '…'`, `ALTER USER app WITH PASSWORD '…'`.
+ */
+const ANYTHING = /(?:)/;
+
+/** A default is often a stand-in (`|| 'not-needed'`, `?? 'anonymous'`): one is taken as a secret only when it looks random. */
+function defaultValue(match: RegExpExecArray, end: number, bracket: string): SecretRange | undefined {
+  const range = valueAfter(match, end, bracket, ANYTHING, true);
+  return range && looksRandom(match.input.slice(range[0], range[1])) ? range : undefined;
+}
+const SQL_PASSWORD = /^password$/i;
 
 /** What comes before a call's first argument: `os.getenv("DB_PASSWORD", "…")`, `define('AUTH_KEY', '…')`. */
 const CALL_OPENS = /\([ \t]{0,4}$/;

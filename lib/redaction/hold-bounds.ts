@@ -93,11 +93,12 @@ const PAIR_FIELD_OPEN = String.raw`(?:["']?(?:v|va|val|valu|value)?$|["']value["
 const TYPE_OPEN_PART = String.raw`[A-Za-z_$][\w$.]{0,63}(?:<[^<>\r\n]{0,64}>?|\[[^[\]\r\n]{0,64}\]?)?(?:\[\]?)?`;
 const TYPE_OPEN = String.raw`${TYPE_OPEN_PART}(?:[ \t]{0,2}\|[ \t]{0,2}(?:${TYPE_OPEN_PART})?){0,3}`;
 /**
- * After a name: quote, subscript bracket, operator (or a call's comma), then a value still arriving; or `:`, a type
+ * After a name: quote, subscript bracket, operator (or a call's comma, a default's `||` or `??`, an XML element's `>`),
+ * then a value still arriving, or a single-quoted one after blanks (SQL's `PASSWORD '…'`); or `:`, a type
  * annotation and `=` (`apiKey: string = "…"`) with the value still arriving.
  */
 const ASSIGNMENT_REST = new RegExp(
-  String.raw`\\?["']?\]?[ \t]{0,32}(?:$|(?::=|=>|:|=|,)[ \t]{0,32}(?:$|${VALUE_OPEN})|:[ \t]{0,32}${TYPE_OPEN}[ \t]{0,32}(?:$|=[ \t]{0,32}(?:$|${VALUE_OPEN}))|,[ \t]{0,32}${PAIR_FIELD_OPEN}|\r?\n[ \t]{0,32}(?:v|va|val|valu|value)?$|\r?\n[ \t]{0,32}value:[ \t]{0,32}(?:$|${VALUE_OPEN})|(?:v|va|val|valu|value)$|value=[ \t]{0,32}(?:$|${VALUE_OPEN}))`,
+  String.raw`\\?["']?\]?[ \t]{0,32}(?:$|(?::=|=>|:|=|,|\|\||\?\?|>)[ \t]{0,32}(?:$|${VALUE_OPEN})|[|?]$|'[^'\r\n]{0,4096}$|:[ \t]{0,32}${TYPE_OPEN}[ \t]{0,32}(?:$|=[ \t]{0,32}(?:$|${VALUE_OPEN}))|,[ \t]{0,32}${PAIR_FIELD_OPEN}|\r?\n[ \t]{0,32}(?:v|va|val|valu|value)?$|\r?\n[ \t]{0,32}value:[ \t]{0,32}(?:$|${VALUE_OPEN})|(?:v|va|val|valu|value)$|value=[ \t]{0,32}(?:$|${VALUE_OPEN}))`,
   'y',
 );
 const isWordOrDash = (code: number): boolean => isNameCode(code) && code !== 46;
@@ -214,6 +215,8 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
     open: (text, at) => reachesEnd(NETRC_OPEN, text, at) && endsNetrcWord(text.slice(Math.max(0, at - NETRC_REACH), at)),
     cap: capOf(KIB + 16, '\\S'),
   },
+  // `identified`, then `by`, maybe a plugin or `password`, and the value still arriving: the rest of the line (a superset)
+  'sql-identified-by': reaching(/identified[^\r\n]{0,1200}$/iy, 0, capOf(KIB + 128, '[^\\s\'";]')),
   // the flag's name after its `--`, then its value as the next argument
   'command-flag': argumentBound(named(isSensitiveKey, FLAG_REST, ARGUMENT_CAP), true),
   // the option at an argument's start, glued or spaced, a user name and `:` for -u, then the value

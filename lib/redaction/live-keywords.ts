@@ -60,7 +60,8 @@ const walkNameRun = (follow: Follow): boolean => {
 };
 
 /**
- * The rest of a name, then `\?["']?]?[ \t]{0,32}` and `:` or `=` (or a quote and a comma): the anchored assignment rule's condition; the
+ * The rest of a name, then `\?["']?]?[ \t]{0,32}` and `:` or `=` (or a quote and a comma, `||`, `??`, `>`, or blanks and a
+ * single quote): the anchored assignment rule's condition; the
  * query parameter (`[?&]name=`), header (`authorization:`, `x-api-key=`) and cookie (`Cookie:`) rules' names meet it too.
  */
 const nameOperator: Condition = (follow) => {
@@ -72,9 +73,13 @@ const nameOperator: Condition = (follow) => {
   if (quoted) at++;
   // a subscript's closing bracket: `os.environ["API_KEY"] =`
   if (at < text.length && text.charCodeAt(at) === 93) at++;
+  const nameEnd = at;
   for (let blanks = 0; blanks < 32 && at < text.length && isBlankCode(text.charCodeAt(at)); blanks++) at++;
   if (at === text.length) return OPEN;
   const code = text.charCodeAt(at);
+  // a default (`process.env.API_KEY || "…"`, `?? '…'`), an XML element's content (`<password>…`), SQL's `PASSWORD '…'`
+  if (code === 124 || code === 63) return prefixVerdict(text, at, code === 124 ? '||' : '??');
+  if (code === 62 || (code === 39 && at > nameEnd)) return LIVE;
   // a name/value pair's value on the next line: `- name: DB_PASSWORD` then `  value: …`
   if (code === 10 || code === 13) return valueLineNext(text, at);
   // or in the XML attribute after it: `key="ApiKey" value="…"`

@@ -8,6 +8,7 @@ import { NETRC_RULE } from './config-lines.js';
 import { COOKIE_RULE } from './cookies.js';
 import { HTTP_RULES } from './http.js';
 import { PATTERN_RULES } from './patterns.js';
+import { SQL_IDENTIFIED_RULE } from './sql.js';
 import { buildPrefilter } from './prefilter.js';
 import { escapeRegExp, REDACTED, type TextRule } from './rule.js';
 import { ESCAPE_KEYWORDS, decodeSecretEscapes, widenMarkersOverEscapes } from './escapes.js';
@@ -27,7 +28,7 @@ export interface RedactOptions {
  * (AWS secrets, cookies), then HTTP context, then assignments, which skip
  * values an earlier rule already redacted.
  */
-export const TEXT_RULES: readonly TextRule[] = [...PATTERN_RULES, AWS_SECRET_RULE, COOKIE_RULE, ...HTTP_RULES, ASSIGNMENT_RULE, BASIC_AUTH_RULE, NETRC_RULE, COMMAND_FLAG_RULE, COMMAND_PASSWORD_RULE];
+export const TEXT_RULES: readonly TextRule[] = [...PATTERN_RULES, AWS_SECRET_RULE, COOKIE_RULE, ...HTTP_RULES, ASSIGNMENT_RULE, BASIC_AUTH_RULE, NETRC_RULE, SQL_IDENTIFIED_RULE, COMMAND_FLAG_RULE, COMMAND_PASSWORD_RULE];
 
 /** Not a rule: its keywords let the prefilter's one pass spot escapes too (see escapes.ts). */
 const ESCAPES: TextRule = { name: 'escapes', keywords: ESCAPE_KEYWORDS, apply: (text) => text };

@@ -208,3 +208,40 @@ t.test("a name/value pair's value: Kubernetes' env, the same in JSON", async (t)
     t.equal(run(text), text, text);
   }
 });
+
+t.test("an XML element's content under a sensitive name (Maven's settings.xml, .NET, Android)", async (t) => {
+  t.equal(run(`<password>${value}</password>`), `<password>${REDACTED}</password>`);
+  t.equal(run(`<server>\n  <id>nexus</id>\n  <password>${value}</password>\n</server>`), `<server>\n  <id>nexus</id>\n  <password>${REDACTED}</password>\n</server>`);
+  t.equal(run(`<apiKey>${value}</apiKey><user>bob</user>`), `<apiKey>${REDACTED}</apiKey><user>bob</user>`);
+  for (const text of [
+    '<password>${MAVEN_PASSWORD}</password>',
+    '<password></password>',
+    `</password>${value}`,
+    'const tokens: Promise<Token> = load();',
+    'function read(): Promise<ApiKey>{ return fetch(url); }',
+    '<Password>Enter your password</Password>',
+  ]) {
+    t.equal(run(text), text, text);
+  }
+});
+
+t.test('a default after || or ??, quoted and random-looking', async (t) => {
+  t.equal(run(`const apiKey = process.env.API_KEY || "${value}";`), `const apiKey = process.env.API_KEY || "${REDACTED}";`);
+  t.equal(run(`const token = options.token ?? '${value}';`), `const token = options.token ?? '${REDACTED}';`);
+  for (const text of [
+    "apiKey: options.apiKey || 'not-needed',",
+    "const token = process.env.TOKEN ?? 'anonymous-user';",
+    'const password = input.password || fallbackPassword;',
+    `if (token || isAdmin) run("${value}");`,
+  ]) {
+    t.equal(run(text), text, text);
+  }
+});
+
+t.test("SQL's quoted PASSWORD after a blank (PostgreSQL's CREATE ROLE, ALTER USER)", async (t) => {
+  t.equal(run(`CREATE ROLE app WITH LOGIN PASSWORD '${value}';`), `CREATE ROLE app WITH LOGIN PASSWORD '${REDACTED}';`);
+  t.equal(run(`alter user app password '${value}'`), `alter user app password '${REDACTED}'`);
+  for (const text of ["ALTER ROLE app PASSWORD NULL;", "CREATE ROLE app PASSWORD 'md5'", `the token '${value}' is not read`]) {
+    t.equal(run(text), text, text);
+  }
+});
