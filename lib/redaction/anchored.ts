@@ -38,14 +38,14 @@ const isWordCode = (code: number): boolean =>
  * after a `-` (`--password`, `x-api-key` → `api-key`); a name is followed by
  * an optional closing quote, up to 32 spaces or tabs (aligned columns), and an operator starting
  * with `:` or `=` (or, after a closing quote, a comma: a call's first argument; a default's `||` or `??`; an XML
- * element's `>`; a blank and a single quote, SQL's `PASSWORD '…'`). (The lookahead-and-backreference takes the rest of the run
+ * element's `>`; a blank and a single quote, SQL's `PASSWORD '…'`; prose's `is`). (The lookahead-and-backreference takes the rest of the run
  * atomically: no backtracking into it.)
  */
 export const NAME_ANCHOR: Anchor = {
   inRun: (code) => isWordCode(code) || code === 46 || code === 45,
   startsBefore: (before) => before === '"' || before === "'" || before === '\\"',
   startsAfter: (code) => code === 45,
-  follows: `(?=([A-Za-z0-9_.-]{0,127}))\\1(?:\\\\?["']?\\]?[ \\t]{0,32}[:=]|["'][ \\t]{0,32},|["']?[ \\t]{0,32}\\r?\\n[ \\t]{0,32}value:|["'][ \\t]{1,32}value=|[ \\t]{0,32}(?:\\|\\||\\?\\?)|>|[ \\t]{1,32}')`,
+  follows: `(?=([A-Za-z0-9_.-]{0,127}))\\1(?:\\\\?["']?\\]?[ \\t]{0,32}[:=]|["'][ \\t]{0,32},|["']?[ \\t]{0,32}\\r?\\n[ \\t]{0,32}value:|["'][ \\t]{1,32}value=|[ \\t]{0,32}(?:\\|\\||\\?\\?)|>|[ \\t]{1,32}'|[ \\t]{1,32}is[ \\t])`,
 };
 
 export function anchoredScanRule(

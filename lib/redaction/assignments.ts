@@ -21,7 +21,7 @@ import { extendRun, scanRule, type SecretRange, type TextRule } from './rule.js'
  * subscript (`os.environ["API_KEY"] = …`, `$config['db_password'] = …`, `ENV[:token] = …`).
  */
 const NAME_AND_OPERATOR =
-  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1(\]?)([ \t]{0,32})(:=|=>|:|=|,|\|\||\?\?|>|(?<=[ \t])(?=')|\r?\n[ \t]{0,32}value:|value=)([ \t]{0,32})/g;
+  /(?<![A-Za-z0-9_.])(\\"|["']?)([A-Za-z_][A-Za-z0-9_.-]{0,127})\1(\]?)([ \t]{0,32})(:=|=>|:|=|,|\|\||\?\?|>|(?<=[ \t])(?=')|(?<=[ \t])is(?=[ \t])|\r?\n[ \t]{0,32}value:|value=)([ \t]{0,32})/g;
 
 /** Values, tried at the position right after the operator (sticky). */
 const QUOTED_VALUE: Readonly<Record<string, RegExp>> = {
@@ -106,6 +106,7 @@ function locate(match: RegExpExecArray): SecretRange | undefined {
   if (operator === '>') return nameQuote === '' && before === '' ? valueAfter(match, end, bracket, ELEMENT_OPENS) : undefined;
   if (operator === '||' || operator === '??') return nameQuote === '' ? defaultValue(match, end, bracket) : undefined;
   if (operator === '') return SQL_PASSWORD.test(name) ? valueAfter(match, end, bracket, ANYTHING, true) : undefined;
+  if (operator === 'is') return nameQuote === '' ? proseValue(match, end, bracket) : undefined;
   // a subscript by a quoted name or a symbol (`ENV[:token]`), not by a variable (`row[token] = …`)
   if (bracket && nameQuote === '' && match.input.charAt(match.index - 1) !== ':') return undefined;
   const typed = operator === ':' && nameQuote === '' && !bracket;
@@ -139,6 +140,19 @@ function defaultValue(match: RegExpExecArray, end: number, bracket: string): Sec
   return range && looksRandom(match.input.slice(range[0], range[1])) ? range : undefined;
 }
 const SQL_PASSWORD = /^password$/i;
+
+/**
+ * A secret told in prose, as a model repeats what it read: `the database password is …`, `` the token is `…` ``.
+ * Prose says `the token is invalid`, so the value goes only when it looks random and is one word (a quote may open a
+ * span of prose: `` the token is `a` or `b` ``); a sentence's last `.` stays.
+ */
+function proseValue(match: RegExpExecArray, end: number, bracket: string): SecretRange | undefined {
+  const range = valueAfter(match, end, bracket, ANYTHING);
+  if (!range) return undefined;
+  const valueEnd = match.input.charAt(range[1] - 1) === '.' ? range[1] - 1 : range[1];
+  const value = match.input.slice(range[0], valueEnd);
+  return looksRandom(value) && !/\s/.test(value) ? [range[0], valueEnd] : undefined;
+}
 
 /** What comes before a call's first argument: `os.getenv("DB_PASSWORD", "…")`, `define('AUTH_KEY', '…')`. */
 const CALL_OPENS = /\([ \t]{0,4}$/;

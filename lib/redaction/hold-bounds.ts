@@ -94,11 +94,11 @@ const TYPE_OPEN_PART = String.raw`[A-Za-z_$][\w$.]{0,63}(?:<[^<>\r\n]{0,64}>?|\[
 const TYPE_OPEN = String.raw`${TYPE_OPEN_PART}(?:[ \t]{0,2}\|[ \t]{0,2}(?:${TYPE_OPEN_PART})?){0,3}`;
 /**
  * After a name: quote, subscript bracket, operator (or a call's comma, a default's `||` or `??`, an XML element's `>`),
- * then a value still arriving, or a single-quoted one after blanks (SQL's `PASSWORD '…'`); or `:`, a type
+ * then a value still arriving, or a single-quoted one after blanks (SQL's `PASSWORD '…'`), or one after prose's `is`; or `:`, a type
  * annotation and `=` (`apiKey: string = "…"`) with the value still arriving.
  */
 const ASSIGNMENT_REST = new RegExp(
-  String.raw`\\?["']?\]?[ \t]{0,32}(?:$|(?::=|=>|:|=|,|\|\||\?\?|>)[ \t]{0,32}(?:$|${VALUE_OPEN})|[|?]$|'[^'\r\n]{0,4096}$|:[ \t]{0,32}${TYPE_OPEN}[ \t]{0,32}(?:$|=[ \t]{0,32}(?:$|${VALUE_OPEN}))|,[ \t]{0,32}${PAIR_FIELD_OPEN}|\r?\n[ \t]{0,32}(?:v|va|val|valu|value)?$|\r?\n[ \t]{0,32}value:[ \t]{0,32}(?:$|${VALUE_OPEN})|(?:v|va|val|valu|value)$|value=[ \t]{0,32}(?:$|${VALUE_OPEN}))`,
+  String.raw`\\?["']?\]?[ \t]{0,32}(?:$|(?::=|=>|:|=|,|\|\||\?\?|>)[ \t]{0,32}(?:$|${VALUE_OPEN})|[|?]$|'[^'\r\n]{0,4096}$|i$|is[ \t]{0,32}(?:$|${VALUE_OPEN})|:[ \t]{0,32}${TYPE_OPEN}[ \t]{0,32}(?:$|=[ \t]{0,32}(?:$|${VALUE_OPEN}))|,[ \t]{0,32}${PAIR_FIELD_OPEN}|\r?\n[ \t]{0,32}(?:v|va|val|valu|value)?$|\r?\n[ \t]{0,32}value:[ \t]{0,32}(?:$|${VALUE_OPEN})|(?:v|va|val|valu|value)$|value=[ \t]{0,32}(?:$|${VALUE_OPEN}))`,
   'y',
 );
 const isWordOrDash = (code: number): boolean => isNameCode(code) && code !== 46;

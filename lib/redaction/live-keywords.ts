@@ -16,6 +16,7 @@ import { ESCAPE_KEYWORDS } from './escapes.js';
 import { isNameCode } from './hold-bounds.js';
 import { endsNetrcWord, NETRC_REACH } from './config-lines.js';
 import { keywordHitScanners } from './keyword-scanner.js';
+import { looksRandom } from './literals.js';
 import { TEXT_RULES } from './text.js';
 
 const OPEN = 0;
@@ -61,7 +62,7 @@ const walkNameRun = (follow: Follow): boolean => {
 
 /**
  * The rest of a name, then `\?["']?]?[ \t]{0,32}` and `:` or `=` (or a quote and a comma, `||`, `??`, `>`, or blanks and a
- * single quote): the anchored assignment rule's condition; the
+ * single quote or `is`): the anchored assignment rule's condition; the
  * query parameter (`[?&]name=`), header (`authorization:`, `x-api-key=`) and cookie (`Cookie:`) rules' names meet it too.
  */
 const nameOperator: Condition = (follow) => {
@@ -80,6 +81,8 @@ const nameOperator: Condition = (follow) => {
   // a default (`process.env.API_KEY || "…"`, `?? '…'`), an XML element's content (`<password>…`), SQL's `PASSWORD '…'`
   if (code === 124 || code === 63) return prefixVerdict(text, at, code === 124 ? '||' : '??');
   if (code === 62 || (code === 39 && at > nameEnd)) return LIVE;
+  // prose: `the password is …`
+  if (code === 105 && at > nameEnd) return proseIs(text, at);
   // a name/value pair's value on the next line: `- name: DB_PASSWORD` then `  value: …`
   if (code === 10 || code === 13) return valueLineNext(text, at);
   // or in the XML attribute after it: `key="ApiKey" value="…"`
@@ -87,6 +90,28 @@ const nameOperator: Condition = (follow) => {
   // a call's quoted first argument, then its comma: `os.getenv("API_KEY", "…")`
   return code === 58 || code === 61 || (quoted && code === 44) ? LIVE : DEAD;
 };
+
+/**
+ * `is` at `at`, blanks, then a quoted value or a random-looking bare one (the rule's own judgement, so `the token is
+ * valid` stays dead): live; any beginning of that: open; anything else: dead.
+ */
+function proseIs(text: string, at: number): Verdict {
+  if (at + 1 === text.length) return OPEN;
+  if (text.charCodeAt(at + 1) !== 115) return DEAD;
+  let start = at + 2;
+  if (start < text.length && !isBlankCode(text.charCodeAt(start))) return DEAD;
+  for (let blanks = 0; blanks < 32 && start < text.length && isBlankCode(text.charCodeAt(start)); blanks++) start++;
+  if (start === text.length) return OPEN;
+  const first = text.charCodeAt(start);
+  if (first === 34 || first === 39 || first === 96) return LIVE;
+  let end = start;
+  while (end < text.length && end - start <= FOLLOW_LIMIT && !BARE_VALUE_END.test(text.charAt(end))) end++;
+  if (end === text.length || end - start > FOLLOW_LIMIT) return end - start > FOLLOW_LIMIT ? LIVE : OPEN;
+  return looksRandom(text.slice(start, end)) ? LIVE : DEAD;
+}
+
+/** What ends a bare value (the assignment rule's BARE_VALUE). */
+const BARE_VALUE_END = /[\s"'`,;&)}\]<>]/;
 
 const VALUE_FIELD = 'value:';
 const VALUE_ATTRIBUTE = 'value=';

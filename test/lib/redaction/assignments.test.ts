@@ -245,3 +245,22 @@ t.test("SQL's quoted PASSWORD after a blank (PostgreSQL's CREATE ROLE, ALTER USE
     t.equal(run(text), text, text);
   }
 });
+
+t.test('a secret told in prose: a sensitive name, `is`, and a random-looking value', async (t) => {
+  t.equal(run(`The database password is ${value}.`), `The database password is ${REDACTED}.`);
+  t.equal(run(`I found it: the API_TOKEN is \`${value}\` in .env`), `I found it: the API_TOKEN is \`${REDACTED}\` in .env`);
+  for (const text of [
+    'the token is invalid',
+    'The password is stored in the keychain.',
+    'the secret is process.env.SECRET',
+    'the password is `${DB_PASSWORD}`',
+    `this is ${value}`,
+  ]) {
+    t.equal(run(text), text, text);
+  }
+});
+
+t.test('prose after `is` in quotes that span words is no secret', async (t) => {
+  const text = 'but the token is `highWathe. now so a `Map<string, Run>` build';
+  t.equal(run(text), text);
+});

@@ -8,7 +8,8 @@ t.test('holdFrom: what could still grow into a secret', async (t) => {
   t.equal(holdFrom('set password = '), 'set '.length, 'a sensitive key waiting for its value');
   t.equal(holdFrom('-H "Authorization: Bearer '), '-H "'.length, 'a header and its scheme');
   t.equal(holdFrom('{"apiKey": "Zq8'), '{"api'.length, 'a value still arriving: from its keyword (the name before it stays in view)');
-  t.equal(holdFrom('the token is'), 'the token is'.length, 'a key without an assignment is just a word');
+  t.equal(holdFrom('the token was'), 'the token was'.length, 'a key without an assignment is just a word');
+  t.equal(holdFrom('the token is valid. '), 'the token is valid. '.length, 'nor is one told in prose once its value ended');
   t.equal(holdFrom('x\n-----BEGIN RSA PRIVATE KEY-----\nMIIE abc'), 2, 'an open PEM block');
   t.equal(holdFrom('Cookie: a=1; b=2; '), 0, 'a cookie header line');
   const long = 'z'.repeat(20_000);
