@@ -224,9 +224,13 @@ t.test('byte mode: an Iterable whose parts are slow to make lets the event loop 
     firstChunkAt ??= performance.now();
     length += (chunk as Buffer).length;
   }
+  const endedAt = performance.now();
   clearInterval(ticking);
   t.equal(length, 60 * 1024);
   // 300 ms of making: a timer waits at most ~20 ms (before, it waited for all of it, the parts being small)
   t.ok(ticks >= 6, `a 1 ms timer ran ${ticks} times`);
-  t.ok(firstChunkAt! - startedAt < 150, `the first bytes after ${Math.round(firstChunkAt! - startedAt)} ms`);
+  // the first bytes go out while the rest is still being made: measured against the making itself, not a clock's
+  // fixed figure, so a machine too busy to run this process for a while fails it only if the bytes really waited
+  const [first, all] = [firstChunkAt! - startedAt, endedAt - startedAt];
+  t.ok(first < all / 2, `the first bytes after ${Math.round(first)} ms of ${Math.round(all)}`);
 });
