@@ -143,16 +143,31 @@ const SQL_PASSWORD = /^password$/i;
 
 /**
  * A secret told in prose, as a model repeats what it read: `the database password is …`, `` the token is `…` ``.
- * Prose says `the token is invalid`, so the value goes only when it looks random and is one word (a quote may open a
- * span of prose: `` the token is `a` or `b` ``); a sentence's last `.` stays.
+ * Prose says `the token is invalid`, so the value goes only when it looks random and is one word: up to a blank (a
+ * password may hold `&` or `;`), without the sentence's closing punctuation, or quoted without blanks (a quote may
+ * open a span of prose: `` the token is `a` or `b` ``).
  */
 function proseValue(match: RegExpExecArray, end: number, bracket: string): SecretRange | undefined {
-  const range = valueAfter(match, end, bracket, ANYTHING);
-  if (!range) return undefined;
-  const valueEnd = match.input.charAt(range[1] - 1) === '.' ? range[1] - 1 : range[1];
-  const value = match.input.slice(range[0], valueEnd);
-  return looksRandom(value) && !/\s/.test(value) ? [range[0], valueEnd] : undefined;
+  if (bracket) return undefined;
+  const text = match.input;
+  if (QUOTED_VALUE[text.charAt(end)] !== undefined) {
+    const range = valueAfter(match, end, bracket, ANYTHING, true);
+    return range && isProseSecret(text.slice(range[0], range[1])) ? range : undefined;
+  }
+  PROSE_WORD.lastIndex = end;
+  const word = PROSE_WORD.exec(text)?.[0];
+  if (word === undefined || word.length > MAX_PROSE_WORD) return undefined;
+  const value = word.replace(PROSE_WORD_END, '');
+  return isProseSecret(value) && isSecretLiteral(value, { quoted: false, envStyle: true }) ? [end, end + value.length] : undefined;
 }
+
+/** The longest word taken for a secret told in prose (the stream holds one that long while it goes on). */
+export const MAX_PROSE_WORD = 256;
+const PROSE_WORD = new RegExp(`\\S{1,${MAX_PROSE_WORD + 1}}`, 'y');
+/** What ends a sentence or a clause after a word: `is Xk29….`, `is Xk29…,`, `(the key is Xk29…)`. */
+export const PROSE_WORD_END = /[.,;:!?)\]}"'`]+$/;
+/** One word, random-looking, with no quote in it (`` rea`highWaterMark `` is prose around a code span). */
+const isProseSecret = (value: string): boolean => looksRandom(value) && !/[\s"'`]/.test(value);
 
 /** What comes before a call's first argument: `os.getenv("DB_PASSWORD", "…")`, `define('AUTH_KEY', '…')`. */
 const CALL_OPENS = /\([ \t]{0,4}$/;

@@ -98,7 +98,7 @@ const TYPE_OPEN = String.raw`${TYPE_OPEN_PART}(?:[ \t]{0,2}\|[ \t]{0,2}(?:${TYPE
  * annotation and `=` (`apiKey: string = "…"`) with the value still arriving.
  */
 const ASSIGNMENT_REST = new RegExp(
-  String.raw`\\?["']?\]?[ \t]{0,32}(?:$|(?::=|=>|:|=|,|\|\||\?\?|>)[ \t]{0,32}(?:$|${VALUE_OPEN})|[|?]$|'[^'\r\n]{0,4096}$|i$|is[ \t]{0,32}(?:$|${VALUE_OPEN})|:[ \t]{0,32}${TYPE_OPEN}[ \t]{0,32}(?:$|=[ \t]{0,32}(?:$|${VALUE_OPEN}))|,[ \t]{0,32}${PAIR_FIELD_OPEN}|\r?\n[ \t]{0,32}(?:v|va|val|valu|value)?$|\r?\n[ \t]{0,32}value:[ \t]{0,32}(?:$|${VALUE_OPEN})|(?:v|va|val|valu|value)$|value=[ \t]{0,32}(?:$|${VALUE_OPEN}))`,
+  String.raw`\\?["']?\]?[ \t]{0,32}(?:$|(?::=|=>|:|=|,|\|\||\?\?|>)[ \t]{0,32}(?:$|${VALUE_OPEN})|[|?]$|'[^'\r\n]{0,4096}$|i$|is[ \t]{0,32}(?:$|${VALUE_OPEN}|\S{0,257}$)|:[ \t]{0,32}${TYPE_OPEN}[ \t]{0,32}(?:$|=[ \t]{0,32}(?:$|${VALUE_OPEN}))|,[ \t]{0,32}${PAIR_FIELD_OPEN}|\r?\n[ \t]{0,32}(?:v|va|val|valu|value)?$|\r?\n[ \t]{0,32}value:[ \t]{0,32}(?:$|${VALUE_OPEN})|(?:v|va|val|valu|value)$|value=[ \t]{0,32}(?:$|${VALUE_OPEN}))`,
   'y',
 );
 const isWordOrDash = (code: number): boolean => isNameCode(code) && code !== 46;

@@ -17,6 +17,7 @@ import { isNameCode } from './hold-bounds.js';
 import { endsNetrcWord, NETRC_REACH } from './config-lines.js';
 import { keywordHitScanners } from './keyword-scanner.js';
 import { looksRandom } from './literals.js';
+import { MAX_PROSE_WORD, PROSE_WORD_END } from './assignments.js';
 import { TEXT_RULES } from './text.js';
 
 const OPEN = 0;
@@ -92,7 +93,7 @@ const nameOperator: Condition = (follow) => {
 };
 
 /**
- * `is` at `at`, blanks, then a quoted value or a random-looking bare one (the rule's own judgement, so `the token is
+ * `is` at `at`, blanks, then a quoted value or a random-looking word (the rule's own judgement, so `the token is
  * valid` stays dead): live; any beginning of that: open; anything else: dead.
  */
 function proseIs(text: string, at: number): Verdict {
@@ -105,13 +106,13 @@ function proseIs(text: string, at: number): Verdict {
   const first = text.charCodeAt(start);
   if (first === 34 || first === 39 || first === 96) return LIVE;
   let end = start;
-  while (end < text.length && end - start <= FOLLOW_LIMIT && !BARE_VALUE_END.test(text.charAt(end))) end++;
-  if (end === text.length || end - start > FOLLOW_LIMIT) return end - start > FOLLOW_LIMIT ? LIVE : OPEN;
-  return looksRandom(text.slice(start, end)) ? LIVE : DEAD;
+  while (end < text.length && end - start <= MAX_PROSE_WORD && !SPACE.test(text.charAt(end))) end++;
+  if (end - start > MAX_PROSE_WORD) return DEAD;
+  if (end === text.length) return OPEN;
+  return looksRandom(text.slice(start, end).replace(PROSE_WORD_END, '')) ? LIVE : DEAD;
 }
 
-/** What ends a bare value (the assignment rule's BARE_VALUE). */
-const BARE_VALUE_END = /[\s"'`,;&)}\]<>]/;
+const SPACE = /\s/;
 
 const VALUE_FIELD = 'value:';
 const VALUE_ATTRIBUTE = 'value=';

@@ -264,3 +264,10 @@ t.test('prose after `is` in quotes that span words is no secret', async (t) => {
   const text = 'but the token is `highWathe. now so a `Map<string, Run>` build';
   t.equal(run(text), text);
 });
+
+t.test('a word told in prose goes whole, up to a blank, but not one around a code span', async (t) => {
+  t.equal(run('the password is Tr0ub4dor&3x.'), `the password is ${REDACTED}.`);
+  t.equal(run('(the token is Xk29fjQpz8wLm3Qa)'), `(the token is ${REDACTED})`);
+  const text = 'The password is rea`highWaterMark` be cache';
+  t.equal(run(text), text);
+});
