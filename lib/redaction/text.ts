@@ -130,8 +130,18 @@ function applyRules(text: string, rules: readonly TextRule[], starts?: readonly 
 function redactPlain(text: string, known: Known, rules: readonly TextRule[], starts: readonly (readonly number[])[]): string {
   const out = applyRules(text, rules, starts);
   if (known.secrets.length === 0) return out;
-  const credentialsOut = redactFragments(redactKnownForms(out, known.forms), known.secrets);
-  return credentialsOut === out ? out : applyRules(credentialsOut, rules);
+  const rulesFirst = redactCredentials(out, known, rules);
+  // A rule's marker may cut a credential in use (`password=ab12&cd34`: a bare value ends at the `&`), and what is
+  // left of it is too short to be a piece: the credentials first, then the rules, when that shows less.
+  if (!containsAny(text, known.forms)) return rulesFirst;
+  const credentialsFirst = redactCredentials(applyRules(redactCredentials(text, known, []), rules), known, rules);
+  return showsNoMore(credentialsFirst, rulesFirst) && !showsNoMore(rulesFirst, credentialsFirst) ? credentialsFirst : rulesFirst;
+}
+
+/** The credentials in use (whole forms, then pieces), then the rules again where one went. */
+function redactCredentials(text: string, known: Known, rules: readonly TextRule[]): string {
+  const out = redactFragments(redactKnownForms(text, known.forms), known.secrets);
+  return out === text ? text : applyRules(out, rules);
 }
 
 /**

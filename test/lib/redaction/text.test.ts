@@ -371,3 +371,14 @@ t.test('mayContainSecretInJsonChanged: of a text that differs from a clean one i
 t.test('a value that is not a string is refused, not looped over', async (t) => {
   for (const value of [12345, { a: 1 }, null, undefined, Buffer.from('x')]) t.throws(() => redactText(value as unknown as string), TypeError);
 });
+
+t.test("a credential in use that a rule's value would cut goes whole", async (t) => {
+  const credential = 'Tr0ub4dor' + '&3x;Qz';
+  const secrets = [credential];
+  t.equal(redactText(`password=${credential}`, { secrets }), `password=${REDACTED}`, 'a bare value ends at the &');
+  t.equal(redactText(`DB_PASSWORD=${credential} ./run`, { secrets }), `DB_PASSWORD=${REDACTED} ./run`);
+  t.equal(redactText(`password=${credential}`), `password=${REDACTED}&3x;Qz`, 'unknown, the rule alone decides');
+  // a token that holds a credential as a piece still goes whole (the rules first, as before)
+  const token = `ghp_${'A1b2C3d4E5'}${credential.slice(0, 9)}${'f6G7h8I9j0'}`;
+  t.equal(redactText(`token ${token} end`, { secrets: [credential.slice(0, 9)] }), `token ${REDACTED} end`);
+});
