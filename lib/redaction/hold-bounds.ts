@@ -216,7 +216,7 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
     cap: capOf(KIB + 16, '\\S'),
   },
   // `identified`, then `by`, maybe a plugin or `password`, and the value still arriving: the rest of the line (a superset)
-  'sql-identified-by': reaching(/identified[^\r\n]{0,1200}$/iy, 0, capOf(KIB + 128, '[^\\s\'";]')),
+  'sql-identified-by': reaching(/identified[^\r\n]{0,1200}$/iy, 0, capOf(KIB + 128, '[^\\s\'"`;]')),
   // the flag's name after its `--`, then its value as the next argument
   'command-flag': argumentBound(named(isSensitiveKey, FLAG_REST, ARGUMENT_CAP), true),
   // the option at an argument's start, glued or spaced, a user name and `:` for -u, then the value

@@ -27,3 +27,13 @@ t.test('what is no password stays', async (t) => {
     t.equal(run(text), text, text);
   }
 });
+
+t.test('prose that says identified by: a word, or a code span, is no password', async (t) => {
+  for (const text of [
+    'Removes the content identified by `integrity`. Any index entries referring to it',
+    "in an `Error` being thrown, identified by `'ERR_HTTP_CONTENT_LENGTH_MISMATCH'`.",
+    'the method identified by algorithm attempts to generate a digest',
+  ]) {
+    t.equal(run(text), text, text);
+  }
+});
