@@ -81,7 +81,8 @@ const nameOperator: Condition = (follow) => {
   const code = text.charCodeAt(at);
   // a default (`process.env.API_KEY || "…"`, `?? '…'`), an XML element's content (`<password>…`), SQL's `PASSWORD '…'`
   if (code === 124 || code === 63) return prefixVerdict(text, at, code === 124 ? '||' : '??');
-  if (code === 62 || (code === 39 && at > nameEnd)) return LIVE;
+  // (`>` right after the name only: `token > 0` compares)
+  if ((code === 62 && at === nameEnd) || (code === 39 && at > nameEnd)) return LIVE;
   // prose: `the password is …`
   if (code === 105 && at > nameEnd) return proseIs(text, at);
   // a name/value pair's value on the next line: `- name: DB_PASSWORD` then `  value: …`

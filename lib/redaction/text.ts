@@ -132,8 +132,9 @@ function redactPlain(text: string, known: Known, rules: readonly TextRule[], sta
   if (known.secrets.length === 0) return out;
   const rulesFirst = redactCredentials(out, known, rules);
   // A rule's marker may cut a credential in use (`password=ab12&cd34`: a bare value ends at the `&`), and what is
-  // left of it is too short to be a piece: the credentials first, then the rules, when that shows less.
-  if (!containsAny(text, known.forms)) return rulesFirst;
+  // left of it is too short to be a piece: the credentials first, then the rules, when that shows less. Only when a
+  // rule changed the text and a credential is in it (rare: most texts pay nothing more).
+  if (out === text || !containsAny(text, known.forms)) return rulesFirst;
   const credentialsFirst = redactCredentials(applyRules(redactCredentials(text, known, []), rules), known, rules);
   return showsNoMore(credentialsFirst, rulesFirst) && !showsNoMore(rulesFirst, credentialsFirst) ? credentialsFirst : rulesFirst;
 }

@@ -122,3 +122,8 @@ t.test("a call's quoted name then a comma is live; a quoted name without one is 
   t.equal(lastLive("os.getenv('DB_PASS", "WORD'", ", 'x')"), "os.getenv('DB_".length, 'decided pieces later');
   t.equal(lastLive("the 'password' field"), -1);
 });
+
+t.test("an XML element's `>` is live right after the name; a comparison's is not", async (t) => {
+  t.equal(lastLive('<password>x'), 1);
+  t.equal(lastLive('if (token > limit) stop'), -1);
+});
