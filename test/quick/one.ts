@@ -1,3 +1,3 @@
 import { runShard } from './shard.js';
 
-await runShard(1, 2, import.meta.url);
+await runShard(1, import.meta.url);

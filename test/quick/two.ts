@@ -1,3 +1,3 @@
 import { runShard } from './shard.js';
 
-await runShard(2, 2, import.meta.url);
+await runShard(2, import.meta.url);

@@ -1,0 +1,3 @@
+import { runShard } from './shard.js';
+
+await runShard(4, import.meta.url);
