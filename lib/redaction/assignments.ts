@@ -156,16 +156,31 @@ function proseValue(match: RegExpExecArray, end: number, bracket: string): Secre
   }
   PROSE_WORD.lastIndex = end;
   const word = PROSE_WORD.exec(text)?.[0];
-  if (word === undefined || word.length > MAX_PROSE_WORD) return undefined;
-  const value = word.replace(PROSE_WORD_END, '');
-  return isProseSecret(value) && isSecretLiteral(value, { quoted: false, envStyle: true }) ? [end, end + value.length] : undefined;
+  const value = word === undefined ? undefined : proseWordValues(word).find((value) => isProseSecret(value) && isSecretLiteral(value, { quoted: false, envStyle: true }));
+  return value === undefined ? undefined : [end, end + value.length];
 }
 
-/** The longest word taken for a secret told in prose (the stream holds one that long while it goes on). */
+/** The longest word taken whole for a secret told in prose (the stream holds one that long while it goes on). */
 export const MAX_PROSE_WORD = 256;
 const PROSE_WORD = new RegExp(`\\S{1,${MAX_PROSE_WORD + 1}}`, 'y');
 /** What ends a sentence or a clause after a word: `is Xk29….`, `is Xk29…,`, `(the key is Xk29…)`. */
-export const PROSE_WORD_END = /[.,;:!?)\]}"'`]+$/;
+const PROSE_WORD_END = /[.,;:!?)\]}"'`]+$/;
+/** Closing punctuation that no word character follows: where a clause ends inside a run without blanks. */
+const CLAUSE_END = /[.,;:!?)\]}"'`](?![A-Za-z0-9_])/;
+
+/**
+ * What may be the value in a word told in prose, given its characters up to a blank (at most MAX_PROSE_WORD + 1),
+ * in the order they are tried: the word without the sentence's closing punctuation (a password may hold `&` or
+ * `!#`), then the word up to its first closing punctuation that no word character follows, within MAX_PROSE_WORD
+ * characters: a sentence glued to code or JSON without a blank (`is Xk29….,{"c":…`, `is Xk29….,function(a,b)…`).
+ */
+export function proseWordValues(word: string): string[] {
+  const values = word.length <= MAX_PROSE_WORD ? [word.replace(PROSE_WORD_END, '')] : [];
+  const clauseEnd = CLAUSE_END.exec(word);
+  if (clauseEnd !== null && clauseEnd.index < MAX_PROSE_WORD && clauseEnd.index !== values[0]?.length) values.push(word.slice(0, clauseEnd.index));
+  return values;
+}
+
 /** One word, random-looking, with no quote in it (`` rea`highWaterMark `` is prose around a code span). */
 const isProseSecret = (value: string): boolean => looksRandom(value) && !/[\s"'`]/.test(value);
 

@@ -17,7 +17,7 @@ import { isNameCode } from './hold-bounds.js';
 import { endsNetrcWord, NETRC_REACH } from './config-lines.js';
 import { keywordHitScanners } from './keyword-scanner.js';
 import { looksRandom } from './literals.js';
-import { MAX_PROSE_WORD, PROSE_WORD_END } from './assignments.js';
+import { MAX_PROSE_WORD, proseWordValues } from './assignments.js';
 import { TEXT_RULES } from './text.js';
 
 const OPEN = 0;
@@ -108,9 +108,8 @@ function proseIs(text: string, at: number): Verdict {
   if (first === 34 || first === 39 || first === 96) return LIVE;
   let end = start;
   while (end < text.length && end - start <= MAX_PROSE_WORD && !SPACE.test(text.charAt(end))) end++;
-  if (end - start > MAX_PROSE_WORD) return DEAD;
-  if (end === text.length) return OPEN;
-  return looksRandom(text.slice(start, end).replace(PROSE_WORD_END, '')) ? LIVE : DEAD;
+  if (end === text.length && end - start <= MAX_PROSE_WORD) return OPEN;
+  return proseWordValues(text.slice(start, end)).some(looksRandom) ? LIVE : DEAD;
 }
 
 const SPACE = /\s/;

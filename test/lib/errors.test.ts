@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import fc from '../helpers/property.js';
 import t from 'tap';
 import { CancelledError, CrashError, MaxTurnsError, ProviderError, StdoutError, UsageError, ZeroError, toZeroError } from '../../lib/errors.js';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import fc from 'fast-check';
+import fc from '../helpers/property.js';
 import { startsWithText } from '../../lib/strings.js';
 
 t.test('startsWithText answers as String.prototype.startsWith, at any position, past the end too', async (t) => {

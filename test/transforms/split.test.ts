@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import t from 'tap';
-import fc from 'fast-check';
+import fc from '../helpers/property.js';
 import { split } from '../../transforms/split.js';
 import { chained, lineInChunks } from '../helpers/long_line.js';
 import { searchedWhile } from '../helpers/searched.js';

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import t from 'tap';
 import { toLegacyJson } from '../../../lib/output/json.js';
 import { TextSpool } from '../../../lib/files/text-spool.js';

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import t from 'tap';
 import { createTextRenderer, type Rendered } from '../../../lib/output/text.js';
 import type { Event, OutputEvent } from '../../../lib/protocol/types.js';

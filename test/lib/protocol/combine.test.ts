@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import t from 'tap';
 import { UsageError } from '../../../lib/errors.js';
 import { NO_INPUT, NO_PROMPT, combinePrompt, combineRequest, createPromptCombiner } from '../../../lib/protocol/combine.js';

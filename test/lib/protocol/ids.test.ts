@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import t from 'tap';
 import { ID_PATTERN, RUN_ID_PATTERN, SESSION_ID_PATTERN, isId, newRunId, newSessionId, validCallId } from '../../../lib/protocol/ids.js';
 

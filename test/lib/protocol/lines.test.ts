@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import t from 'tap';
 import { UsageError } from '../../../lib/errors.js';
 import { DEFAULT_MAX_LINE_BYTES, createLineFramer, createLineScanner, lineTooLong, type LineFramerOptions } from '../../../lib/protocol/lines.js';

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import t from 'tap';
 import { UsageError } from '../../../lib/errors.js';
 import { parseLine } from '../../../lib/protocol/parse.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import { NAME_ANCHOR, anchoredScanRule } from '../../../lib/redaction/anchored.js';
 import { ASSIGNMENT_RULE, ASSIGNMENT_SCAN } from '../../../lib/redaction/assignments.js';
 import { HTTP_RULES, URL_PASSWORD_SCAN } from '../../../lib/redaction/http.js';

@@ -260,6 +260,18 @@ t.test('a secret told in prose: a sensitive name, `is`, and a random-looking val
   }
 });
 
+t.test('a sentence glued to code or JSON without a blank: the word ends where its clause does', async (t) => {
+  // the word up to a blank is no value here (too long, or holding code): its first closing punctuation that no word
+  // character follows ends it
+  const json = `{"c":"${'x'.repeat(300)}","n":12}`;
+  t.equal(run(`The database password is ${value}.,${json}`), `The database password is ${REDACTED}.,${json}`);
+  t.equal(run(`The database password is ${value}.,function(a,b){return a.map(c=>c*b)}`), `The database password is ${REDACTED}.,function(a,b){return a.map(c=>c*b)}`);
+  // a password with punctuation in it still goes whole when the whole word is one
+  t.equal(run('the password is Tr0ub4dor!#3x.'), `the password is ${REDACTED}.`);
+  const prose = `the token is expired.,${json}`;
+  t.equal(run(prose), prose);
+});
+
 t.test('prose after `is` in quotes that span words is no secret', async (t) => {
   const text = 'but the token is `highWathe. now so a `Map<string, Run>` build';
   t.equal(run(text), text);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import { openMatchStart, pemStart } from '../../../lib/redaction/hold.js';
 
 t.test('pemStart: the earliest unterminated private-key header', async (t) => {

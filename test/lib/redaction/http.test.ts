@@ -1,5 +1,5 @@
 import t from 'tap';
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import { HTTP_RULES } from '../../../lib/redaction/http.js';
 import { buildPrefilter } from '../../../lib/redaction/prefilter.js';
 import { REDACTED } from '../../../lib/redaction/rule.js';

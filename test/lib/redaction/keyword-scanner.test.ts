@@ -1,5 +1,5 @@
 import t from 'tap';
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import { keywordGroups, keywordHitScanners, type KeywordHitScanner } from '../../../lib/redaction/keyword-scanner.js';
 
 /** No keyword. */

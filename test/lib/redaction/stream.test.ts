@@ -1,5 +1,5 @@
 import t from 'tap';
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import { charactersScanned, createStreamRedactor } from '../../../lib/redaction/stream.js';
 import { redactText } from '../../../lib/redaction/text.js';
 import { decodeSecretEscapes } from '../../../lib/redaction/escapes.js';
@@ -204,6 +204,20 @@ function piecesOf(text: string, cuts: number[]): string[] {
   const points = [...new Set(cuts.map((cut) => Math.min(Math.max(cut, 0), text.length)))].sort((a, b) => a - b);
   return [...points, text.length].map((end, i, all) => text.slice(i === 0 ? 0 : all[i - 1], end));
 }
+
+t.test('a secret told in prose glued to a long run without a blank, at every split', async (t) => {
+  // found by the long-runs property above: the word up to a blank was longer than any word taken, so it went out
+  const secret = 'O7kuOumqqC29DUHs_YlsQ12naIbI';
+  for (const run of [RUN_KINDS.json(1025), RUN_KINDS.minifiedJs(1025)]) {
+    const text = `${run},The database password is ${secret}.,${run}`;
+    const failures: number[] = [];
+    for (let at = 0; at <= text.length; at += at < run.length ? 97 : 1) {
+      const { out } = stream([text.slice(0, at), text.slice(at)]);
+      if (out !== redactText(text) || fragments(secret).some((fragment) => out.includes(fragment))) failures.push(at);
+    }
+    t.same(failures, [], run.slice(0, 12));
+  }
+});
 
 t.test('the repro of issue 11: a key split after 1,100 characters of compact JSON, at every offset of the key', async (t) => {
   const secret = 'sk-proj-Q7xL1spNxnyVmihA_2O76UMFxFkM_R5Kjp1vRt';

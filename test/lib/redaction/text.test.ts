@@ -1,5 +1,5 @@
 import t from 'tap';
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import { REDACTED } from '../../../lib/redaction/rule.js';
 import { decodeSecretEscapes } from '../../../lib/redaction/escapes.js';
 import { secretsCorpus } from '../../fixtures/secrets/corpus.js';

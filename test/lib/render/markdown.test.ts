@@ -1,6 +1,6 @@
 import t from 'tap';
 import { HtmlRenderer, Parser } from 'commonmark';
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import { createMarkdownRenderer, fenced, renderMarkdown } from '../../../lib/render/markdown.js';
 import { transcriptOf } from '../../../lib/render/transcript.js';
 

@@ -1,5 +1,5 @@
 import t from 'tap';
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { checkMetadata, metadataFromEvents, readMetadata, titleFromPrompt, writeMetadata, type SessionMetadata } from '../../../lib/sessions/metadata.js';

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import t from 'tap';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../../../lib/errors.js';

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import fc from '../../helpers/property.js';
 import t from 'tap';
 import { capOutput, MAX_OUTPUT_BYTES, utf8Prefix } from '../../../lib/tools/output.js';
 
