@@ -56,6 +56,13 @@ export function promptShortcut(argv: string[]): string[] {
 const VERSION_FLAGS = new Set(['--version', '-V', '-v', 'version']);
 
 /**
+ * exec's code baseline-compiled at each function's first call: a reply runs the code of its path (the SDK's stream,
+ * the agent, the output chain, all loaded after this is set) a few dozen times, which V8 would interpret; each word
+ * then reached stdout ~0.4 ms later at p90 (docs/performance.md, "The first word, interpreted").
+ */
+const ALWAYS_BASELINE = '--always-sparkplug';
+
+/**
  * V8 settings of the commands that stream: the young generation kept at its start size (2 MiB; V8 doubles it up to
  * 32 MiB while much survives its scavenges), since what they hold dies young and a small young generation keeps each
  * scavenge short (a pause for the chunk exec is streaming) and `zero redact`'s peak RSS lower; and for exec an old
@@ -64,7 +71,7 @@ const VERSION_FLAGS = new Set(['--version', '-V', '-v', 'version']);
  * extra scavenges: they keep V8's defaults (docs/performance.md).
  */
 const V8_SETTINGS: Record<string, string[]> = {
-  exec: ['--semi-space-growth-factor=1', '--heap-growing-percent=30'],
+  exec: ['--semi-space-growth-factor=1', '--heap-growing-percent=30', ALWAYS_BASELINE],
   redact: ['--semi-space-growth-factor=1'],
 };
 
