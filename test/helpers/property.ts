@@ -6,6 +6,7 @@ import fc from 'fast-check';
  * (`FC_SEED=7 npx tap …`) or a fresh one each time (`FC_SEED=random`); a failure prints its seed and path to replay.
  */
 const seed = process.env.FC_SEED;
+if (seed !== undefined && seed !== 'random' && !Number.isSafeInteger(Number(seed))) throw new Error(`FC_SEED is a number or "random", not ${JSON.stringify(seed)}`);
 if (seed !== 'random') fc.configureGlobal({ seed: seed === undefined ? 20261207 : Number(seed) });
 
 export default fc;
