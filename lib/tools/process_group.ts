@@ -18,7 +18,7 @@ export function trackProcessGroup(pgid: number): () => void {
 export function killRunningGroups(): void {
   for (const pgid of runningGroups) {
     try {
-      signalGroup(pgid, 'SIGKILL');
+      signalGroup(pgid, new Set([pgid]), 'SIGKILL');
     } catch {
       // EPERM: the group id now belongs to someone else's processes; ours are gone.
     }
@@ -26,25 +26,34 @@ export function killRunningGroups(): void {
 }
 
 /**
- * Ends every process in the group `pgid` (a child spawned with `detached: true` leads its own group):
- * SIGTERM, then SIGKILL for whatever still runs after `graceMs`. Resolves once none of them runs.
+ * Ends every process in the group `pgid` (a child spawned with `detached: true` leads its own group), and every
+ * process below it: SIGTERM, then SIGKILL for whatever still runs after `graceMs`. Resolves once none of them runs.
  */
 export async function killProcessGroup(pgid: number, graceMs: number): Promise<void> {
-  signalGroup(pgid, 'SIGTERM');
-  if (await waitUntilGone(pgid, graceMs)) return;
-  signalGroup(pgid, 'SIGKILL');
-  await waitUntilGone(pgid, KILL_WAIT_MS);
+  const sessions = new Set([pgid]);
+  signalGroup(pgid, sessions, 'SIGTERM');
+  if (await waitUntilGone(pgid, sessions, graceMs)) return;
+  signalGroup(pgid, sessions, 'SIGKILL');
+  await waitUntilGone(pgid, sessions, KILL_WAIT_MS);
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+/**
+ * `signal` to the group `pgid`, to the members of `sessions`, and to every process below them; the sessions of
+ * those are added to `sessions`. A tool leads a session as well as a group (detached: setsid). A command may move a
+ * child to a group of its own (`timeout 60 make &`, `set -m`) without leaving the session; and bubblewrap's sandbox
+ * runs in a session of its own below bwrap (`--new-session`), its PID namespace's init ignoring SIGTERM: found by
+ * their parents while bwrap still lives, they are signalled themselves and watched by their session after.
+ */
+function signalGroup(pgid: number, sessions: Set<number>, signal: NodeJS.Signals): void {
+  // the tree first: once the group's leader is signalled, its children may be handed to init before /proc is read
+  const tree = processTree(livingProcesses(), (process) => process.group === pgid || sessions.has(process.session));
   try {
     process.kill(-pgid, signal);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
   }
-  // A tool leads a session as well as a group (detached: setsid). A command may move a child to a group of
-  // its own (`timeout 60 make &`, `set -m`) without leaving the session, so the session's members go too.
-  for (const { pid } of livingProcesses().filter((process) => process.session === pgid)) {
+  for (const { pid, session } of tree) {
+    sessions.add(session);
     try {
       process.kill(pid, signal);
     } catch {
@@ -53,16 +62,32 @@ function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
-async function waitUntilGone(pgid: number, timeoutMs: number): Promise<boolean> {
+/** The processes `isRoot` picks, and every process below one of them (by parent, through any depth). */
+function processTree(processes: ProcessIds[], isRoot: (process: ProcessIds) => boolean): ProcessIds[] {
+  const tree = processes.filter(isRoot);
+  const inTree = new Set(tree.map((process) => process.pid));
+  for (let added = true; added; ) {
+    added = false;
+    for (const process of processes) {
+      if (inTree.has(process.pid) || !inTree.has(process.parent)) continue;
+      inTree.add(process.pid);
+      tree.push(process);
+      added = true;
+    }
+  }
+  return tree;
+}
+
+async function waitUntilGone(pgid: number, sessions: ReadonlySet<number>, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (await groupIsRunning(pgid)) {
+  while (await groupIsRunning(pgid, sessions)) {
     if (Date.now() >= deadline) return false;
     await sleep(POLL_MS);
   }
   return true;
 }
 
-async function groupIsRunning(pgid: number): Promise<boolean> {
+async function groupIsRunning(pgid: number, sessions: ReadonlySet<number>): Promise<boolean> {
   try {
     process.kill(-pgid, 0);
   } catch (error) {
@@ -72,12 +97,12 @@ async function groupIsRunning(pgid: number): Promise<boolean> {
   // kill() also finds zombies: processes already dead that wait for their parent to collect them. Orphans are
   // collected by init, which in some containers does so only every few seconds; on Linux, /proc tells them apart.
   if (process.platform !== 'linux') return true;
-  return livingProcesses().some((process) => process.group === pgid || process.session === pgid);
+  return livingProcesses().some((process) => process.group === pgid || sessions.has(process.session));
 }
 
-export type ProcessIds = { pid: number; group: number; session: number };
+export type ProcessIds = { pid: number; parent: number; group: number; session: number };
 
-/** Every process of the machine that is not a zombie, with its group and session (Linux only: /proc). */
+/** Every process of the machine that is not a zombie, with its parent, group and session (Linux only: /proc). */
 export function livingProcesses(): ProcessIds[] {
   if (process.platform !== 'linux') return [];
   const found: ProcessIds[] = [];
@@ -90,8 +115,8 @@ export function livingProcesses(): ProcessIds[] {
       continue;
     }
     // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so split after the last ")".
-    const [state, , group, session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (state !== 'Z' && state !== 'X') found.push({ pid: Number(entry), group: Number(group), session: Number(session) });
+    const [state, parent, group, session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (state !== 'Z' && state !== 'X') found.push({ pid: Number(entry), parent: Number(parent), group: Number(group), session: Number(session) });
   }
   return found;
 }

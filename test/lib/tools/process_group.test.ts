@@ -25,6 +25,15 @@ t.test('a process that ignores SIGTERM gets SIGKILL after the grace period', asy
   t.notOk(isRunning(child));
 });
 
+t.test('a child in a session of its own (as bubblewrap runs its sandbox) goes too, found by its parent', async (t) => {
+  // setsid: a new session and group, which neither the group's signal nor its session reaches
+  const { leader, child } = await groupWithChild('setsid sleep 60 & echo $!; wait');
+  t.teardown(() => isRunning(child) && process.kill(child, 'SIGKILL'));
+  await killProcessGroup(leader, 1000);
+  t.notOk(isRunning(leader));
+  t.notOk(isRunning(child), 'the child in its own session');
+});
+
 t.test('a group that is already gone is fine', async (t) => {
   const { leader, exited } = await groupWithChild('echo 0');
   await exited;
