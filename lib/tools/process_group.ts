@@ -64,15 +64,19 @@ function signalGroup(pgid: number, sessions: Set<number>, signal: NodeJS.Signals
 
 /** The processes `isRoot` picks, and every process below one of them (by parent, through any depth). */
 function processTree(processes: ProcessIds[], isRoot: (process: ProcessIds) => boolean): ProcessIds[] {
+  const children = new Map<number, ProcessIds[]>();
+  for (const process of processes) {
+    const siblings = children.get(process.parent);
+    if (siblings) siblings.push(process);
+    else children.set(process.parent, [process]);
+  }
   const tree = processes.filter(isRoot);
   const inTree = new Set(tree.map((process) => process.pid));
-  for (let added = true; added; ) {
-    added = false;
-    for (const process of processes) {
-      if (inTree.has(process.pid) || !inTree.has(process.parent)) continue;
-      inTree.add(process.pid);
-      tree.push(process);
-      added = true;
+  for (let next = 0; next < tree.length; next++) {
+    for (const child of children.get(tree[next]!.pid) ?? []) {
+      if (inTree.has(child.pid)) continue;
+      inTree.add(child.pid);
+      tree.push(child);
     }
   }
   return tree;
