@@ -8,7 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool as ServerTool } from '@modelcontextprotocol/sdk/types.js';
 import { ZeroError } from '../errors.js';
 import { packageVersion } from '../package.js';
-import { killProcessGroup, trackProcessGroup } from '../tools/process_group.js';
+import { killProcessGroups, trackProcessGroups } from '../tools/process_group.js';
 import type { McpServerSpec, StdioServer } from './config.js';
 
 /** A server that could not start or answer: the run ends with it before the first model call (exit 3, as in Zero). */
@@ -90,7 +90,7 @@ export async function connectServer(spec: McpServerSpec, options: StartOptions):
   const stop = async () => {
     if (transport instanceof StreamableHTTPClientTransport) await withTimeout(transport.terminateSession(), STOP_GRACE_MS).catch(() => {});
     const closing = client.close().catch(() => {});
-    if (pid) await killProcessGroup(pid, STOP_GRACE_MS).catch(() => {});
+    if (pid) await killProcessGroups([pid], STOP_GRACE_MS).catch(() => {});
     await withTimeout(closing, STOP_GRACE_MS).catch(() => {});
     untrack();
   };
@@ -99,7 +99,7 @@ export async function connectServer(spec: McpServerSpec, options: StartOptions):
     const connecting = client.connect(transport, request);
     // spawned by now (connect starts the transport before it sends initialize): one that hangs there is stopped too
     if (transport instanceof StdioClientTransport) pid = SETSID ? transport.pid : null;
-    if (pid) untrack = trackProcessGroup(pid);
+    if (pid) untrack = trackProcessGroups([pid]);
     await connecting;
     client.onclose = () => void (gone ??= `MCP server "${spec.name}" is not running: its connection closed${stderr.text.trim() ? ` (its stderr: ${stderr.text.trim().split('\n').at(-1)})` : ''}.`);
     const tools = await listAllTools(client, request);

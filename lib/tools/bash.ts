@@ -1,8 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { capOutput, MAX_OUTPUT_BYTES, TruncatedFailure } from './output.js';
-import { killProcessGroup, trackProcessGroup } from './process_group.js';
+import { killProcessGroups, trackProcessGroups } from './process_group.js';
 import { shellInvocation, unconfinedPolicy, type ShellPolicy } from './shell_sandbox.js';
 import type { Tool } from './types.js';
 
@@ -53,23 +54,32 @@ export function createBash(policy?: ShellPolicy): Tool<BashArgs, { output: strin
     permission: 'prompt',
     async run(args, context) {
       if (context.signal.aborted) throw new Error('The command was cancelled before it started.');
-      const { file, args: argv, env } = shellInvocation(args.command, context.cwd, policy ?? unconfinedPolicy(context.cwd));
+      const { file, args: argv, env, infoFd } = shellInvocation(args.command, context.cwd, policy ?? unconfinedPolicy(context.cwd));
       // stderr is still read for what bash (or bwrap) prints before the command's own `exec 2>&1`.
-      const child = spawn(file, argv, { cwd: context.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      const stdio = infoFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
+      const child = spawn(file, argv, { cwd: context.cwd, env, detached: true, stdio: stdio as ['ignore', 'pipe', 'pipe'] });
       const output = new CappedOutput(MAX_OUTPUT_BYTES);
       child.stdout!.on('data', output.add);
       child.stderr!.on('data', output.add);
       const exit = exited(child);
       const stop = whenToStop(args.timeout_ms ?? DEFAULT_TIMEOUT_MS, context.signal);
-      const untrack = child.pid === undefined ? () => {} : trackProcessGroup(child.pid);
+      // bwrap's group, or bash's; and the sandbox's init's, once bwrap has told its pid
+      const groups = child.pid === undefined ? [] : [child.pid];
+      const untrack = trackProcessGroups(groups);
+      const initKnown = (infoFd === undefined ? Promise.resolve(undefined) : readSandboxInit(child, infoFd)).then((init) => {
+        if (init !== undefined) groups.push(init);
+      });
       try {
         const first = await Promise.race([exit, stop.reason]);
         if (typeof first !== 'string') {
           // Background processes the command started would otherwise outlive the tool call, and zero.
-          if (child.pid !== undefined) await killProcessGroup(child.pid, LEFTOVER_GRACE_MS);
+          await initKnown;
+          await killProcessGroups(groups, LEFTOVER_GRACE_MS);
           return report(output, first);
         }
-        if (child.pid !== undefined) await killProcessGroup(child.pid, TERM_GRACE_MS);
+        // cancelled while bwrap sets the sandbox up: its init is found only by the pid bwrap is about to tell
+        await Promise.race([initKnown, sleep(TERM_GRACE_MS)]);
+        await killProcessGroups(groups, TERM_GRACE_MS);
         await exit.catch(() => undefined);
         throw stopped(`${first} and was killed, with its whole process group.`, output);
       } finally {
@@ -78,6 +88,27 @@ export function createBash(policy?: ShellPolicy): Tool<BashArgs, { output: strin
       }
     },
   };
+}
+
+/** The pid of the sandbox's init, from bwrap's `--info-fd`; undefined if bwrap ends or closes it without telling. */
+function readSandboxInit(child: ChildProcess, fd: number): Promise<number | undefined> {
+  const info = child.stdio[fd] as NodeJS.ReadableStream | null;
+  if (!info) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    let text = '';
+    const told = () => {
+      const pid = /"child-pid"\s*:\s*(\d+)/.exec(text)?.[1];
+      return pid === undefined ? undefined : Number(pid);
+    };
+    info.setEncoding('utf8');
+    info.on('data', (chunk: string) => {
+      if (text.length < 4096) text += chunk;
+      if (told() !== undefined) resolve(told());
+    });
+    info.once('error', () => resolve(undefined));
+    info.once('close', () => resolve(told()));
+    child.once('exit', () => resolve(told()));
+  });
 }
 
 export const bash = createBash();

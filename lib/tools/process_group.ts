@@ -2,58 +2,64 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const POLL_MS = 25;
-/** How long to wait, after SIGKILL, for the group to be gone before giving up on it. */
+/** How long to wait, after SIGKILL, for the groups to be gone before giving up on them. */
 const KILL_WAIT_MS = 5000;
 
 /** Process groups of tools still running (or being killed): whatever ends the process kills them first. */
-const runningGroups = new Set<number>();
+const runningGroups = new Set<readonly number[]>();
 
-/** Notes a tool's process group as running until the returned function is called. */
-export function trackProcessGroup(pgid: number): () => void {
-  runningGroups.add(pgid);
-  return () => runningGroups.delete(pgid);
+/** Notes a tool's process groups as running until the returned function is called; the tool may add to the list. */
+export function trackProcessGroups(groups: readonly number[]): () => void {
+  runningGroups.add(groups);
+  return () => runningGroups.delete(groups);
 }
 
 /** SIGKILL to every tracked group: a second signal hurries the end, and nothing survives an exit. */
 export function killRunningGroups(): void {
-  for (const pgid of runningGroups) {
+  signalGroups(doomed([...runningGroups].flat()), 'SIGKILL');
+}
+
+/** What is being ended: the groups, the sessions found below them, and each process found, by pid and start time. */
+type Doomed = { groups: readonly number[]; sessions: Set<number>; found: Map<number, string> };
+
+const doomed = (groups: readonly number[]): Doomed => ({ groups, sessions: new Set(groups), found: new Map() });
+
+const isDoomed = (target: Doomed, process: ProcessIds) =>
+  target.groups.includes(process.group) || target.sessions.has(process.session) || target.found.get(process.pid) === process.started;
+
+/**
+ * Ends every process in the groups `groups` (a child spawned with `detached: true` leads its own group), and every
+ * process below them: SIGTERM, then SIGKILL for whatever still runs after `graceMs`. Resolves once none of them runs.
+ */
+export async function killProcessGroups(groups: readonly number[], graceMs: number): Promise<void> {
+  const target = doomed(groups);
+  signalGroups(target, 'SIGTERM');
+  if (await waitUntilGone(target, graceMs)) return;
+  signalGroups(target, 'SIGKILL');
+  await waitUntilGone(target, KILL_WAIT_MS);
+}
+
+/**
+ * `signal` to the groups, and to every process of theirs or below them; each is noted, by its pid and its start
+ * time, with its session. A tool leads a session as well as a group (detached: setsid). A command may move a child
+ * to a group of its own (`timeout 60 make &`, `set -m`) without leaving the session; and bubblewrap's sandbox runs in
+ * a session of its own below bwrap (`--new-session`), its PID namespace's init ignoring SIGTERM and left to init if
+ * bwrap ends first: found by their parents while bwrap still lives, they are signalled themselves and watched by
+ * their pid and their session after.
+ */
+function signalGroups(target: Doomed, signal: NodeJS.Signals): void {
+  // the tree first: once the group's leader is signalled, its children may be handed to init before /proc is read
+  const tree = processTree(livingProcesses(), (process) => isDoomed(target, process));
+  for (const pgid of target.groups) {
     try {
-      signalGroup(pgid, new Set([pgid]), 'SIGKILL');
+      process.kill(-pgid, signal);
     } catch {
-      // EPERM: the group id now belongs to someone else's processes; ours are gone.
+      // ESRCH: gone already; EPERM: the id now belongs to someone else's processes, so ours are gone.
     }
   }
-}
-
-/**
- * Ends every process in the group `pgid` (a child spawned with `detached: true` leads its own group), and every
- * process below it: SIGTERM, then SIGKILL for whatever still runs after `graceMs`. Resolves once none of them runs.
- */
-export async function killProcessGroup(pgid: number, graceMs: number): Promise<void> {
-  const sessions = new Set([pgid]);
-  signalGroup(pgid, sessions, 'SIGTERM');
-  if (await waitUntilGone(pgid, sessions, graceMs)) return;
-  signalGroup(pgid, sessions, 'SIGKILL');
-  await waitUntilGone(pgid, sessions, KILL_WAIT_MS);
-}
-
-/**
- * `signal` to the group `pgid`, to the members of `sessions`, and to every process below them; the sessions of
- * those are added to `sessions`. A tool leads a session as well as a group (detached: setsid). A command may move a
- * child to a group of its own (`timeout 60 make &`, `set -m`) without leaving the session; and bubblewrap's sandbox
- * runs in a session of its own below bwrap (`--new-session`), its PID namespace's init ignoring SIGTERM: found by
- * their parents while bwrap still lives, they are signalled themselves and watched by their session after.
- */
-function signalGroup(pgid: number, sessions: Set<number>, signal: NodeJS.Signals): void {
-  // the tree first: once the group's leader is signalled, its children may be handed to init before /proc is read
-  const tree = processTree(livingProcesses(), (process) => process.group === pgid || sessions.has(process.session));
-  try {
-    process.kill(-pgid, signal);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
-  }
-  for (const { pid, session } of tree) {
-    sessions.add(session);
+  for (const { pid, session, started } of tree) {
+    target.sessions.add(session);
+    target.found.set(pid, started);
     try {
       process.kill(pid, signal);
     } catch {
@@ -82,29 +88,33 @@ function processTree(processes: ProcessIds[], isRoot: (process: ProcessIds) => b
   return tree;
 }
 
-async function waitUntilGone(pgid: number, sessions: ReadonlySet<number>, timeoutMs: number): Promise<boolean> {
+async function waitUntilGone(target: Doomed, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  while (await groupIsRunning(pgid, sessions)) {
+  while (isRunning(target)) {
     if (Date.now() >= deadline) return false;
     await sleep(POLL_MS);
   }
   return true;
 }
 
-async function groupIsRunning(pgid: number, sessions: ReadonlySet<number>): Promise<boolean> {
-  try {
-    process.kill(-pgid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EPERM') return true;
-    if (process.platform !== 'linux') return false;
+function isRunning(target: Doomed): boolean {
+  if (process.platform === 'linux') {
+    // kill() also finds zombies: processes already dead that wait for their parent to collect them. Orphans are
+    // collected by init, which in some containers does so only every few seconds; on Linux, /proc tells them apart.
+    return livingProcesses().some((process) => isDoomed(target, process));
   }
-  // kill() also finds zombies: processes already dead that wait for their parent to collect them. Orphans are
-  // collected by init, which in some containers does so only every few seconds; on Linux, /proc tells them apart.
-  if (process.platform !== 'linux') return true;
-  return livingProcesses().some((process) => process.group === pgid || sessions.has(process.session));
+  return target.groups.some((pgid) => {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  });
 }
 
-export type ProcessIds = { pid: number; parent: number; group: number; session: number };
+/** `started`: the start time since boot, in clock ticks; with the pid, it names one process (pids are reused). */
+export type ProcessIds = { pid: number; parent: number; group: number; session: number; started: string };
 
 /** Every process of the machine that is not a zombie, with its parent, group and session (Linux only: /proc). */
 export function livingProcesses(): ProcessIds[] {
@@ -118,9 +128,11 @@ export function livingProcesses(): ProcessIds[] {
     } catch {
       continue;
     }
-    // "pid (comm) state ppid pgrp session ...": comm may hold spaces and parentheses, so split after the last ")".
-    const [state, parent, group, session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (state !== 'Z' && state !== 'X') found.push({ pid: Number(entry), parent: Number(parent), group: Number(group), session: Number(session) });
+    // "pid (comm) state ppid pgrp session ... starttime(22nd) ...": comm may hold spaces and parentheses, so split
+    // after the last ")", where the 3rd field starts.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const [state, parent, group, session] = fields;
+    if (state !== 'Z' && state !== 'X') found.push({ pid: Number(entry), parent: Number(parent), group: Number(group), session: Number(session), started: fields[19]! });
   }
   return found;
 }

@@ -34,7 +34,14 @@ export function unconfinedPolicy(cwd: string): ShellPolicy {
 }
 
 
-export type ShellInvocation = { file: string; args: string[]; env: Record<string, string> };
+/**
+ * `infoFd`: where bwrap writes `{"child-pid": N, …}`, N the pid of the sandbox's init, before the sandbox runs. That
+ * init leaves bwrap's group and ignores SIGTERM; if bwrap ends before the init has set its parent-death signal, only
+ * its pid finds it.
+ */
+export type ShellInvocation = { file: string; args: string[]; env: Record<string, string>; infoFd?: number };
+
+const INFO_FD = 3;
 
 /** `exec 2>&1` on the command's own first line merges stderr into stdout in the order written without shifting bash's line numbers. */
 const bashArgs = (command: string) => ['bash', '-c', `exec 2>&1; ${command}`];
@@ -46,7 +53,8 @@ export function shellInvocation(command: string, cwd: string, policy: ShellPolic
   // a sandbox asked for and not there is a refusal, never a command run unconfined
   if (!policy.bwrap) throw new Error(`The ${policy.sandbox} sandbox cannot run here (bubblewrap is missing), so the command was not run.`);
   // the sandbox's /tmp is its own: a working directory reached through a link there must be named by its real path
-  return { file: policy.bwrap, args: [...bwrapArgs(realOrAsGiven(cwd), policy), '--', file, ...args], env: sandboxedEnv(policy) };
+  const sandbox = [...bwrapArgs(realOrAsGiven(cwd), policy), '--info-fd', String(INFO_FD)];
+  return { file: policy.bwrap, args: [...sandbox, '--', file, ...args], env: sandboxedEnv(policy), infoFd: INFO_FD };
 }
 
 function realOrAsGiven(path: string): string {

@@ -39,7 +39,8 @@ t.test('the argv: bubblewrap with the root read-only, the roots writable, their 
   t.match(bwrapArgs(work, { ...policy, sandbox: 'read-only' }).join(' '), `--ro-bind ${work} ${work}`);
   const invocation = shellInvocation('echo hi', work, policy);
   t.equal(invocation.file, '/usr/bin/bwrap');
-  t.same(invocation.args.slice(-4), ['--', 'bash', '-c', 'exec 2>&1; echo hi']);
+  t.same(invocation.args.slice(-6), ['--info-fd', '3', '--', 'bash', '-c', 'exec 2>&1; echo hi']);
+  t.equal(invocation.infoFd, 3, 'the sandbox init\'s pid is read there');
   t.equal(invocation.env.ZERO_SANDBOX, 'workspace-write');
   t.same(shellInvocation('echo hi', work, { ...policy, sandbox: 'off' }), { file: 'bash', args: ['-c', 'exec 2>&1; echo hi'], env: policy.env });
   t.throws(() => shellInvocation('echo hi', work, { ...policy, bwrap: undefined }), { message: /^The workspace-write sandbox cannot run here/ }, 'never unconfined instead');
@@ -151,6 +152,37 @@ t.test('timeout and cancel end everything the sandboxed command started', { skip
   controller.abort();
   t.match(await running, { status: 'error', output: /^The command was cancelled/ });
   t.same(await survivors(processesWith(second)), []);
+});
+
+/** The pids of `pid`'s children, from /proc (each thread's own list). */
+function childrenOf(pid: number): number[] {
+  const lists = readdirSync(`/proc/${pid}/task`).map((task) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+    } catch {
+      return '';
+    }
+  });
+  return lists.join(' ').split(' ').filter(Boolean).map(Number);
+}
+
+t.test('a cancel while bubblewrap still sets the sandbox up ends what the sandbox then runs', { skip }, async (t) => {
+  // Cancelled the moment bwrap has cloned the sandbox's init: that init ignores SIGTERM, leaves bwrap's group and
+  // session, and outlived bwrap when it had not yet asked to die with it. Without the pid bwrap tells on its info
+  // fd, about half of these tries left the command running.
+  const work = t.testdir({});
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const marker = uniqueSleep();
+    const controller = new AbortController();
+    const before = new Set(childrenOf(process.pid));
+    const running = createBash(policyFor(work)).run({ command: `sleep ${marker} & sleep ${marker}` }, context(work, controller.signal));
+    const deadline = Date.now() + 10_000;
+    const cloned = () => childrenOf(process.pid).some((pid) => !before.has(pid) && childrenOf(pid).length > 0);
+    while (!cloned() && Date.now() < deadline);
+    controller.abort();
+    await t.rejects(running, { message: /^The command was cancelled and was killed/ });
+    t.same(await survivors(processesWith(marker)), [], `try ${attempt + 1}: nothing left running`);
+  }
 });
 
 t.test('ordinary work still works: pipes, mktemp, node, git status, /etc, the workspace, /tmp', { skip }, async (t) => {
