@@ -315,6 +315,19 @@ t.test('20,000 characters without whitespace, one character per delta, then a sp
   }
 });
 
+t.test('a run of capped matches, none a secret, closing one after another in small deltas: linear work', async (t) => {
+  // each `key=` opens a value that the run goes on with; each outgrew its 4 KiB bound a few characters after the
+  // one before, and closing it was a look at the whole hold at every delta: 2,600 characters looked at per character
+  for (const unit of ['key=', 'ghp_']) {
+    const text = `${unit.repeat(Math.ceil(24_000 / unit.length))} done`;
+    const pieces = text.match(/[^]{1,7}/g)!;
+    const { out, scannedPerChar, mostHeld } = measured(pieces);
+    t.equal(out, redactText(text), `${unit}: the invariant holds`);
+    t.ok(scannedPerChar < LINEAR, `${unit}: ${scannedPerChar.toFixed(1)} characters looked at per character`);
+    t.ok(mostHeld <= 1.5 * (4096 + 256) + 7, `${unit}: held at most half the 4,352-character bound longer (${mostHeld})`);
+  }
+});
+
 t.test('megabytes of a token-like run in 1,000-character deltas: the marker once, held no longer than its rule\'s bound, linear work', async (t) => {
   // An `N` in every delta: a private-key header (`-----BEGIN`) could end there, which once sliced the whole held run per delta.
   const body = 'NeyJhbGciOiJIUzI1NiJ9xYz_-Q'.repeat(38).slice(0, 1000);
