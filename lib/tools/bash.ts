@@ -78,7 +78,7 @@ export function createBash(policy?: ShellPolicy): Tool<BashArgs, { output: strin
           return report(output, first);
         }
         // cancelled while bwrap sets the sandbox up: its init is found only by the pid bwrap is about to tell
-        await Promise.race([initKnown, sleep(TERM_GRACE_MS)]);
+        await Promise.race([initKnown, sleep(TERM_GRACE_MS, undefined, { ref: false })]);
         await killProcessGroups(groups, TERM_GRACE_MS);
         await exit.catch(() => undefined);
         throw stopped(`${first} and was killed, with its whole process group.`, output);
