@@ -40,28 +40,45 @@ interface CookieList {
   readonly end: number;
 }
 
+/** A browser keeps no cookie longer than this: a longer value is no reference or placeholder, and is not read to judge it. */
+const LONGEST_COOKIE = 4096;
+
 /** A value of 8+ characters that is not a plain word (`and=attributes` in docs), an attribute's, a reference or a placeholder. */
 function isSecretValue(name: string, value: string): boolean {
-  if (ATTRIBUTES.has(name.toLowerCase()) || value.length < MIN_VALUE_LENGTH || !isHeaderSecret(value)) return false;
+  if (ATTRIBUTES.has(name.toLowerCase()) || value.length < MIN_VALUE_LENGTH) return false;
+  if (value.length > LONGEST_COOKIE) return true;
+  if (!isHeaderSecret(value)) return false;
   return !/^[A-Za-z]{1,4096}$/.test(value) || looksRandom(value);
 }
+
+/**
+ * What the headers of one text have read (COOKIE_RULE.apply): a header inside another's list reads the rest of it
+ * again, which was quadratic (`cookie:a=` repeated: 1.4 s for 24 KB). `pairs`: where a pair was read, so a list
+ * that comes to one stops (what follows was read already, to the same verdicts); `run`: the last value's run, whose
+ * end a value starting inside it shares; `judgedFrom`: values that start before it are not judged (already covered
+ * by a marker, they are skipped).
+ */
+type Reading = { pairs: Set<number>; run: Range; judgedFrom: number };
 
 /**
  * The cookie list that starts at `at`: `name=value` pairs and bare flags or
  * values separated by `;`, read until anything else. Linear scans only.
  */
-function readCookieList(text: string, at: number): CookieList {
+function readCookieList(text: string, at: number, reading?: Reading): CookieList {
   const values: Range[] = [];
   let end = at;
   for (let pos = at; ; ) {
+    if (reading?.pairs.has(pos)) break;
+    reading?.pairs.add(pos);
     const nameEnd = extendRun(text, pos, NAME_CHAR);
     if (nameEnd === pos) break;
     const name = text.slice(pos, nameEnd);
     end = nameEnd;
+    const judged = (start: number) => !reading || start >= reading.judgedFrom;
     if (text.charAt(nameEnd) === '=') {
-      end = extendRun(text, nameEnd + 1, VALUE_CHAR);
-      if (isSecretValue(name, text.slice(nameEnd + 1, end))) values.push([nameEnd + 1, end]);
-    } else if (!ATTRIBUTES.has(name.toLowerCase()) && isSecretLiteral(name, { quoted: false, envStyle: false })) {
+      end = valueEnd(text, nameEnd + 1, reading);
+      if (judged(nameEnd + 1) && isSecretValue(name, text.slice(nameEnd + 1, end))) values.push([nameEnd + 1, end]);
+    } else if (judged(pos) && !ATTRIBUTES.has(name.toLowerCase()) && isSecretLiteral(name, { quoted: false, envStyle: false })) {
       values.push([pos, nameEnd]);
     }
     const next = extendRun(text, end, SPACE);
@@ -70,6 +87,14 @@ function readCookieList(text: string, at: number): CookieList {
     pos = extendRun(text, end, SPACE);
   }
   return { values, end };
+}
+
+/** Where the value that starts at `at` ends: inside the last value's run, that run's end. */
+function valueEnd(text: string, at: number, reading?: Reading): number {
+  if (reading && at >= reading.run[0] && at <= reading.run[1]) return reading.run[1];
+  const end = extendRun(text, at, VALUE_CHAR);
+  if (reading) reading.run = [at, end];
+  return end;
 }
 
 /** Whether all of `value` is one cookie list (the assignment rule leaves such values under a cookie header to this rule). */
@@ -83,9 +108,11 @@ export const COOKIE_RULE: TextRule = {
   apply(text) {
     let out = '';
     let copied = 0;
+    const reading: Reading = { pairs: new Set(), run: [-1, -1], judgedFrom: 0 };
     HEADER.lastIndex = 0;
     for (let match = HEADER.exec(text); match !== null; match = HEADER.exec(text)) {
-      const list = readCookieList(text, match.index + match[0].length);
+      reading.judgedFrom = copied;
+      const list = readCookieList(text, match.index + match[0].length, reading);
       for (const [start, end] of list.values) {
         if (start < copied) continue;
         out += text.slice(copied, start) + REDACTED;
