@@ -31,6 +31,11 @@ export type RunCap = {
   readonly longest: number;
   /** Sticky: the run of characters that continue the blob, from `lastIndex`. */
   readonly run: RegExp;
+  /**
+   * A list of values, each redacted on its own (a cookie list): past the cap, its values are secrets still, however
+   * far from their header, so the rest of the run is one blob even when what is held ends in a name or a short value.
+   */
+  readonly list?: true;
 };
 
 const KIB = 1024;
@@ -191,7 +196,8 @@ export const HOLD_BOUNDS: Readonly<Record<string, HoldBound>> = {
   'cookie-header': reaching(
     /cookie(?:$|["']?[ \t]{0,4}(?:$|:[ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)|[ \t=][ \t]{0,4}["'`]?[^\r\n"'`,\\]*$)/iy,
     0,
-    capOf(8 * KIB, '[^\\r\\n"\'`,\\\\]'),
+    // a Cookie header longer than any server takes (8–16 KiB) is still read whole, past it a blob
+    { ...capOf(64 * KIB, '[^\\r\\n"\'`,\\\\]'), list: true },
   ),
   // a userinfo still arriving, or a host after it: a Sentry DSN's key is known to be one only once `sentry` shows up
   'url-password': URL_USERINFO,

@@ -212,7 +212,10 @@ export function createStreamRedactor(options: RedactOptions = {}): StreamRedacto
   const outgrowBlob = (): string | undefined => {
     const { keyword, cap } = capped!;
     capped = undefined;
-    const out = redactAfter(context.text, held);
+    let out = redactAfter(context.text, held);
+    // a list's last pair, still arriving, goes in the marker: its value would have been redacted whole
+    const pairsEnd = cap.list ? held.lastIndexOf(';') + 1 : 0;
+    if (!out.endsWith(REDACTED) && pairsEnd > keyword - released) out = `${redactAfter(context.text, held.slice(0, pairsEnd))} ${REDACTED}`;
     if (!out.endsWith(REDACTED)) {
       const windowStart = released - context.length;
       closedBefore = windowStart + outgrownBefore(context.text + held, keyword + 1 - windowStart);

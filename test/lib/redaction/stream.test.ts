@@ -328,6 +328,20 @@ t.test('a run of capped matches, none a secret, closing one after another in sma
   }
 });
 
+t.test('a long cookie list in deltas: no value of it shows, however far from its header', async (t) => {
+  // past the list's 8 KiB hold bound its header left the window, and the values after it went out as they came
+  const value = 'Zq8nR2vT6yU1iO5p';
+  for (const pairs of [800, 4000]) {
+    const text = `Cookie: a=1; ${`b=${value}; `.repeat(pairs)}end`;
+    for (const size of [7, 100, 5000]) {
+      const { out } = stream(text.match(new RegExp(`[^]{1,${size}}`, 'g'))!);
+      t.notOk(out.includes(value.slice(0, 8)), `${text.length} characters in ${size}-character deltas: no value shows`);
+      // within the list's bound (64 KiB) it reads as the whole text does; past it the rest of its line is one marker
+      if (text.length < 64 * 1024) t.equal(out, redactText(text), `${text.length} characters in ${size}-character deltas`);
+    }
+  }
+});
+
 t.test('megabytes of a token-like run in 1,000-character deltas: the marker once, held no longer than its rule\'s bound, linear work', async (t) => {
   // An `N` in every delta: a private-key header (`-----BEGIN`) could end there, which once sliced the whole held run per delta.
   const body = 'NeyJhbGciOiJIUzI1NiJ9xYz_-Q'.repeat(38).slice(0, 1000);
