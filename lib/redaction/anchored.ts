@@ -22,6 +22,8 @@ export interface Anchor {
   startsBefore(before: string): boolean;
   /** Whether a match can start right after this run character (the regex's lookbehind has the last word). */
   startsAfter(code: number): boolean;
+  /** The longest name: one runs to its run's end, so only the run's last this many characters can begin one. */
+  readonly longestName: number;
   /**
    * A regex source for what must follow a keyword for a match to be possible:
    * the rest of its run and what comes after (a necessary condition, checked
@@ -45,6 +47,7 @@ export const NAME_ANCHOR: Anchor = {
   inRun: (code) => isWordCode(code) || code === 46 || code === 45,
   startsBefore: (before) => before === '"' || before === "'" || before === '\\"',
   startsAfter: (code) => code === 45,
+  longestName: 128,
   follows: `(?=([A-Za-z0-9_.-]{0,127}))\\1(?:\\\\?["']?\\]?[ \\t]{0,32}[:=]|["'][ \\t]{0,32},|["']?[ \\t]{0,32}\\r?\\n[ \\t]{0,32}value:|["'][ \\t]{1,32}value=|[ \\t]{0,32}(?:\\|\\||\\?\\?)|>|[ \\t]{1,32}'|[ \\t]{1,32}is[ \\t])`,
 };
 
@@ -64,10 +67,11 @@ export function anchoredScanRule(
   const keywordHere = new RegExp(keywordSearch, 'iy');
 
   /** Whether a name that can begin in the run [start, end) and run to its end passes (a run where none does is skipped). */
+  // from every start in a run of thousands of `-` (`a-a-…-tokenx=1`) the rest of the run was a name to judge: quadratic
   const somePasses = (text: string, start: number, end: number): boolean => {
-    if (namePasses === undefined || namePasses(text.slice(start, end))) return true;
-    for (let at = start + 1; at < end; at++) {
-      if (anchor.startsAfter(text.charCodeAt(at - 1)) && namePasses(text.slice(at, end))) return true;
+    if (namePasses === undefined) return true;
+    for (let at = Math.max(start, end - anchor.longestName); at < end; at++) {
+      if ((at === start || anchor.startsAfter(text.charCodeAt(at - 1))) && namePasses(text.slice(at, end))) return true;
     }
     return false;
   };
@@ -86,7 +90,7 @@ export function anchoredScanRule(
         continue;
       }
       // every start in the run, left to right, as scanRule would meet them; the first accepted wins
-      for (let at = Math.max(start - 2, copied); at < end; at++) {
+      for (let at = Math.max(start - 2, copied, end - anchor.longestName - 2); at < end; at++) {
         if (at < start ? !anchor.startsBefore(text.slice(at, start)) : at > start && !anchor.startsAfter(text.charCodeAt(at - 1))) continue;
         sticky.lastIndex = at;
         const match = sticky.exec(text);

@@ -9,7 +9,7 @@
 
 import { SENSITIVE_KEY_KEYWORDS, isSensitiveKey } from './keys.js';
 import { isCookieList } from './cookies.js';
-import { isSecretLiteral, looksRandom } from './literals.js';
+import { isSecretLiteral, looksRandom, type LiteralContext } from './literals.js';
 import { NAME_ANCHOR, anchoredScanRule } from './anchored.js';
 import { extendRun, scanRule, type SecretRange, type TextRule } from './rule.js';
 
@@ -30,8 +30,12 @@ const QUOTED_VALUE: Readonly<Record<string, RegExp>> = {
   "'": /'([^'\r\n]{0,4096})'/y,
   '`': /`([^`\r\n]{0,4096})`/y,
 };
-const BARE_VALUE = /[^\s"'`,;&)}\]<>]{1,4096}/y;
 const BARE_VALUE_CHAR = /[^\s"'`,;&)}\]<>]/;
+/**
+ * A bare value longer than this is redacted without being judged: no reference, placeholder or word is that long,
+ * and a run holding many names (`token=https://token=https://…`) was judged again from each: quadratic.
+ */
+const LONGEST_JUDGED = 4096;
 
 const COOKIE_HEADER = /^(?:set[-_.]?)?cookie$/i;
 const UPPER_NAME = /^[A-Z][A-Z0-9_]{0,127}$/;
@@ -56,13 +60,23 @@ function readValue(text: string, at: number): Value | undefined {
     if (quoted) return { start: at + 1, end: at + 1 + quoted[1].length, quoted: true };
   }
   // no quote, or one that is never closed on this line: judge what follows as a bare value
-  const opening = quote ? 1 : 0;
-  BARE_VALUE.lastIndex = at + opening;
-  const bare = BARE_VALUE.exec(text);
-  if (!bare) return undefined;
-  const start = at + opening;
-  return { start, end: extendRun(text, start + bare[0].length, BARE_VALUE_CHAR), quoted: false };
+  const start = at + (quote ? 1 : 0);
+  if (!BARE_VALUE_CHAR.test(text.charAt(start))) return undefined;
+  return { start, end: bareValueEnd(text, start), quoted: false };
 }
+
+/** The last bare value's run: a value that starts inside it ends where it does (its names each read it to the end). */
+let lastBare = { text: '', start: 0, end: 0 };
+
+function bareValueEnd(text: string, start: number): number {
+  if (text === lastBare.text && start >= lastBare.start && start <= lastBare.end) return lastBare.end;
+  lastBare = { text, start, end: extendRun(text, start, BARE_VALUE_CHAR) };
+  return lastBare.end;
+}
+
+/** Whether a value is a secret literal; a bare one past LONGEST_JUDGED is, unread. */
+const isSecretValue = (value: string, context: LiteralContext): boolean =>
+  (!context.quoted && value.length > LONGEST_JUDGED) || isSecretLiteral(value, context);
 
 /**
  * Whether the quote right after the operator closes a span opened just before
@@ -123,7 +137,7 @@ function locate(match: RegExpExecArray): SecretRange | undefined {
   // `Cookie: a=b; c=d` is the cookie rule's
   if (operator === ':' && COOKIE_HEADER.test(name) && isCookieList(literal)) return undefined;
   const judged = literal.replace(AUTH_SCHEME, '');
-  return isSecretLiteral(judged, { quoted: value.quoted, envStyle }) ? [value.start, value.end] : undefined;
+  return isSecretValue(judged, { quoted: value.quoted, envStyle }) ? [value.start, value.end] : undefined;
 }
 
 /** An XML element holding the value: `<password>…</password>` (Maven's settings.xml), `<apiKey>…</apiKey>`. */
@@ -212,7 +226,7 @@ function valueAfter(match: RegExpExecArray, at: number, bracket: string, before:
   if (bracket || !before.test(match.input.slice(Math.max(0, match.index - 24), match.index))) return undefined;
   const value = readValue(match.input, at);
   if (!value || (quoted && !value.quoted)) return undefined;
-  return isSecretLiteral(match.input.slice(value.start, value.end), { quoted: value.quoted, envStyle: true }) ? [value.start, value.end] : undefined;
+  return isSecretValue(match.input.slice(value.start, value.end), { quoted: value.quoted, envStyle: true }) ? [value.start, value.end] : undefined;
 }
 
 /** The reference: every name in the text tried in turn (tests compare ASSIGNMENT_RULE with it). */
