@@ -1,6 +1,7 @@
 import t from 'tap';
 import { ASSIGNMENT_RULE } from '../../../lib/redaction/assignments.js';
 import { REDACTED } from '../../../lib/redaction/rule.js';
+import { weighCalls } from '../../helpers/counting.js';
 
 const run = (text: string): string => ASSIGNMENT_RULE.apply(text);
 const value = 'q8Zt' + 'x2Lm' + 'P4wr';
@@ -285,21 +286,8 @@ t.test('a word told in prose goes whole, up to a blank, but not one around a cod
 });
 
 /** The characters the rule slices out of `text` (names and values it judges), per character of it. */
-function slicedPerCharacter(text: string): number {
-  const slice = String.prototype.slice;
-  let characters = 0;
-  String.prototype.slice = function (this: string, ...args: [number?, number?]) {
-    const part = slice.apply(this, args);
-    characters += part.length;
-    return part;
-  };
-  try {
-    ASSIGNMENT_RULE.apply(text);
-  } finally {
-    String.prototype.slice = slice;
-  }
-  return characters / text.length;
-}
+const slicedPerCharacter = (text: string): number =>
+  weighCalls(String.prototype, 'slice', (part) => (part as string).length, () => ASSIGNMENT_RULE.apply(text)) / text.length;
 
 t.test('long runs of names and of values are judged in linear work', async (t) => {
   // every start after a `-` was a name to judge to the run's end, and every name in a value run judged the rest
