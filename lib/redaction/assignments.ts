@@ -11,7 +11,7 @@ import { SENSITIVE_KEY_KEYWORDS, isSensitiveKey } from './keys.js';
 import { isCookieList } from './cookies.js';
 import { isSecretLiteral, looksRandom, type LiteralContext } from './literals.js';
 import { NAME_ANCHOR, anchoredScanRule } from './anchored.js';
-import { extendRun, scanRule, type SecretRange, type TextRule } from './rule.js';
+import { runReader, scanRule, type SecretRange, type TextRule } from './rule.js';
 
 /**
  * An optionally quoted name, then an operator. A name starts at a letter or
@@ -65,14 +65,8 @@ function readValue(text: string, at: number): Value | undefined {
   return { start, end: bareValueEnd(text, start), quoted: false };
 }
 
-/** The last bare value's run: a value that starts inside it ends where it does (its names each read it to the end). */
-let lastBare = { text: '', start: 0, end: 0 };
-
-function bareValueEnd(text: string, start: number): number {
-  if (text === lastBare.text && start >= lastBare.start && start <= lastBare.end) return lastBare.end;
-  lastBare = { text, start, end: extendRun(text, start, BARE_VALUE_CHAR) };
-  return lastBare.end;
-}
+/** A bare value's end, the last one's run remembered (its names each read it to the end); a new one for each text. */
+let bareValueEnd = runReader(BARE_VALUE_CHAR);
 
 /** Whether a value is a secret literal; a bare one past LONGEST_JUDGED is, unread. */
 const isSecretValue = (value: string, context: LiteralContext): boolean =>
@@ -232,12 +226,20 @@ function valueAfter(match: RegExpExecArray, at: number, bracket: string, before:
 /** The reference: every name in the text tried in turn (tests compare ASSIGNMENT_RULE with it). */
 export const ASSIGNMENT_SCAN: TextRule = scanRule('sensitive-assignment', SENSITIVE_KEY_KEYWORDS, NAME_AND_OPERATOR, locate);
 
+const ANCHORED = anchoredScanRule('sensitive-assignment', SENSITIVE_KEY_KEYWORDS, NAME_AND_OPERATOR, locate, NAME_ANCHOR, isSensitiveKey);
+
+/** `redact` over one text, the text let go after (bareValueEnd holds the last one it read). */
+function oneText(redact: () => string): string {
+  try {
+    return redact();
+  } finally {
+    bareValueEnd = runReader(BARE_VALUE_CHAR);
+  }
+}
+
 /** The same, trying only names around a keyword (every sensitive name holds one). */
-export const ASSIGNMENT_RULE: TextRule = anchoredScanRule(
-  'sensitive-assignment',
-  SENSITIVE_KEY_KEYWORDS,
-  NAME_AND_OPERATOR,
-  locate,
-  NAME_ANCHOR,
-  isSensitiveKey,
-);
+export const ASSIGNMENT_RULE: TextRule = {
+  ...ANCHORED,
+  apply: (text) => oneText(() => ANCHORED.apply(text)),
+  applyAt: (text, starts) => oneText(() => ANCHORED.applyAt!(text, starts)),
+};

@@ -8,7 +8,7 @@
  */
 
 import { isHeaderSecret, isSecretLiteral, looksRandom } from './literals.js';
-import { REDACTED, extendRun, type TextRule } from './rule.js';
+import { REDACTED, extendRun, runReader, type TextRule } from './rule.js';
 
 /**
  * The header name, its separator and an opening quote; also curl's `--cookie
@@ -54,11 +54,11 @@ function isSecretValue(name: string, value: string): boolean {
 /**
  * What the headers of one text have read (COOKIE_RULE.apply): a header inside another's list reads the rest of it
  * again, which was quadratic (`cookie:a=` repeated: 1.4 s for 24 KB). `pairs`: where a pair was read, so a list
- * that comes to one stops (what follows was read already, to the same verdicts); `run`: the last value's run, whose
- * end a value starting inside it shares; `judgedFrom`: values that start before it are not judged (already covered
- * by a marker, they are skipped).
+ * that comes to one stops (what follows was read already, to the same verdicts); `valueEnd`: a value's end, the
+ * last value's run remembered; `judgedFrom`: values that start before it are not judged (already covered by a
+ * marker, they are skipped).
  */
-type Reading = { pairs: Set<number>; run: Range; judgedFrom: number };
+type Reading = { pairs: Set<number>; valueEnd: (text: string, start: number) => number; judgedFrom: number };
 
 /**
  * The cookie list that starts at `at`: `name=value` pairs and bare flags or
@@ -66,6 +66,7 @@ type Reading = { pairs: Set<number>; run: Range; judgedFrom: number };
  */
 function readCookieList(text: string, at: number, reading?: Reading): CookieList {
   const values: Range[] = [];
+  const judged = (start: number) => !reading || start >= reading.judgedFrom;
   let end = at;
   for (let pos = at; ; ) {
     if (reading?.pairs.has(pos)) break;
@@ -74,9 +75,8 @@ function readCookieList(text: string, at: number, reading?: Reading): CookieList
     if (nameEnd === pos) break;
     const name = text.slice(pos, nameEnd);
     end = nameEnd;
-    const judged = (start: number) => !reading || start >= reading.judgedFrom;
     if (text.charAt(nameEnd) === '=') {
-      end = valueEnd(text, nameEnd + 1, reading);
+      end = reading ? reading.valueEnd(text, nameEnd + 1) : extendRun(text, nameEnd + 1, VALUE_CHAR);
       if (judged(nameEnd + 1) && isSecretValue(name, text.slice(nameEnd + 1, end))) values.push([nameEnd + 1, end]);
     } else if (judged(pos) && !ATTRIBUTES.has(name.toLowerCase()) && isSecretLiteral(name, { quoted: false, envStyle: false })) {
       values.push([pos, nameEnd]);
@@ -87,14 +87,6 @@ function readCookieList(text: string, at: number, reading?: Reading): CookieList
     pos = extendRun(text, end, SPACE);
   }
   return { values, end };
-}
-
-/** Where the value that starts at `at` ends: inside the last value's run, that run's end. */
-function valueEnd(text: string, at: number, reading?: Reading): number {
-  if (reading && at >= reading.run[0] && at <= reading.run[1]) return reading.run[1];
-  const end = extendRun(text, at, VALUE_CHAR);
-  if (reading) reading.run = [at, end];
-  return end;
 }
 
 /** Whether all of `value` is one cookie list (the assignment rule leaves such values under a cookie header to this rule). */
@@ -108,7 +100,7 @@ export const COOKIE_RULE: TextRule = {
   apply(text) {
     let out = '';
     let copied = 0;
-    const reading: Reading = { pairs: new Set(), run: [-1, -1], judgedFrom: 0 };
+    const reading: Reading = { pairs: new Set(), valueEnd: runReader(VALUE_CHAR), judgedFrom: 0 };
     HEADER.lastIndex = 0;
     for (let match = HEADER.exec(text); match !== null; match = HEADER.exec(text)) {
       reading.judgedFrom = copied;

@@ -47,6 +47,19 @@ export function wholeMatchRule(name: string, keywords: readonly string[], patter
   });
 }
 
+/**
+ * extendRun over one text that remembers the last run it read: a run read again from a start inside it (a name in a
+ * value, whose own value ends where that one does) is not read again. It holds the text: one per text.
+ */
+export function runReader(char: RegExp): (text: string, start: number) => number {
+  let last = { text: '', start: 0, end: -1 };
+  return (text, start) => {
+    if (text === last.text && start >= last.start && start <= last.end) return last.end;
+    last = { text, start, end: extendRun(text, start, char) };
+    return last.end;
+  };
+}
+
 /** The index after the run of `char`-class characters that starts at `end` (a linear scan, no regex backtracking). */
 export function extendRun(text: string, end: number, char: RegExp): number {
   let at = end;
