@@ -8,7 +8,8 @@
  * --credential: the redact stage knows a credential in use, as in every `zero exec` (the key it calls the provider with).
  * --against DIR: another build's dist directory (main's, say) runs its own chain in the same reps, interleaved: two
  *   builds compared in one process, by wall and CPU time.
- * --stages: each stage's step alone over what the stages before it made, CPU time, beside the bare chain's same work.
+ * --stages: the fused chain without its redact step too, in the same reps; and each stage's step alone over what the
+ *   stages before it made, CPU time, beside the bare chain's same work.
  * --live: the chain `zero exec` runs (lib/pipeline.ts outputChain: guard → redact → stamp → serialize, no session)
  *   over the log's events as the agent hands them over (objects without schemaVersion and runId), against
  *   JSON.stringify of the same objects, and of them stamped (the bytes the chain writes); --stages does not apply.
@@ -138,7 +139,7 @@ const redactOptions = args.credential ? { secrets: [['sk-proj-', 'Zq8nR2vT6yU1iO
 const outputStages: Stages = () => [split({ label: 'bench log' }), parse(), validate('output'), redact(redactOptions), stamp(), serialize('stream-json')];
 /** The same stages' steps fused in one stream, as lib/pipeline.ts builds its chains; --live: exec's own chain. */
 const fusedChain =
-  (build: Build): Stages =>
+  (build: Build, withRedaction = true): Stages =>
   () =>
     args.live
       ? [build.outputChain(redactOptions)]
@@ -148,7 +149,7 @@ const fusedChain =
               build.createLineFramer({ label: 'bench log' }),
               build.parseStep(),
               build.validateStep('output'),
-              build.guardStep('outputChain', build.redactStep(redactOptions)),
+              ...(withRedaction ? [build.guardStep('outputChain', build.redactStep(redactOptions))] : []),
               build.stampStep(),
               build.serializeStep('stream-json', process.stderr),
             ]),
@@ -237,6 +238,8 @@ const rows = await measure([
   { name: args.live ? "exec's output chain (guard → redact → stamp → serialize)" : 'output chain (split → … → serialize), fused', stages: outputChain },
   ...(other ? [{ name: `the same, ${args.against}'s build`, stages: fusedChain(other) }] : []),
   ...(args.live ? [{ name: 'JSON.stringify of the events stamped (the bytes exec writes)', stages: baseline, events: stampedAgentEvents }] : [{ name: 'the same stages, one stream each', stages: outputStages }]),
+  // what the chain costs besides redaction, in the same reps: the rest of the fused chain runs at about the bare chain's rate
+  ...(args.stages && !args.live ? [{ name: 'the fused chain without its redact step', stages: fusedChain(here, false) }] : []),
 ]);
 const [base, chain] = rows;
 console.log(table(rows, base));
