@@ -10,7 +10,7 @@ export type Check = readonly [expected: string, test: (value: unknown) => boolea
 
 /** What `value` is, without its content. */
 export function kindOf(value: unknown): string {
-  if (value === null) return 'null';
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return `an array${value.length ? ` of ${[...new Set(value.map((item) => (item === null ? 'null' : Array.isArray(item) ? 'array' : typeof item)))].join(', ')}` : ''}`;
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -1,6 +1,6 @@
 import { Readable, Writable, pipeline, type Duplex, type Transform } from 'node:stream';
 import { agent, checkAgentOptions, type AgentOptions } from '../transforms/agent.js';
-import { CancelledError, type CancelSignal, type ZeroError } from './errors.js';
+import { CancelledError, isCancelSignal, ZeroError, type CancelSignal } from './errors.js';
 import type { SchemaVersion } from './protocol/types.js';
 import { createLineFramer } from './protocol/lines.js';
 import { validateStep } from './protocol/schema-version.js';
@@ -9,7 +9,7 @@ import { conversationStep, failureAsItem } from './protocol/conversation.js';
 import { parseStep } from './protocol/parse.js';
 import { composeSteps, joinDuplex, stepStream } from './streams.js';
 import { OUTPUT_CHAIN_OPTIONS, writeOut, type FailureHook, type OutputChainOptions } from './output-chain.js';
-import { aFunction, aString, checkOptions, checkRequired, checkValue, oneOf, positiveInteger, type Check } from './options.js';
+import { aFunction, aString, checkOptions, checkRequired, checkValue, kindOf, oneOf, positiveInteger, type Check } from './options.js';
 
 const INPUT_CHAIN_OPTIONS = { maxLineBytes: positiveInteger, onSchemaVersion: aFunction };
 const STAGES: Check = ['an array of Transform streams', (value) => Array.isArray(value) && value.every((stage) => typeof stage?.pipe === 'function')];
@@ -88,6 +88,10 @@ export function execChain(options: ExecOptions): ExecChain {
   const tail = pipeline([head, agent({ ...agentOptions, signal: controller.signal }), ...stages], () => {}) as unknown as Readable;
   const { readable, exitCode } = writeOut(tail, { ...output, schemaVersion, signal: controller.signal }, onFailure);
   const cancel = (reason: CancelSignal | ZeroError) => {
+    // checked at the call: a signal name of another kind (SIGKILL, sigint) would end the run with no exit code
+    if (!isCancelSignal(reason) && !(reason instanceof ZeroError)) {
+      throw new TypeError(`execChain: cancel takes 'SIGINT', 'SIGTERM', 'SIGHUP' or a ZeroError, not ${typeof reason === 'string' ? 'another string' : kindOf(reason)}.`);
+    }
     if (!controller.signal.aborted) controller.abort(typeof reason === 'string' ? new CancelledError(reason) : reason);
   };
   // destroyed before its output ended (a program stopped reading it): the run is cancelled as one whose stdout reader

@@ -28,6 +28,7 @@ t.test('a message says what a value is, never the value: it may be a credential'
   t.equal(kindOf([1, 'a', null]), 'an array of number, string, null');
   t.equal(kindOf([]), 'an array');
   t.equal(kindOf(Buffer.from('x')), 'an object');
+  t.equal(kindOf(undefined), 'undefined', 'a value left out reads as such');
   const key = 'sk-proj-Q7xL1spNxnyVmihA_2O76UMFxFkM';
   const asString = thrown(() => zero.redact({ secrets: key as never }));
   t.type(asString, TypeError);

@@ -109,6 +109,16 @@ t.test('cancel: error cancelled and run_end 130', async (t) => {
   t.ok(out.filter((e) => e.type === 'text').length < 4);
 });
 
+t.test('cancel refuses what is no signal it knows nor a ZeroError, and the run goes on to its own end', async (t) => {
+  const chain = execChain({ provider: scripted([{ chunks: ['a', 'b'], delayMs: 20 }]), cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: streamJson });
+  const cancel = chain.cancel as (reason: unknown) => void;
+  for (const reason of ['SIGKILL', 'sigint', undefined, {}, new Error('plain')]) {
+    t.throws(() => cancel(reason), { name: 'TypeError', message: /^execChain: cancel takes 'SIGINT', 'SIGTERM', 'SIGHUP' or a ZeroError, not / });
+  }
+  const out = events(await readAll(chain));
+  t.match(out.at(-1), { type: 'run_end', exitCode: 0 }, 'no cancel took effect');
+});
+
 t.test('execChain destroyed by its reader (a program that stops reading): the run stops, its model call too', async (t) => {
   let modelCall: AbortSignal | undefined;
   const provider: Provider = {
