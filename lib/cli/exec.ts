@@ -15,7 +15,7 @@ import { shellSetup, type ShellSetup } from './shell-settings.js';
 import { startMcp } from './mcp-setup.js';
 import { formatToolListing, listingWarnings, toolListingRun } from './list-tools.js';
 import { createRecorder, type SessionPlan, type SessionRecorder } from '../sessions/recorder.js';
-import { latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot, type Launch } from '../sessions/index.js';
+import { diskFailure, latestSessionFor, lockSession, openSession, prepareStore, sessionsRoot, type Launch } from '../sessions/index.js';
 import { launchOf, providerFlags, sessionProviderError } from './resume.js';
 import { checkApiKey } from './api-key.js';
 import type { CliIO } from './io.js';
@@ -73,7 +73,11 @@ async function sessionPlan(settings: ExecSettings, root: string): Promise<Sessio
 async function sessionRecorder(settings: ExecSettings, env: NodeJS.ProcessEnv, provider: { name: string; model: string } & Launch, secrets: string[]): Promise<SessionRecorder | undefined> {
   if (settings.noSession) return undefined;
   const root = sessionsRoot(env);
-  await prepareStore(root);
+  await prepareStore(root).catch((error) => {
+    // a new session on a disk that takes nothing (full, read-only): the recorder says so and the run goes on
+    // unrecorded; one to resume or fork cannot be, and that is said before the run starts
+    if (settings.session || !diskFailure(error)) throw error;
+  });
   await checkNewSessionId(root, settings.labels);
   return createRecorder({ root, plan: await sessionPlan(settings, root), cwd: settings.cwd, ...provider, provider: provider.name, maxContextChars: settings.maxContextChars, secrets, labels: settings.labels });
 }

@@ -25,6 +25,7 @@ export {
   type Launch,
   type Labels,
 } from './store.js';
+export { diskFailure } from './folders.js';
 export { listSessions } from './catalog.js';
 export { removeSession, pruneSessions, type PruneReport } from './remove.js';
 export { conversationFromEvents, trimHistory, messageChars, historyChars } from './history.js';

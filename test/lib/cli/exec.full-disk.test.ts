@@ -93,3 +93,23 @@ t.test('a disk already full to the last byte: a new run goes on unrecorded, says
   t.match(events.at(-1), { type: 'run_end', status: 'success', exitCode: 0 });
   t.same(sessionsIn(home), [], 'no folder left behind');
 });
+
+t.test('a read-only file system under ZERO_HOME, with or without its sessions folder: a new run goes on unrecorded and says so; --resume is refused before it starts', { skip: !mountable && 'mounting a tmpfs needs root' }, async (t) => {
+  for (const withFolder of [true, false]) {
+    const home = tinyHome(t);
+    if (withFolder) execFileSync('mkdir', ['-m', '755', join(home, 'sessions')]);
+    execFileSync('mount', ['-o', 'remount,ro', home]);
+    const { code, events, stderr } = await run(t, home, [{ chunks: ['ok'] }]);
+    t.equal(code, 0, stderr);
+    t.equal(streamedText(events), 'ok');
+    t.notOk('sessionId' in events[0]!, 'run_start names no session');
+    t.match(events.find((event) => event.type === 'warning'), { message: /^The session could not be written: the file system is read-only \(EROFS\)\./ });
+    t.match(events.at(-1), { type: 'run_end', status: 'success', exitCode: 0 });
+  }
+  const home = tinyHome(t);
+  execFileSync('mount', ['-o', 'remount,ro', home]);
+  const dir = t.testdir({});
+  const { code, stdout } = await zero(['exec', '-o', 'stream-json', '--provider', 'scripted', '--script', writeScript(dir, [{ chunks: ['x'] }]), '-C', dir, '--resume', 'zero_20261207000000_abcdef', 'Again.'], { env: cleanEnv({ ZERO_HOME: home }) });
+  t.equal(code, 2);
+  t.match(jsonLines(stdout).find((event) => event.type === 'error'), { code: 'usage_error', message: /read-only \(EROFS\)/ });
+});
