@@ -178,12 +178,19 @@ export function createConversation(signal: AbortSignal, permissionTimeoutMs?: nu
         // a turn interrupted before it ran is no part of the conversation the model sees
         messages.push(userMessage(prompt, images));
         const answering = answer(agentRun, messages, nextCheckpoint);
-        for (let next = await answering.next(); ; next = await answering.next()) {
-          if (next.done) {
-            status = next.value;
-            break;
+        try {
+          for (let next = await answering.next(); ; next = await answering.next()) {
+            if (next.done) {
+              status = next.value;
+              break;
+            }
+            yield* framed(next.value);
           }
-          yield* framed(next.value);
+        } catch (error) {
+          // what ends the run (a signal, a bad input line, a provider failure) ends the turn it cut first: every
+          // turn_start a client saw has its turn_end, before the run's error and run_end
+          if (opened) yield { type: 'turn_end', turn: number, status: 'interrupted' };
+          throw error;
         }
       }
       yield* framed({ type: 'turn_end', turn: number, status });

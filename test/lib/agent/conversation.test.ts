@@ -85,6 +85,22 @@ t.test('a failure of the input ends the run with it, also between turns', async 
   );
 });
 
+t.test('a failure in the middle of a turn ends that turn (interrupted) before it ends the run: every turn_start has its turn_end', async (t) => {
+  const failure = new Error('Invalid stream-json input at line 2: expected a JSON object.');
+  let seen: Event[] = [];
+  await t.rejects(
+    converse([{ chunks: ['one ', 'two ', 'three ', 'four'], delayMs: 30 }], async (conversation, events) => {
+      seen = events;
+      await conversation.put({ kind: 'turn', prompt: 'go' });
+      while (!events.some((event) => event.type === 'text')) await new Promise((resolve) => setTimeout(resolve, 5));
+      await conversation.put({ kind: 'failure', error: failure });
+    }),
+    failure,
+  );
+  t.same(types(seen).filter((type) => type !== 'text'), ['turn_start', 'turn_end']);
+  t.match(seen.at(-1), { type: 'turn_end', turn: 1, status: 'interrupted' });
+});
+
 t.test("a turn interrupted before it ran never reaches the model: the next turn's history has no trace of it", async (t) => {
   const seen: string[][] = [];
   const { events } = await converse([{ text: 'Only this one.' }], async (conversation) => {

@@ -244,7 +244,8 @@ t.test('SIGHUP while a command runs, stdin open: the command is killed and answe
   }, { env: run.env, process: true });
   t.equal(result.code, 129);
   t.same(result.problems, [], 'every tool_call answered, one run_end');
-  t.same(kinds(result.events).slice(-3), ['tool_result', 'error', 'run_end']);
+  t.same(kinds(result.events).slice(-4), ['tool_result', 'turn_end', 'error', 'run_end']);
+  t.match(result.events.at(-3), { type: 'turn_end', turn: 1, status: 'interrupted' }, 'the turn the signal cut is ended before the run');
   t.equal(result.events.filter((event) => event.type === 'run_end').length, 1);
   t.notOk(isRunning(Number(readFileSync(join(run.dir, 'child.pid'), 'utf8'))), 'the command is gone');
 });

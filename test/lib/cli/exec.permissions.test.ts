@@ -94,7 +94,8 @@ t.test('SIGTERM while a permission request waits: the call is cancelled, then er
   }, { env: run.env, process: true });
   t.equal(result.code, 130);
   t.same(result.problems, []);
-  t.same(kinds(result.events).slice(-5), ['permission_request', 'permission_decision', 'tool_result', 'error', 'run_end']);
+  t.same(kinds(result.events).slice(-6), ['permission_request', 'permission_decision', 'tool_result', 'turn_end', 'error', 'run_end']);
+  t.match(result.events.at(-3), { type: 'turn_end', status: 'interrupted' });
   t.match(ofType(result.events, 'permission_decision')[0], { action: 'cancel' });
   t.match(result.events.at(-1), { status: 'interrupted', exitCode: 130 });
 });
