@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, realpathSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { childEnvironment } from './child_env.js';
 import { PROTECTED_NAMES } from './permissions.js';
@@ -39,7 +39,14 @@ export function unconfinedPolicy(cwd: string): ShellPolicy {
  * init leaves bwrap's group and ignores SIGTERM; if bwrap ends before the init has set its parent-death signal, only
  * its pid finds it.
  */
-export type ShellInvocation = { file: string; args: string[]; env: Record<string, string>; infoFd?: number };
+export type ShellInvocation = {
+  file: string;
+  args: string[];
+  env: Record<string, string>;
+  infoFd?: number;
+  /** Empty folders bwrap makes to mount over (missingProtected): removed when the command has ended, if still empty. */
+  mountPoints?: string[];
+};
 
 const INFO_FD = 3;
 
@@ -53,8 +60,43 @@ export function shellInvocation(command: string, cwd: string, policy: ShellPolic
   // a sandbox asked for and not there is a refusal, never a command run unconfined
   if (!policy.bwrap) throw new Error(`The ${policy.sandbox} sandbox cannot run here (bubblewrap is missing), so the command was not run.`);
   // the sandbox's /tmp is its own: a working directory reached through a link there must be named by its real path
-  const sandbox = [...bwrapArgs(realOrAsGiven(cwd), policy), '--info-fd', String(INFO_FD)];
-  return { file: policy.bwrap, args: [...sandbox, '--', file, ...args], env: sandboxedEnv(policy), infoFd: INFO_FD };
+  const mountPoints = missingProtected(policy);
+  const sandbox = [...bwrapArgs(realOrAsGiven(cwd), policy, mountPoints), '--info-fd', String(INFO_FD)];
+  return { file: policy.bwrap, args: [...sandbox, '--', file, ...args], env: sandboxedEnv(policy), infoFd: INFO_FD, mountPoints };
+}
+
+/**
+ * The top-level `.git`, `.zero` and `.agents` missing from the writable roots (workspace-write), in which the
+ * command could make them (a `git init` with a hook or an fsmonitor, a config of zero's: code that runs later,
+ * outside any sandbox). Each gets an empty read-only folder for the call, as Zero does; bwrap makes it on the
+ * disk to mount over. A dangling link there is left (bwrap cannot mount over it), as is a root zero cannot write.
+ */
+export function missingProtected(policy: ShellPolicy): string[] {
+  if (policy.sandbox !== 'workspace-write') return [];
+  const missing: string[] = [];
+  for (const root of new Set(policy.roots)) {
+    if (!isWritable(root)) continue;
+    for (const name of PROTECTED_NAMES) if (!lexists(join(root, name))) missing.push(join(root, name));
+  }
+  return missing;
+}
+
+function lexists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isWritable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function realOrAsGiven(path: string): string {
@@ -78,7 +120,7 @@ function sandboxedEnv(policy: ShellPolicy): Record<string, string> {
 const byDepth = (roots: string[]) => [...new Set(roots)].sort((a, b) => a.split(sep).length - b.split(sep).length);
 
 /** Everything bwrap needs before `--` for `policy`, the command then running in `cwd`. */
-export function bwrapArgs(cwd: string, policy: ShellPolicy): string[] {
+export function bwrapArgs(cwd: string, policy: ShellPolicy, missing = missingProtected(policy)): string[] {
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   // Sockets of host services (docker, dbus, agents under /run/user) are reachable through a read-only mount: hidden.
   for (const run of ['/run', '/var/run']) if (isRealDirectory(run)) args.push('--tmpfs', run);
@@ -89,6 +131,7 @@ export function bwrapArgs(cwd: string, policy: ShellPolicy): string[] {
     for (const name of PROTECTED_NAMES) {
       const path = join(root, name);
       if (existsSync(path)) args.push('--ro-bind', path, path);
+      else if (missing.includes(path)) args.push('--perms', '555', '--tmpfs', path, '--remount-ro', path);
     }
   }
   for (const file of policy.hidden ?? []) if (existsSync(file)) args.push('--ro-bind', '/dev/null', file);

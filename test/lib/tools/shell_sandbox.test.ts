@@ -32,7 +32,9 @@ t.test('the argv: bubblewrap with the root read-only, the roots writable, their 
   t.same(args.slice(0, 9), ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp']);
   const text = args.join(' ');
   t.match(text, `--bind ${work} ${work} --ro-bind ${work}/.git ${work}/.git`);
-  t.match(text, `--bind ${extra} ${extra}`);
+  t.match(text, `--bind ${extra} ${extra} --perms 555 --tmpfs ${extra}/.git --remount-ro ${extra}/.git`, 'a missing one is an empty read-only folder');
+  t.same(shellInvocation('true', work, policy).mountPoints, [`${work}/.zero`, `${work}/.agents`, `${extra}/.git`, `${extra}/.zero`, `${extra}/.agents`]);
+  t.same(shellInvocation('true', work, { ...policy, sandbox: 'read-only' }).mountPoints, [], 'read-only: the roots are read-only already');
   t.match(text, '--unshare-user --disable-userns --unshare-pid --unshare-ipc --unshare-uts --die-with-parent --new-session --cap-drop ALL --unshare-net');
   t.same(args.slice(-2), ['--chdir', work]);
   t.notMatch(bwrapArgs(work, { ...policy, network: true }).join(' '), '--unshare-net');
@@ -202,6 +204,31 @@ t.test('ordinary work still works: pipes, mktemp, node, git status, /etc, the wo
   t.equal(await run('echo 1 > /tmp/x && cat /tmp/x', work, policy), '1\nexit code 0');
   t.match(await run('echo x > .git/hooks/pre-commit', work, policy), /Read-only file system/, 'but not the repository\'s hooks');
   t.match(await run('echo x > out.txt', work, { ...policy, sandbox: 'read-only' }), /Read-only file system/, 'read-only: not even the workspace');
+});
+
+t.test('a command cannot make a missing .git, .zero or .agents (a hook, an fsmonitor, a config that runs later, unconfined); the folders it saw are gone after', { skip }, async (t) => {
+  const dir = t.testdir({ work: {}, extra: {} });
+  const [work, extra] = [join(dir, 'work'), join(dir, 'extra')];
+  const policy = policyFor(work, {}, [extra]);
+  const marker = join(dir, 'ran-outside');
+  const command = [
+    `git init -q . && git config core.fsmonitor 'touch ${marker}; false'`,
+    'mkdir -p .zero && echo {} > .zero/config.json',
+    'mkdir .agents',
+    `mkdir ${extra}/.git/hooks`,
+    'rmdir .git && ln -s elsewhere .git',
+  ].join('; ');
+  const output = await run(command, work, policy);
+  t.match(output, /copy .*\/work\/\.git\/description': Read-only file system/, 'git init');
+  t.match(output, /\.zero\/config\.json: Read-only file system/);
+  t.match(output, /cannot create directory ‘\.agents’: File exists/, 'the name is taken for the call');
+  t.match(output, /extra\/\.git\/hooks’: Read-only file system/, 'in an --add-dir too');
+  t.match(output, /failed to remove '\.git': Device or resource busy/, 'nor can it be replaced');
+  t.same(readdirSync(work), [], 'nothing made, and no empty folder left');
+  t.same(readdirSync(extra), []);
+  execFileSync('git', ['status'], { cwd: work, stdio: 'ignore' });
+  t.notOk(existsSync(marker), 'nothing runs outside the sandbox afterwards');
+  t.equal(await run('git init -q . && echo made', work, policyFor(work, { sandbox: 'off' })), 'made\nexit code 0', 'unconfined (with a permission), the same command works');
 });
 
 t.test('a build that writes node_modules inside the workspace', { skip }, async (t) => {
