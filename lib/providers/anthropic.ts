@@ -5,6 +5,7 @@ import type { ChatMessage, ToolDefinition } from '../protocol/chat.js';
 import { deadlines, parseToolArguments, providerFailure } from './faults.js';
 import type { AnswerFormat } from '../agent/answer-schema.js';
 import { requestHeaders } from './headers.js';
+import { wireReader, type WireReader } from './wire.js';
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
@@ -86,14 +87,13 @@ function tokenLimits({ reasoningBudget: budget, reasoningEffort: effort }: Provi
 
 type ToolBlock = { id: string; name: string; json: string };
 
-type UsageFields = { input_tokens?: number | null; cache_read_input_tokens?: number | null; cache_creation_input_tokens?: number | null };
 /** The prompt's tokens as the events of a message tell them: a field an event leaves out keeps what an earlier one said. */
 type PromptCounts = { input?: number; read?: number; written?: number };
 
-const promptCounts = (usage: UsageFields, before: PromptCounts): PromptCounts => ({
-  input: usage.input_tokens ?? before.input,
-  read: usage.cache_read_input_tokens ?? before.read,
-  written: usage.cache_creation_input_tokens ?? before.written,
+const promptCounts = (usage: Record<string, unknown> | undefined, before: PromptCounts, wire: WireReader): PromptCounts => ({
+  input: wire.count(usage?.input_tokens, 'usage.input_tokens') ?? before.input,
+  read: wire.count(usage?.cache_read_input_tokens, 'usage.cache_read_input_tokens') ?? before.read,
+  written: wire.count(usage?.cache_creation_input_tokens, 'usage.cache_creation_input_tokens') ?? before.written,
 });
 
 /**
@@ -115,36 +115,50 @@ class ContentBlocks {
   private readonly tools = new Map<number, ToolBlock>();
   private readonly reasoning = new Map<number, ReasoningBlock>();
 
-  *start({ index, content_block: block }: Anthropic.RawContentBlockStartEvent): Generator<ProviderChunk> {
-    if (block.type === 'tool_use') this.tools.set(index, { id: block.id, name: block.name, json: '' });
-    else if (block.type === 'redacted_thinking') this.reasoning.set(index, { type: 'redacted_thinking', data: block.data });
+  constructor(private readonly wire: WireReader) {}
+
+  *start(event: Record<string, unknown>): Generator<ProviderChunk> {
+    const { wire } = this;
+    const index = wire.count(event.index, 'index') ?? 0;
+    const block = wire.object(event.content_block, 'content_block', true)!;
+    const text = (field: string) => wire.text(block[field], `content_block.${field}`) ?? '';
+    if (block.type === 'tool_use') this.tools.set(index, { id: text('id'), name: text('name'), json: '' });
+    else if (block.type === 'redacted_thinking') this.reasoning.set(index, { type: 'redacted_thinking', data: text('data') });
     else if (block.type === 'thinking') {
-      this.reasoning.set(index, { type: 'thinking', thinking: block.thinking, signature: block.signature });
-      if (block.thinking) yield { type: 'reasoning', delta: block.thinking };
+      const thinking = text('thinking');
+      this.reasoning.set(index, { type: 'thinking', thinking, signature: text('signature') });
+      if (thinking) yield { type: 'reasoning', delta: thinking };
     }
   }
 
-  *delta({ index, delta }: Anthropic.RawContentBlockDeltaEvent): Generator<ProviderChunk> {
+  *delta(event: Record<string, unknown>): Generator<ProviderChunk> {
+    const { wire } = this;
+    const index = wire.count(event.index, 'index') ?? 0;
+    const delta = wire.object(event.delta, 'delta', true)!;
+    const text = (field: string) => wire.text(delta[field], `delta.${field}`) ?? '';
     const tool = this.tools.get(index);
     const reasoning = this.reasoning.get(index);
     switch (delta.type) {
       case 'text_delta':
-        yield { type: 'text', delta: delta.text };
+        yield { type: 'text', delta: text('text') };
         break;
       case 'input_json_delta':
-        if (tool) tool.json += delta.partial_json;
+        if (tool) tool.json += text('partial_json');
         break;
-      case 'thinking_delta':
-        if (reasoning?.type === 'thinking') reasoning.thinking += delta.thinking;
-        yield { type: 'reasoning', delta: delta.thinking };
+      case 'thinking_delta': {
+        const thinking = text('thinking');
+        if (reasoning?.type === 'thinking') reasoning.thinking += thinking;
+        yield { type: 'reasoning', delta: thinking };
         break;
+      }
       case 'signature_delta':
-        if (reasoning?.type === 'thinking') reasoning.signature += delta.signature;
+        if (reasoning?.type === 'thinking') reasoning.signature += text('signature');
         break;
     }
   }
 
-  *stop({ index }: Anthropic.RawContentBlockStopEvent): Generator<ProviderChunk> {
+  *stop(event: Record<string, unknown>): Generator<ProviderChunk> {
+    const index = this.wire.count(event.index, 'index') ?? 0;
     const tool = this.tools.get(index);
     if (tool) this.calls.push(tool);
     const reasoning = this.reasoning.get(index);
@@ -185,7 +199,8 @@ class AnthropicProvider implements Provider {
       timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     });
-    const blocks = new ContentBlocks();
+    const wire = wireReader(label);
+    const blocks = new ContentBlocks(wire);
     let prompt: PromptCounts = {};
     let completionTokens: number | undefined;
     let stopped = false;
@@ -198,14 +213,17 @@ class AnthropicProvider implements Provider {
         { model: this.model, ...limits, messages: toAnthropicMessages(request.messages), ...(tools.length ? { tools } : {}), ...choice, stream: true },
         { signal: deadline.signal },
       );
-      for await (const event of stream) {
+      for await (const raw of stream) {
         deadline.touch();
+        const event = wire.object(raw, 'an event', true)!;
         switch (event.type) {
-          case 'message_start':
-            this.apiModel = event.message.model;
-            prompt = promptCounts(event.message.usage, prompt);
+          case 'message_start': {
+            const message = wire.object(event.message, 'message', true)!;
+            this.apiModel = wire.text(message.model, 'message.model');
+            prompt = promptCounts(wire.object(message.usage, 'message.usage'), prompt, wire);
             if (request.responseStart) yield { type: 'response_start' };
             break;
+          }
           case 'content_block_start':
             yield* blocks.start(event);
             break;
@@ -215,10 +233,12 @@ class AnthropicProvider implements Provider {
           case 'content_block_stop':
             yield* blocks.stop(event);
             break;
-          case 'message_delta':
-            prompt = promptCounts(event.usage, prompt);
-            completionTokens = event.usage.output_tokens;
+          case 'message_delta': {
+            const usage = wire.object(event.usage, 'usage');
+            prompt = promptCounts(usage, prompt, wire);
+            completionTokens = wire.count(usage?.output_tokens, 'usage.output_tokens') ?? completionTokens;
             break;
+          }
           case 'message_stop':
             stopped = true;
             break;

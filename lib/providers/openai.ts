@@ -5,6 +5,7 @@ import { boundedFetch } from './event-bound.js';
 import { deadlines, parseToolArguments, providerFailure } from './faults.js';
 import { requestHeaders } from './headers.js';
 import { ThinkTagSplitter } from './think-tags.js';
+import { wireReader, type WireReader } from './wire.js';
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_RETRIES,
@@ -52,17 +53,28 @@ function userContent({ content, images }: UserMessage): string | OpenAI.Chat.Cha
  * Ollama and OpenRouter `reasoning` (the SDK's types know neither). When a delta
  * carries both, `reasoning_content` wins, as in Zero.
  */
-function reasoningOf(delta: object | undefined): string | undefined {
-  const { reasoning_content, reasoning } = (delta ?? {}) as { reasoning_content?: unknown; reasoning?: unknown };
-  if (typeof reasoning_content === 'string' && reasoning_content) return reasoning_content;
-  if (typeof reasoning === 'string' && reasoning) return reasoning;
-  return undefined;
+function reasoningOf(delta: Record<string, unknown> | undefined, wire: WireReader): string | undefined {
+  return wire.text(delta?.reasoning_content, 'delta.reasoning_content') || wire.text(delta?.reasoning, 'delta.reasoning') || undefined;
 }
 
 /** The usage of a turn; `cached_tokens` are part of `prompt_tokens`, reasoning tokens part of `completion_tokens`. */
-function usageOf(usage: OpenAI.CompletionUsage): ProviderChunk {
-  const cachedTokens = usage.prompt_tokens_details?.cached_tokens;
-  return { type: 'usage', promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens, ...(cachedTokens ? { cachedTokens } : {}) };
+function usageOf(usage: Record<string, unknown>, wire: WireReader): ProviderChunk {
+  const promptTokens = wire.count(usage.prompt_tokens, 'usage.prompt_tokens');
+  const completionTokens = wire.count(usage.completion_tokens, 'usage.completion_tokens');
+  const cachedTokens = wire.count(wire.object(usage.prompt_tokens_details, 'usage.prompt_tokens_details')?.cached_tokens, 'usage.prompt_tokens_details.cached_tokens');
+  return { type: 'usage', promptTokens, completionTokens, ...(cachedTokens ? { cachedTokens } : {}) };
+}
+
+/** A tool call's fragment, as one chunk carries it: the call's index, and what of its id, name and arguments came. */
+function fragmentOf(value: unknown, wire: WireReader): { index: number; id?: string; name?: string; arguments?: string } {
+  const fragment = wire.object(value, 'delta.tool_calls[]', true)!;
+  const call = wire.object(fragment.function, 'delta.tool_calls[].function');
+  return {
+    index: wire.count(fragment.index, 'delta.tool_calls[].index') ?? 0,
+    id: wire.text(fragment.id, 'delta.tool_calls[].id'),
+    name: wire.text(call?.name, 'delta.tool_calls[].function.name'),
+    arguments: wire.text(call?.arguments, 'delta.tool_calls[].function.arguments'),
+  };
 }
 
 export function toOpenAITools(tools: ToolDefinition[]): WireTool[] {
@@ -121,6 +133,7 @@ class OpenAIProvider implements Provider {
     });
     this.onBytes = () => limits.touch();
     const calls = new Map<number, PartialCall>();
+    const wire = wireReader(this.name);
     const thinkTags = this.options.parseThinkTags ? new ThinkTagSplitter() : undefined;
     let started = false;
     try {
@@ -134,28 +147,33 @@ class OpenAIProvider implements Provider {
         ...(request.answer ? { response_format: { type: 'json_schema', json_schema: request.answer } } : {}),
       };
       const stream = await unlessAborted(this.client.chat.completions.create(body, { signal: limits.signal }), limits.signal);
-      for await (const chunk of stream) {
+      for await (const raw of stream) {
         // After an abort the SDK still hands out chunks it had already received.
         limits.signal.throwIfAborted();
         limits.touch();
-        if (chunk.model) this.apiModel ??= chunk.model;
+        const chunk = wire.object(raw, 'a chunk', true)!;
+        const model = wire.text(chunk.model, 'model');
+        if (model) this.apiModel ??= model;
         // at the first chunk that names the model (Azure's first names none): else run_start waits for the first event
         if (request.responseStart && !started && this.apiModel) {
           started = true;
           yield { type: 'response_start' };
         }
-        const delta = chunk.choices[0]?.delta;
-        const reasoning = reasoningOf(delta);
+        const choice = wire.object(wire.list(chunk.choices, 'choices')[0], 'choices[0]');
+        const delta = wire.object(choice?.delta, 'choices[0].delta');
+        const reasoning = reasoningOf(delta, wire);
         if (reasoning) yield { type: 'reasoning', delta: reasoning };
-        if (delta?.content) yield* thinkTags?.push(delta.content) ?? [{ type: 'text', delta: delta.content }];
-        for (const fragment of delta?.tool_calls ?? []) {
+        const content = wire.text(delta?.content, 'delta.content');
+        if (content) yield* thinkTags?.push(content) ?? [{ type: 'text', delta: content }];
+        for (const fragment of wire.list(delta?.tool_calls, 'delta.tool_calls').map((value) => fragmentOf(value, wire))) {
           const call = calls.get(fragment.index) ?? { id: '', name: '', arguments: '' };
           calls.set(fragment.index, call);
           call.id ||= fragment.id ?? '';
-          call.name ||= fragment.function?.name ?? '';
-          call.arguments += fragment.function?.arguments ?? '';
+          call.name ||= fragment.name ?? '';
+          call.arguments += fragment.arguments ?? '';
         }
-        if (chunk.usage) yield usageOf(chunk.usage);
+        const usage = wire.object(chunk.usage, 'usage');
+        if (usage) yield usageOf(usage, wire);
       }
       // On an abort the SDK ends the stream quietly instead of throwing.
       limits.signal.throwIfAborted();

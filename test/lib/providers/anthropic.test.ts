@@ -351,6 +351,24 @@ t.test('a malformed SSE chunk: provider_error after the deltas before it', async
   t.match(error, { code: 'provider_error', exitCode: 3, message: /anthropic sent a malformed stream chunk/ });
 });
 
+t.test('an event whose fields have other types than the wire format\'s: provider_error naming the field, never its value', async (t) => {
+  const delta = (value: unknown) => event('content_block_delta', { type: 'content_block_delta', index: 0, delta: value });
+  const cases: Array<[string, string, RegExp]> = [
+    ['text a number', delta({ type: 'text_delta', text: 5 }), /delta\.text is a number, not a string/],
+    ['thinking an object', delta({ type: 'thinking_delta', thinking: { a: 1 } }), /delta\.thinking is an object, not a string/],
+    ['no delta', event('content_block_delta', { type: 'content_block_delta', index: 0 }), /delta is undefined, not an object/],
+    ['a tool id a number', event('content_block_start', { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 7, name: 'read_file', input: {} } }), /content_block\.id is a number, not a string/],
+    ['output tokens a string', event('message_delta', { type: 'message_delta', delta: {}, usage: { output_tokens: 'lots' } }), /usage\.output_tokens is a string, not a whole number/],
+  ];
+  for (const [name, bad, message] of cases) {
+    const { provider } = await setup(t, [{ sse: [messageStart(), textStart(0), textDelta(0, 'fine'), bad, messageStop] }]);
+    const { chunks, error } = await drain(provider.turn(hello, run()));
+    t.same(chunks, [{ type: 'text', delta: 'fine' }], name);
+    t.match(error, { code: 'provider_error', exitCode: 3, message: /^anthropic sent a malformed stream chunk: / }, name);
+    t.match((error as Error).message, message, name);
+  }
+});
+
 t.test('an error event inside the stream: provider_error naming it', async (t) => {
   const sse = [messageStart(), textStart(0), textDelta(0, 'par'), event('error', apiError('overloaded_error', 'Overloaded')), messageStop];
   const { api, provider } = await setup(t, [{ sse }]);

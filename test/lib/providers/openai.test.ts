@@ -338,6 +338,39 @@ t.test('a malformed SSE chunk: ProviderError after the deltas so far', async (t)
   t.match(error, { code: 'provider_error', exitCode: 3, message: /malformed stream chunk/ });
 });
 
+t.test('a chunk whose fields have other types than the wire format\'s: ProviderError naming the field, never its value, after the deltas so far', async (t) => {
+  const usage = (fields: Record<string, unknown>) => data({ id: 'x', object: 'chat.completion.chunk', model: API_MODEL, choices: [], usage: fields });
+  const cases: Array<[string, string, RegExp]> = [
+    ['content a number', frame({ content: 5 }), /delta\.content is a number, not a string/],
+    ['content an object', frame({ content: { text: 'x' } }), /delta\.content is an object, not a string/],
+    ['reasoning an array', frame({ reasoning_content: ['x'] }), /delta\.reasoning_content is an array of string, not a string/],
+    ['a tool call id a number', frame({ tool_calls: [{ index: 0, id: 7, function: { name: 'read_file', arguments: '' } }] }), /delta\.tool_calls\[\]\.id is a number, not a string/],
+    ['a tool name an array', frame({ tool_calls: [{ index: 0, id: 'c', function: { name: ['read_file'] } }] }), /function\.name is an array of string, not a string/],
+    ['tokens a string', usage({ prompt_tokens: 'lots', completion_tokens: 5 }), /usage\.prompt_tokens is a string, not a whole number, 0 or more/],
+    ['tokens negative', usage({ prompt_tokens: 1, completion_tokens: -100000000 }), /usage\.completion_tokens is a number, not a whole number, 0 or more/],
+    ['no choices list', data({ id: 'x', choices: { 0: {} } }), /choices is an object, not a list/],
+    ['a chunk that is null', data('null'), /a chunk is null, not an object/],
+    ['a chunk that is a string', data('"str"'), /a chunk is a string, not an object/],
+    ['a model that is a number', data({ id: 'x', model: 4, choices: [] }), /model is a number, not a string/],
+  ];
+  for (const [name, chunk, message] of cases) {
+    const api = await serve(t, [{ sse: [role, text('Hel'), chunk, text('lo'), DONE] }]);
+    const { chunks, error } = await run(provider(api.url));
+    t.same(chunks, [{ type: 'text', delta: 'Hel' }], name);
+    t.match(error, { code: 'provider_error', exitCode: 3, message: /^openai sent a malformed stream chunk: / }, name);
+    t.match((error as Error).message, message, name);
+    t.notMatch((error as Error).message, /lots|read_file|100000000/, `${name}: the value is not shown`);
+  }
+});
+
+t.test('a chunk with no choices at all, and null fields, is read as saying nothing (servers that send usage alone)', async (t) => {
+  const api = await serve(t, [{ sse: [role, text('Hel'), data({ id: 'x', usage: null }), frame({ content: null, tool_calls: null, reasoning: null }), text('lo'), usageFrame(3, 2), DONE] }]);
+  const { chunks, error } = await run(provider(api.url));
+  t.equal(error, undefined);
+  t.same(chunks.filter((chunk) => chunk.type === 'text'), [{ type: 'text', delta: 'Hel' }, { type: 'text', delta: 'lo' }]);
+  t.match(chunks.at(-1), { type: 'usage', promptTokens: 3, completionTokens: 2 });
+});
+
 t.test('an error object inside the stream: ProviderError with its message', async (t) => {
   const api = await serve(t, [{ sse: [role, text('Hel'), data({ error: { message: 'overloaded', type: 'server_error' } }), DONE] }]);
   const { chunks, error } = await run(provider(api.url));
