@@ -106,15 +106,53 @@ t.test('reasoning deltas: clean ones as they came, a secret split across them re
   t.equal(events.at(-1)!.type, 'final', 'order kept');
 });
 
-t.test('reasoning then text: each kind redacted as its own text, in order, the other kind\'s lines untouched', async (t) => {
+t.test('reasoning then text: each kind redacted as its own text, the other kind\'s lines untouched', async (t) => {
   const cut = 10;
   const items = [item(1, reasoning('Plan: ')), item(2, reasoning(`use ${KEY.slice(0, cut)}`)), item(3, reasoning(KEY.slice(cut))), item(4, { ...text('Hello '), schemaVersion: 2 }), item(5, { ...text('there.'), schemaVersion: 2 })];
   const out = run(items);
   t.notMatch(out, KEY.slice(8, 16));
   const lines = out.trimEnd().split('\n');
   t.equal(lines[0], items[0]!.raw, 'the clean first reasoning delta, byte-identical');
-  t.same(lines.slice(-2), [items[3]!.raw, items[4]!.raw], 'the text lines after, byte-identical');
-  t.equal(lines.slice(0, -2).map((line) => JSON.parse(line).delta).join(''), 'Plan: use [REDACTED]');
+  t.same(lines.filter((line) => line.includes('"type":"text"')), [items[3]!.raw, items[4]!.raw], 'the text lines, byte-identical, in order');
+  t.equal(lines.filter((line) => line.includes('"type":"reasoning"')).map((line) => JSON.parse(line).delta).join(''), 'Plan: use [REDACTED]');
+});
+
+t.test('a secret split around lines that are not its run\'s text (another kind, another run, a line that is no event, the run\'s usage) is redacted; a clean log comes out as it came', async (t) => {
+  const cut = 14;
+  const middles: Array<[string, LogItem | LogLine]> = [
+    ['a reasoning delta', item(0, reasoning('hmm'))],
+    ['another run\'s delta', item(0, text('x', 'r2'))],
+    ['another run\'s tool call', item(0, { schemaVersion: 1, type: 'tool_call', runId: 'r2', id: 'c1', name: 'read_file', args: {} })],
+    ['a line that is no JSON (2>&1)', { lineNo: 0, raw: '[zero] debug: request sent' }],
+    ['a logger\'s line', item(0, { level: 'info', msg: 'tick' })],
+    ['a stored prompt', item(0, { schemaVersion: 1, type: 'prompt', content: 'hi' })],
+    ['the run\'s usage', item(0, { schemaVersion: 1, type: 'usage', runId: 'r1', promptTokens: 1, completionTokens: 1, totalTokens: 2 })],
+  ];
+  for (const [name, middle] of middles) {
+    const of = (version: number, value: Record<string, unknown>) => ({ ...value, schemaVersion: version });
+    const items = [item(1, of(2, text(`Your key is ${KEY.slice(0, cut)}`))), middle, item(3, of(2, text(`${KEY.slice(cut)} ok`))), item(4, { schemaVersion: 2, type: 'final', runId: 'r1', text: 'x' })];
+    const out = run(items);
+    t.notMatch(out, KEY.slice(0, cut), name);
+    t.notMatch(out, KEY.slice(cut), name);
+    const runsText = out.trimEnd().split('\n').filter((line) => line.includes('"runId":"r1"') && line.includes('"type":"text"'));
+    t.equal(runsText.map((line) => JSON.parse(line).delta).join(''), 'Your key is [REDACTED] ok', name);
+    const clean = [item(1, text('Hello ')), middle, item(3, text('world')), item(4, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' })];
+    const expected = clean.map((i) => `${i.raw}\n`);
+    // another run's deltas wait for their own run's end: the runs' lines keep their own order, not each other's
+    if (name === 'another run\'s delta') t.same(run(clean), [...expected.filter((_, n) => n !== 1), expected[1]].join(''), `${name}: a clean log, each run in its order`);
+    else t.equal(run(clean), expected.join(''), `${name}: a clean log, in its order`);
+  }
+});
+
+t.test('a key given twice in a line: the line is written as parsed, never as it came with the first value', async (t) => {
+  const lines = [
+    `{"schemaVersion":1,"type":"text","runId":"r1","delta":"my key ${KEY}","delta":"ok"}`,
+    `{"schemaVersion":1,"type":"tool_result","runId":"r1","id":"c1","name":"bash","output":"${KEY}","output":"fine","isError":false}`,
+    `{"schemaVersion":1,"type":"final","runId":"r1","text":"${KEY}","text":"done"}`,
+  ];
+  const out = run(lines.map((raw, n) => ({ lineNo: n + 1, raw })));
+  t.notMatch(out, KEY.slice(8, 20));
+  t.equal(out.trimEnd().split('\n').length, 3);
 });
 
 const deltasOf = (out: string) => out.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>).filter((e) => e.type === 'text').map((e) => e.delta).join('');
