@@ -6,7 +6,7 @@ import type { LogPlaces } from './logs/places.js';
 import { checkLogChainOptions, logChain, type LogChainOptions } from './logs/chain.js';
 import { aName, aString, aWriter, nonNegativeNumber, oneOf, wholeNumber } from './options.js';
 import { OUTPUT_FORMATS, type ProgressWriter } from './output/serializer.js';
-import { createRecordedCheck, createRunPicker, type RunPick } from './logs/replay.js';
+import { createRecordedCheck, createReplayRedactor, createRunPicker, endingOnFailure, type RunPick } from './logs/replay.js';
 import { createStatsReport, type StatsFormat } from './logs/stats.js';
 import { createLogReport, type LogCheckOptions, type LogSummary } from './logs/validate.js';
 import { createLogSerializer } from './logs/serialize.js';
@@ -17,8 +17,7 @@ import { createPlainTextRenderer } from './render/text.js';
 import { createTranscript } from './render/transcript.js';
 import { stampEvent } from './protocol/stamp.js';
 import type { Event, OutputEvent } from './protocol/types.js';
-import { redactEvent } from './redaction/index.js';
-import { mapStep, stepStream } from './streams.js';
+import { composeSteps, mapStep, stepStream } from './streams.js';
 
 export { type LogChainOptions } from './logs/chain.js';
 export { redactLogChain } from './logs/redact-chain.js';
@@ -57,11 +56,8 @@ export function replayChain(given?: ReplayChainOptions): { chain: Duplex; pick: 
   let picker: ReturnType<typeof createRunPicker> | undefined;
   const { newRunId: runId, redaction } = options;
   // a new runId only: each event keeps its own schemaVersion (the stamp stage would write the events in one version)
-  const replayed = mapStep((event: OutputEvent) => {
-    const redacted = redactEvent(event, redaction);
-    return runId ? stampEvent<Event>(redacted, runId, redacted.schemaVersion) : redacted;
-  });
-  const picked = (places: LogPlaces) => [(picker = createRunPicker(options.runId, places)), createRecordedCheck(places), replayed];
+  const restamped = mapStep((event: OutputEvent) => (runId ? stampEvent<Event>(event, runId, event.schemaVersion) : event));
+  const picked = (places: LogPlaces) => [endingOnFailure(composeSteps([(picker = createRunPicker(options.runId, places)), createRecordedCheck(places)]), createReplayRedactor(redaction)), restamped];
   const serializer = mapStep(createLogSerializer(options.format ?? 'stream-json', options.stderr ?? process.stderr));
   if (!options.delay) {
     const chain = logChain(options, (places) => [...picked(places), serializer]);

@@ -5,6 +5,9 @@ import { mapStep, type Step } from '../streams.js';
 import type { LogItem } from './framing.js';
 import type { LogPlaces } from './places.js';
 import { isStoredPrompt } from './prompts.js';
+import { BESIDE_TEXT, isDeltaEvent } from '../redaction/events.js';
+import { redactEvent, type RedactOptions } from '../redaction/index.js';
+import { createRunDeltas, type DeltaWriter } from './run-deltas.js';
 
 export type RunPick = {
   /** The run to replay (default: the first run of the log). */
@@ -79,4 +82,72 @@ export function createRecordedCheck(places?: LogPlaces): Step<Parsed, OutputEven
       throw error instanceof UsageError ? new UsageError(`${error.message} (in ${file})`) : error;
     }
   });
+}
+
+type Json = Record<string, unknown>;
+
+/** A run's deltas as events: the recorded ones as they were, or re-split in the run's own shape. */
+const EVENTS: DeltaWriter<OutputEvent, Json> = {
+  asCame: ({ fields, delta, original }) => original ?? { ...fields, delta },
+  shaped: (template, delta) => ({ ...template, delta }),
+};
+
+/** A replayed run keeps this much of its text unlooked-at (its deltas go through the stream redactor past it). */
+const DEFERRED_CHARS = 64 * 1024;
+
+/**
+ * The replayed run's events redacted again, its text and its reasoning each as one text (lib/logs/run-deltas.ts):
+ * a secret split across deltas, around the other kind's or a usage, is redacted whole; a clean run's deltas go
+ * out as they were recorded (`zero replay` of a clean run is the run, byte for byte).
+ */
+export function createReplayRedactor(options: RedactOptions = {}): Step<OutputEvent, Json> {
+  const run = createRunDeltas<OutputEvent, Json>(options, EVENTS, () => DEFERRED_CHARS, () => 0);
+  return {
+    write(event, emit) {
+      const out = { push: emit };
+      if (isDeltaEvent(event)) {
+        // its other fields redacted on their own (a hand-edited runId); changed, the event is written anew
+        const fields = redactEvent({ ...event, delta: '' }, options) as Json;
+        const same = Object.keys(fields).every((key) => key === 'delta' || fields[key] === (event as Json)[key]);
+        return run.delta(same ? (event as Json) : fields, event.delta, same ? event : undefined, out);
+      }
+      if (BESIDE_TEXT.has(event.type)) return run.aside(redactEvent(event, options) as Json, out);
+      run.settle(out);
+      emit(redactEvent(event, options) as Json);
+    },
+    end: (emit) => run.settle({ push: emit }),
+  };
+}
+
+/**
+ * `picked` (the run picker and the check), then `redactor`. When the log breaks (a line that is not JSON, a bad
+ * event, no run_end), what the redactor holds goes out first, redacted, and then the failure ends the run: nothing
+ * replayed so far is lost.
+ */
+export function endingOnFailure<In, Mid, Out>(picked: Step<In, Mid>, redactor: Step<Mid, Out>): Step<In, Out> {
+  /** A throw of the redactor's own is no broken log: it holds nothing to write. */
+  let redactorFailed = false;
+  const redact = (emit: (item: Out) => void) => (mid: Mid) => {
+    try {
+      redactor.write(mid, emit);
+    } catch (error) {
+      redactorFailed = true;
+      throw error;
+    }
+  };
+  const guarded = (run: () => void, emit: (item: Out) => void) => {
+    try {
+      run();
+    } catch (error) {
+      if (!redactorFailed) redactor.end?.(emit);
+      throw error;
+    }
+  };
+  return {
+    write: (item, emit) => guarded(() => picked.write(item, redact(emit)), emit),
+    end(emit) {
+      guarded(() => picked.end?.(redact(emit)), emit);
+      redactor.end?.(emit);
+    },
+  };
 }

@@ -27,7 +27,9 @@ t.test('replayChain: the run as exec wrote it (redacted again), under a new runI
   const out = (await through<Buffer>(replayed.chain, [Buffer.from(RUN)])).join('');
   const events = out.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
   t.ok(events.every((event) => event.runId === 'run_20261201111111_zzzzzz' && event.schemaVersion === 1));
-  t.notMatch(out, KEY.slice(4, 16));
+  t.notMatch(out, KEY.slice(4, 10), 'the first half of the split key');
+  t.notMatch(out, KEY.slice(10, 22), 'the second half');
+  t.equal(events.filter((event) => event.type === 'text').map((event) => event.delta).join(''), 'The key is [REDACTED].');
   t.equal(replayed.pick.chosen, runId);
   t.equal(replayed.pick.exitCode, 0);
 });

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { createRunPicker } from '../../../lib/logs/replay.js';
+import { createReplayRedactor, createRunPicker } from '../../../lib/logs/replay.js';
+import type { OutputEvent } from '../../../lib/protocol/types.js';
 import type { LogItem } from '../../../lib/logs/framing.js';
 import { applyStep } from '../../../lib/streams.js';
 
@@ -48,4 +49,26 @@ t.test('the picker: a recorded exit code no process can have is 1', async (t) =>
   const fine = createRunPicker();
   applyStep(fine, [{ lineNo: 1, value: { runId: 'a', type: 'run_end', exitCode: 130 } }]);
   t.equal(fine.pick.exitCode, 130);
+});
+
+const KEY = 'sk-ant-api03-' + 'U5q8fC_IrBOYo-HkFQaSuc5Rgocd1W61iOEH7p3XXS1BuE2Pn3lB8IcjmCF0UMSj98aka2eKs9cMMCv1u5tig_KpIZoacAA';
+const ev = (type: string, fields: Record<string, unknown>) => ({ schemaVersion: 2, type, runId: 'run_20260101000000_aaaaaa', ...fields }) as unknown as OutputEvent;
+const replayed = (events: OutputEvent[]) => applyStep(createReplayRedactor(), events) as Array<Record<string, unknown>>;
+
+t.test('the replay redactor: a secret split across recorded deltas is redacted whole, across a usage or the other kind too', async (t) => {
+  const middles = [[], [ev('usage', { promptTokens: 1, completionTokens: 1, totalTokens: 2 })], [ev('reasoning', { delta: 'hmm' })]];
+  for (const middle of middles) {
+    const out = replayed([ev('text', { delta: `Your key is ${KEY.slice(0, 18)}` }), ...middle, ev('text', { delta: `${KEY.slice(18)} ok` }), ev('final', { text: 'x' })]);
+    t.notMatch(JSON.stringify(out), KEY.slice(10, 18));
+    t.notMatch(JSON.stringify(out), KEY.slice(18, 30));
+    t.equal(out.filter((e) => e.type === 'text').map((e) => e.delta).join(''), 'Your key is [REDACTED] ok');
+    t.same(out.map((e) => e.type).filter((type) => type !== 'text'), [...middle.map((e) => e.type), 'final'], 'every other event, the final last');
+  }
+});
+
+t.test('the replay redactor: a clean run\'s deltas as they were recorded, each the very event', async (t) => {
+  const events = [ev('reasoning', { delta: 'Think ' }), ev('text', { delta: 'Hel' }), ev('usage', { promptTokens: 1, completionTokens: 1, totalTokens: 2 }), ev('text', { delta: 'lo, tok' }), ev('text', { delta: 'en count: 3' }), ev('final', { text: 'Hello, token count: 3' })];
+  const out = replayed(events);
+  t.equal(out.length, events.length);
+  out.forEach((event, n) => t.equal(event, events[n], `event ${n} as recorded`));
 });
