@@ -23,14 +23,14 @@ export const isDeltaEvent = (event: { type?: unknown }): event is DeltaEvent => 
 export const BESIDE_TEXT: ReadonlySet<unknown> = new Set(['heartbeat', 'usage', 'warning']);
 
 /**
- * Redacts a run's events: consecutive `text` deltas through the streaming
- * redactor (so a secret split across them cannot leak, and no empty delta is
- * written), consecutive `reasoning` deltas likewise, every other event on
- * its own, after the held-back deltas. Any event other than the next delta
- * of the same kind releases what is held first, so the order of events is
- * kept; but a heartbeat, usage or warning goes out ahead of what is held
- * (releasing it would end the text there, and a secret split around the
- * event would go out in two harmless-looking pieces). A re-split delta keeps
+ * Redacts a run's events: its `text` deltas through the streaming redactor
+ * (so a secret split across them cannot leak, and no empty delta is
+ * written), its `reasoning` deltas likewise as a text of their own, every
+ * other event on its own, after the held-back deltas. Any event other than a
+ * delta releases what is held first, so the order of events is kept; but a
+ * heartbeat, usage or warning, or a delta of the other kind, goes out ahead of
+ * what is held (releasing it would end the text there, and a secret split
+ * around the event would go out in two harmless-looking pieces). A re-split delta keeps
  * every other field of the latest event of its kind (`schemaVersion`,
  * `runId`, …), redacted: only `delta` changes.
  */
@@ -94,38 +94,44 @@ function deltaFieldsRedactor(options: RedactOptions): (event: DeltaEvent) => Del
   };
 }
 
-/** The redact stage's step: a run's events, redacted, as createEventRedactor tells; each goes to `emit` as it is released. */
+/** One kind of delta's text (the answer's, the reasoning's): its redactor, its latest delta event, whether it holds a text going on. */
+type KindText = { redactor?: StreamRedactor; template?: DeltaEvent; open: boolean };
+
+/**
+ * The redact stage's step: a run's events, redacted, as createEventRedactor tells; each goes to `emit` as it is
+ * released. The answer and the reasoning are two texts: a delta of one goes out ahead of what the other holds,
+ * which goes on after it (a secret split around it is caught), as a heartbeat does.
+ */
 export function redactStep(options: RedactOptions & SpooledFinals = {}): Step<Event, Event> {
-  // what is held: the redactor of its kind, and the latest delta event of that kind (two variables, not an object per delta)
-  let heldBy: StreamRedactor | undefined;
-  let template: DeltaEvent | undefined;
   const withFieldsRedacted = deltaFieldsRedactor(options);
-  const redactors = new Map<DeltaEvent['type'], StreamRedactor>();
-  const redactorFor = (type: DeltaEvent['type']) => {
-    let redactor = redactors.get(type);
-    if (!redactor) redactors.set(type, (redactor = createStreamRedactor(options)));
-    return redactor;
-  };
-  const release = (emit: (event: Event) => void) => {
-    if (!heldBy) return;
-    const redactor = heldBy;
-    heldBy = undefined;
-    const delta = redactor.flush();
-    if (delta) emit({ ...template!, delta });
+  const text: KindText = { open: false };
+  const reasoning: KindText = { open: false };
+  const release = (kind: KindText, emit: (event: Event) => void) => {
+    if (!kind.open) return;
+    kind.open = false;
+    const delta = kind.redactor!.flush();
+    if (delta) emit({ ...kind.template!, delta });
   };
   return {
     write(event, emit) {
       if (!isDeltaEvent(event)) {
-        if (!BESIDE_TEXT.has(event.type)) release(emit);
+        if (!BESIDE_TEXT.has(event.type)) {
+          release(reasoning, emit);
+          release(text, emit);
+        }
         return emit(event.type === 'final' && event.spool ? redactSpooled(event, options) : redactEvent(event, options));
       }
-      // another kind, or another run's deltas (a log of several runs): another text
-      if (heldBy && (template!.type !== event.type || (template as { runId?: unknown }).runId !== (event as { runId?: unknown }).runId)) release(emit);
-      const redactor = (heldBy ??= redactorFor(event.type));
-      const delta = redactor.push(event.delta);
-      template = withFieldsRedacted(event);
+      const kind = event.type === 'text' ? text : reasoning;
+      // another run's deltas (a log of several runs): another text
+      if (kind.open && (kind.template as { runId?: unknown }).runId !== (event as { runId?: unknown }).runId) release(kind, emit);
+      const delta = (kind.redactor ??= createStreamRedactor(options)).push(event.delta);
+      const template = (kind.template = withFieldsRedacted(event));
+      kind.open = true;
       if (delta) emit(delta === event.delta && template === event ? event : { ...template, delta });
     },
-    end: release,
+    end(emit) {
+      release(reasoning, emit);
+      release(text, emit);
+    },
   };
 }

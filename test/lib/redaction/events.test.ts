@@ -58,14 +58,30 @@ t.test('reasoning deltas are one text in pieces too: a key split across them nev
   t.ok(out.every((event) => !('delta' in event) || event.delta !== ''), 'no empty delta');
 });
 
-t.test('reasoning and text do not mix: what one holds goes out before the other speaks, in order', async (t) => {
+t.test('reasoning and text are two texts: a key split around a delta of the other kind never leaks, and that delta goes out at once', async (t) => {
+  for (const [kind, other] of [['text', 'reasoning'], ['reasoning', 'text']] as const) {
+    const out = run([
+      { type: kind, delta: `the key is ${key.slice(0, 12)}` },
+      { type: other, delta: 'meanwhile' },
+      { type: kind, delta: `${key.slice(12)} ok` },
+      { type: 'final', text: 'x' },
+    ]);
+    t.notMatch(JSON.stringify(out), key.slice(4, 12), `${kind}: the first half`);
+    t.notMatch(JSON.stringify(out), key.slice(12, 24), `${kind}: the second half`);
+    const texts = (type: string) => out.filter((event) => event.type === type).map((event) => (event as { delta: string }).delta).join('');
+    t.equal(texts(kind), 'the key is [REDACTED] ok');
+    t.equal(texts(other), 'meanwhile');
+    t.equal(out.at(-1)!.type, 'final');
+  }
+});
+
+t.test('reasoning and text: each comes out whole and in its own order', async (t) => {
   const out = run([
     { type: 'reasoning', delta: 'thinking about sk-' },
     { type: 'text', delta: 'The answer' },
     { type: 'reasoning', delta: 'more thought' },
     { type: 'text', delta: ' is 42.' },
   ]);
-  t.same(out.map((event) => event.type).filter((type, i, all) => type !== all[i - 1]), ['reasoning', 'text', 'reasoning', 'text']);
   const text = (type: string) => out.filter((event) => event.type === type).map((event) => (event as { delta: string }).delta).join('|');
   t.equal(text('reasoning').replace(/\|/g, ''), 'thinking about sk-more thought');
   t.equal(text('text').replace(/\|/g, ''), 'The answer is 42.');
