@@ -1,5 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { isTextTooDeep, TOO_DEEP } from '../protocol/depth.js';
 import { UsageError } from '../errors.js';
 import { describeSchemaError } from '../protocol/validate.js';
 import { isJsonObject } from '../protocol/json-object.js';
@@ -95,6 +96,8 @@ export function answerSchema(text: string, file: string, retries = DEFAULT_OUTPU
   const validate = compile(schema, file);
   const check = (answer: string): AnswerVerdict => {
     const json = stripFence(answer);
+    // ajv walks a value recursively (its stack overflowed a few thousand levels down); nothing zero writes nests past this
+    if (isTextTooDeep(json)) return { ok: false, errors: `the answer is ${TOO_DEEP}` };
     let value: unknown;
     try {
       value = JSON.parse(json);

@@ -50,3 +50,11 @@ t.test('a bad schema file is a usage error that says what is wrong with it', asy
   t.throws(() => answerSchema('[1]', 's.json'), { message: '--output-schema s.json is not a JSON Schema: it must be a JSON object.' });
   t.throws(() => answerSchema('{"type": 5}', 's.json'), { message: /^--output-schema s\.json is not a JSON Schema ajv can compile \(draft 2020-12 or 07\): schema is invalid/ });
 });
+
+t.test('an answer nested deeper than anything zero writes does not conform, at any depth, without ajv recursing into it', async (t) => {
+  const tree = { $ref: '#/definitions/node', definitions: { node: { type: 'object', properties: { child: { $ref: '#/definitions/node' } } } } };
+  const { check } = answerSchema(JSON.stringify(tree), 'tree.json');
+  const nested = (depth: number) => `${'{"child":'.repeat(depth - 1)}{}${'}'.repeat(depth - 1)}`;
+  t.match(check(nested(200)), { ok: true });
+  for (const depth of [300, 5000, 100000]) t.same(check(nested(depth)), { ok: false, errors: 'the answer is nested more than 256 levels deep' }, `${depth} levels`);
+});
