@@ -42,17 +42,21 @@ export function createTextRenderer(options: TextRendererOptions = {}) {
   /** Reasoning shown on stderr whose line is still open. */
   let reasoningOpen = false;
 
+  const answerPairs = surrogatePairs();
+  const reasoningPairs = surrogatePairs();
+
   function text(delta: string): string {
     wroteText = true;
     atLineStart = delta.endsWith('\n');
-    return visible(delta);
+    return visible(answerPairs.push(delta));
   }
 
   /** The answer's open line, ended before something else is shown (its own newline, due anyway). */
   function endLine(): string | undefined {
-    if (!wroteText || atLineStart) return undefined;
+    const rest = visible(answerPairs.flush());
+    if (!wroteText || atLineStart) return rest || undefined;
     atLineStart = true;
-    return '\n';
+    return `${rest}\n`;
   }
 
   const progress = (stderr: string, busy?: string): Rendered => ({ stdout: endLine(), stderr, busy });
@@ -63,7 +67,7 @@ export function createTextRenderer(options: TextRendererOptions = {}) {
     if (!options.reasoning) return {};
     const stdout = endLine();
     reasoningOpen = !delta.endsWith('\n');
-    return { stdout, stderr: dimReasoning(visible(delta)) };
+    return { stdout, stderr: dimReasoning(visible(reasoningPairs.push(delta))) };
   }
 
   function runEnd(): Rendered {
@@ -109,6 +113,30 @@ export function createTextRenderer(options: TextRendererOptions = {}) {
     if (!reasoningOpen || event.type === 'reasoning') return render(event);
     reasoningOpen = false;
     const rendered = render(event);
-    return { ...rendered, stderr: `\n${rendered.stderr ?? ''}` };
+    const kept = reasoningPairs.flush();
+    return { ...rendered, stderr: `${kept ? dimReasoning(visible(kept)) : ''}\n${rendered.stderr ?? ''}` };
+  };
+}
+
+/**
+ * A text in deltas, written as each comes: a delta that ends in the first half of a surrogate pair (an emoji cut
+ * between two deltas) keeps it for the next, which begins with the other half. Written alone, each half would be
+ * encoded as U+FFFD.
+ */
+function surrogatePairs() {
+  let high = '';
+  return {
+    push(delta: string): string {
+      const text = high + delta;
+      const last = text.charCodeAt(text.length - 1);
+      high = last >= 0xd800 && last <= 0xdbff ? text.slice(-1) : '';
+      return high ? text.slice(0, -1) : text;
+    },
+    /** What is kept, when the text is over (a half never followed by its other: U+FFFD, as it is). */
+    flush(): string {
+      const kept = high;
+      high = '';
+      return kept;
+    },
   };
 }

@@ -38,6 +38,13 @@ t.test('assistant text goes to stdout as it comes, ending with one newline', asy
   t.same(each, [{ busy: 'waiting for the model' }, { stdout: 'Hello, ' }, { stdout: 'world.' }, { stdout: '\n' }, {}]);
 });
 
+t.test('an emoji cut between two deltas comes out whole: each write is bytes of its own, and a lone half would be U+FFFD', async (t) => {
+  const { each } = render([text('Smile \ud83d'), text('\ude00 end'), text('cut \ud83d'), final(), runEnd()]);
+  const bytes = Buffer.concat(each.map((rendered) => Buffer.from(rendered.stdout ?? '', 'utf8')));
+  t.equal(bytes.toString('utf8'), 'Smile 😀 endcut \ufffd\n', 'the pair joined; a half never followed by its other written as it is, at the end');
+  t.equal(each[0]!.stdout, 'Smile ', 'the first half waits for the second');
+});
+
 t.test('no newline is added when the text already ends with one', async (t) => {
   t.equal(render([text('Line one\n'), final(), runEnd()]).stdout, 'Line one\n');
 });
