@@ -1,3 +1,5 @@
+import { isAbsolute } from 'node:path';
+
 /**
  * The options of the exported factories, checked when a stage is made: an embedding program's mistake (a format
  * of `yaml`, `secrets` as one string, a schema version of 7) is a TypeError at its call that says what was
@@ -22,6 +24,7 @@ export const oneOf = (values: readonly unknown[]): Check => [
 export const aString: Check = ['a string', (value) => typeof value === 'string'];
 export const aName: Check = ['a non-empty string', (value) => typeof value === 'string' && value.length > 0];
 export const strings: Check = ['an array of strings', (value) => Array.isArray(value) && value.every((item) => typeof item === 'string')];
+export const anAbsolutePath: Check = ['an absolute path', (value) => typeof value === 'string' && isAbsolute(value)];
 export const aBoolean: Check = ['a boolean', (value) => typeof value === 'boolean'];
 export const aFunction: Check = ['a function', (value) => typeof value === 'function'];
 export const wholeNumber: Check = ['a whole number, 0 or more', (value) => Number.isSafeInteger(value) && (value as number) >= 0];

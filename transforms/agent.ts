@@ -1,11 +1,11 @@
 import type { Duplex } from 'node:stream';
 import { createAgentRun, type AgentOptions } from '../lib/agent/run.js';
 import { exchangeStream } from '../lib/exchange-stream.js';
-import { aBoolean, anAbortSignal, aName, aProvider, aString, checkOptions, checkRequired, positiveInteger, positiveNumber, strings } from '../lib/options.js';
+import { aBoolean, anAbortSignal, anAbsolutePath, aName, aProvider, checkOptions, checkRequired, positiveInteger, positiveNumber, strings } from '../lib/options.js';
 
 const AGENT_OPTIONS = {
   provider: aProvider,
-  cwd: aString,
+  cwd: anAbsolutePath,
   maxTurns: positiveInteger,
   sessionId: aName,
   extraRoots: strings,

@@ -4,7 +4,8 @@ import { chunksOf } from '../files/bounded.js';
 import { openStream } from '../files/open.js';
 import { createLineFramer } from '../protocol/lines.js';
 import { parseLine } from '../protocol/parse.js';
-import { validateParsed } from '../protocol/validate.js';
+import { checkAgainstSchema, validateParsed } from '../protocol/validate.js';
+import { kindOf } from '../options.js';
 import { composeSteps, mapStep } from '../streams.js';
 import type { Line } from '../protocol/types.js';
 import type { ChatMessage } from '../protocol/chat.js';
@@ -98,6 +99,12 @@ export class ScriptedProvider implements Provider {
   private readonly turns: (ScriptTurn | undefined)[];
 
   constructor(turns: ScriptTurn[], options: { model?: string } = {}) {
+    // as a script file's lines are: a program's own turns that the CLI would refuse are refused here, not played as nothing
+    if (!Array.isArray(turns)) throw new TypeError(`ScriptedProvider: turns must be an array of script turns, not ${kindOf(turns)}.`);
+    turns.forEach((turn, index) => {
+      const verdict = checkAgainstSchema('script', turn);
+      if (!verdict.ok) throw new TypeError(`ScriptedProvider: turns[${index}] is not a script turn: ${verdict.field}: ${verdict.problem}.`);
+    });
     this.turns = [...turns];
     this.model = options.model ?? 'scripted';
   }

@@ -1,3 +1,4 @@
+import { checkValue, type Check } from '../options.js';
 import { SandboxError } from '../errors.js';
 import type { PermissionMode, SideEffect } from '../protocol/types.js';
 import { compileChecker, typeOf, type Verdict } from '../protocol/validate.js';
@@ -67,6 +68,14 @@ export type ToolboxOptions = {
   notices?: ReadonlyMap<string, string>;
 };
 
+/** What createToolbox takes: tools as lib/tools/types.ts has them (a name, a JSON Schema of parameters, a run function). */
+const TOOLS: Check = [
+  'an array of tools (each an object with a name, parameters and a run function)',
+  (value) =>
+    Array.isArray(value) &&
+    value.every((tool: Partial<AnyTool> | null) => typeof tool?.name === 'string' && typeof tool.parameters === 'object' && tool.parameters !== null && typeof tool.run === 'function'),
+];
+
 /**
  * The toolbox a permission plan allows (planTools over allTools and the run's MCP tools); bash runs its commands
  * under `shell` when given, and its first call is preceded by `shellNotice`.
@@ -79,6 +88,7 @@ export function toolboxFor(plan: ToolPlan, shell?: ShellPolicy, shellNotice?: st
 }
 
 export function createToolbox(tools: AnyTool[] = readOnlyTools, options: ToolboxOptions = {}): Toolbox {
+  checkValue('createToolbox', 'tools', tools, TOOLS);
   const refusals = options.refusals ?? new Map<string, string>();
   const knownTools = new Map([...(options.known ?? []), ...tools].map((tool) => [tool.name, tool]));
   const byName = new Map<string, { tool: AnyTool; check: (args: unknown) => Verdict<Record<string, unknown>> }>();

@@ -129,3 +129,7 @@ for (const auto of ['low', 'high'] as const) {
     }
   });
 }
+
+t.test('the working directory must be an absolute path: a relative one is a TypeError when the stage is made', async (t) => {
+  t.throws(() => agent({ provider: new ScriptedProvider([{ text: 'ok' }]), cwd: 'relative/dir' }), new TypeError('agent: options.cwd must be an absolute path, not a string.'));
+});

@@ -187,3 +187,10 @@ t.test('a script may use reasoning and expect.images; an empty expect is refused
   writeFileSync(path, '{"text":"ok","expect":{"images":-1}}\n');
   await t.rejects(loadScript(path), { code: 'usage_error', message: /line 1: expect\.images: Must be at least 0/ });
 });
+
+t.test('turns given to the constructor are checked as a script file\'s lines are: a TypeError names the turn and the field', async (t) => {
+  t.throws(() => new ScriptedProvider('x' as never), new TypeError('ScriptedProvider: turns must be an array of script turns, not a string.'));
+  t.throws(() => new ScriptedProvider([{ text: 'ok' }, { bogus: 1 } as never]), { name: 'TypeError', message: /^ScriptedProvider: turns\[1\] is not a script turn: bogus: / });
+  t.throws(() => new ScriptedProvider([{ chunks: 'abc' } as never]), { name: 'TypeError', message: /^ScriptedProvider: turns\[0\] is not a script turn: chunks: / });
+  t.doesNotThrow(() => new ScriptedProvider([{ text: 'ok' }, { toolCalls: [{ id: 'c1', name: 'read_file', args: { path: 'a' } }] }]));
+});

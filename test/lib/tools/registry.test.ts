@@ -217,3 +217,9 @@ t.test('gate: an auto-allowed write inside runs with its reason; one outside is 
   const high = toolboxFor(planTools(allTools, { auto: 'high', shell }));
   t.same(await high.gate(write('.git/config'), ctx), { kind: 'run' }, 'unsafe permissions: no gate');
 });
+
+t.test('createToolbox takes an array of tools: anything else is a TypeError that says so, not a schema compiler\'s error', async (t) => {
+  const message = 'createToolbox: tools must be an array of tools (each an object with a name, parameters and a run function), not ';
+  t.throws(() => createToolbox('x' as never), new TypeError(`${message}a string.`));
+  t.throws(() => createToolbox([{ name: 'x' }] as never), new TypeError(`${message}an array of object.`));
+});
