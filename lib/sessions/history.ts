@@ -15,6 +15,9 @@ type Turn = {
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 
+/** The result the model is given for a recorded call that has none. */
+export const UNANSWERED = 'No result was recorded for this call: the run ended while it ran, so it may have run in part, or not at all.';
+
 /** What may come between a user message and its turn's end while the model has said and done nothing. */
 const BEFORE_ANY_WORK = new Set<unknown>(['run_start', 'turn_start', 'turn_end', 'heartbeat', 'warning']);
 
@@ -35,8 +38,9 @@ function imagesOf(event: Record_): { images?: ImageInput[] } {
  * A turn ends at its tool calls (the next text or usage event starts another),
  * at `final`, or where its run ends (error, run_end, the next prompt, the end of
  * the events): a run that failed mid-way counts up to where it stopped. A tool
- * call never answered is dropped, as is a result without its call and an
- * assistant turn with neither text nor answered calls.
+ * call never answered (the run was killed while it ran) is answered UNANSWERED;
+ * a result without its call is dropped, as is an assistant turn with neither
+ * text nor calls. A call whose id this turn already answered starts another turn.
  *
  * A conversation's user turn interrupted before the model said anything (a queued turn an `interrupt`
  * cancelled: `turn_start`, then at once `turn_end {status: "interrupted"}`) was never part of the conversation
@@ -58,12 +62,12 @@ export function conversationFromEvents(events: Iterable<object>): ChatMessage[] 
 
   const close = () => {
     if (!turn) return;
-    const answered = new Set(turn.results.map((result) => result.id));
-    const calls = turn.calls.filter((call) => answered.has(call.id));
+    const { calls, results } = turn;
     if (turn.text || calls.length) messages.push({ role: 'assistant', content: turn.text, toolCalls: calls });
-    for (const result of turn.results) {
-      const call = calls.find((c) => c.id === result.id)!;
-      messages.push({ role: 'tool', toolCallId: result.id, name: call.name, content: result.content, isError: result.isError });
+    for (const call of calls) {
+      // a call the run never answered (it was killed while the call ran): the model is told, as the API needs an answer
+      const result = results.find((answer) => answer.id === call.id) ?? { content: UNANSWERED, isError: true };
+      messages.push({ role: 'tool', toolCallId: call.id, name: call.name, content: result.content, isError: result.isError });
     }
     turn = undefined;
   };
@@ -87,6 +91,8 @@ export function conversationFromEvents(events: Iterable<object>): ChatMessage[] 
         break;
       case 'tool_call': {
         if (!isString(e.id) || !isString(e.name)) break;
+        // an id already answered in this turn is a later model turn's call (a server that numbers each turn's calls from 0)
+        if (turn?.results.some((result) => result.id === e.id)) close();
         const current = open();
         current.inTools = true;
         if (!current.calls.some((call) => call.id === e.id)) current.calls.push({ id: e.id, name: e.name, args: isJsonObject(e.args) ? e.args : {} });

@@ -5,7 +5,7 @@ import { ProviderError } from '../../../lib/errors.js';
 import type { Event } from '../../../lib/protocol/types.js';
 import type { ChatMessage } from '../../../lib/protocol/chat.js';
 import type { Provider, ProviderChunk } from '../../../lib/providers/types.js';
-import { conversationFromEvents, historyChars, messageChars, trimHistory } from '../../../lib/sessions/history.js';
+import { conversationFromEvents, historyChars, messageChars, trimHistory, UNANSWERED } from '../../../lib/sessions/history.js';
 import { createToolbox } from '../../../lib/tools/registry.js';
 import { recordedConversation } from '../../helpers/conversation.js';
 
@@ -157,25 +157,47 @@ t.test('turn limit: the answer to the last request (Zero\'s words, not recorded)
   ]);
 });
 
-t.test('a tool call never answered (the run was killed) is dropped', async (t) => {
+t.test('a tool call never answered (the run was killed while it ran) is kept, and the model is told it has no result', async (t) => {
   t.same(
     conversationFromEvents([
       prompt('go'),
       { type: 'text', delta: 'Calling.' },
       { type: 'tool_call', id: 'a', name: 'read_file', args: { path: 'x' } },
       { type: 'tool_result', id: 'a', status: 'ok', output: 'X', truncated: false },
-      { type: 'tool_call', id: 'b', name: 'read_file', args: { path: 'y' } },
+      { type: 'tool_call', id: 'b', name: 'bash', args: { command: 'make deploy' } },
     ]),
     [
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: 'Calling.', toolCalls: [{ id: 'a', name: 'read_file', args: { path: 'x' } }] },
+      { role: 'assistant', content: 'Calling.', toolCalls: [{ id: 'a', name: 'read_file', args: { path: 'x' } }, { id: 'b', name: 'bash', args: { command: 'make deploy' } }] },
       { role: 'tool', toolCallId: 'a', name: 'read_file', content: 'X', isError: false },
+      { role: 'tool', toolCallId: 'b', name: 'bash', content: UNANSWERED, isError: true },
     ],
   );
   t.same(conversationFromEvents([prompt('go'), { type: 'tool_call', id: 'a', name: 'read_file', args: {} }, prompt('again')]), [
     { role: 'user', content: 'go' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'read_file', args: {} }] },
+    { role: 'tool', toolCallId: 'a', name: 'read_file', content: UNANSWERED, isError: true },
     { role: 'user', content: 'again' },
   ]);
+});
+
+t.test('a call id used again after its result is a later turn\'s call, kept with its own result (servers that number each turn\'s calls from 0)', async (t) => {
+  t.same(
+    conversationFromEvents([
+      prompt('go'),
+      { type: 'tool_call', id: 'call_0', name: 'write_file', args: { path: 'a', content: 'A' } },
+      { type: 'tool_result', id: 'call_0', status: 'ok', output: 'wrote a', truncated: false },
+      { type: 'tool_call', id: 'call_0', name: 'read_file', args: { path: 'a' } },
+      { type: 'tool_result', id: 'call_0', status: 'ok', output: 'A', truncated: false },
+      { type: 'final', text: 'done' },
+    ]).slice(1),
+    [
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'write_file', args: { path: 'a', content: 'A' } }] },
+      { role: 'tool', toolCallId: 'call_0', name: 'write_file', content: 'wrote a', isError: false },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'call_0', name: 'read_file', args: { path: 'a' } }] },
+      { role: 'tool', toolCallId: 'call_0', name: 'read_file', content: 'A', isError: false },
+    ],
+  );
 });
 
 t.test('a result without its call, and a turn with neither text nor calls, are dropped', async (t) => {

@@ -11,6 +11,7 @@ t.test('the store is one import', async (t) => {
     'assertSessionId',
     'conversationFromEvents',
     'createSession',
+    'diskFailure',
     'eventsPath',
     'forkSession',
     'historyChars',
