@@ -134,6 +134,7 @@ class OpenAIProvider implements Provider {
     this.onBytes = () => limits.touch();
     const calls = new Map<number, PartialCall>();
     const wire = wireReader(this.name);
+    let finished = false;
     const thinkTags = this.options.parseThinkTags ? new ThinkTagSplitter() : undefined;
     let started = false;
     try {
@@ -160,6 +161,7 @@ class OpenAIProvider implements Provider {
           yield { type: 'response_start' };
         }
         const choice = wire.object(wire.list(chunk.choices, 'choices')[0], 'choices[0]');
+        if (wire.text(choice?.finish_reason, 'choices[0].finish_reason')) finished = true;
         const delta = wire.object(choice?.delta, 'choices[0].delta');
         const reasoning = reasoningOf(delta, wire);
         if (reasoning) yield { type: 'reasoning', delta: reasoning };
@@ -177,6 +179,8 @@ class OpenAIProvider implements Provider {
       }
       // On an abort the SDK ends the stream quietly instead of throwing.
       limits.signal.throwIfAborted();
+      // a body that ended cleanly mid-answer (a proxy's timeout, a server that died): no tool call of it may run
+      if (!finished) throw new ProviderError(`${this.name} stream ended before its finish_reason: the response is incomplete.`);
       if (thinkTags) yield* thinkTags.flush();
       for (const [index, call] of [...calls].sort(([a], [b]) => a - b)) {
         // Some compatible servers send no id; the model only needs it to match the result.

@@ -364,11 +364,18 @@ t.test('a chunk whose fields have other types than the wire format\'s: ProviderE
 });
 
 t.test('a chunk with no choices at all, and null fields, is read as saying nothing (servers that send usage alone)', async (t) => {
-  const api = await serve(t, [{ sse: [role, text('Hel'), data({ id: 'x', usage: null }), frame({ content: null, tool_calls: null, reasoning: null }), text('lo'), usageFrame(3, 2), DONE] }]);
+  const api = await serve(t, [{ sse: [role, text('Hel'), data({ id: 'x', usage: null }), frame({ content: null, tool_calls: null, reasoning: null }), text('lo'), frame({}, 'stop'), usageFrame(3, 2), DONE] }]);
   const { chunks, error } = await run(provider(api.url));
   t.equal(error, undefined);
   t.same(chunks.filter((chunk) => chunk.type === 'text'), [{ type: 'text', delta: 'Hel' }, { type: 'text', delta: 'lo' }]);
   t.match(chunks.at(-1), { type: 'usage', promptTokens: 3, completionTokens: 2 });
+});
+
+t.test('a stream that ends cleanly before its finish_reason (a proxy cut it): ProviderError, and no call of it runs', async (t) => {
+  const api = await serve(t, [{ sse: [role, text('Writing '), toolStart(0, 'call_1', 'write_file'), toolArgs(0, '{"path":"a.txt","con')] }]);
+  const { chunks, error } = await run(provider(api.url));
+  t.same(chunks, [{ type: 'text', delta: 'Writing ' }], 'no tool_call is handed out');
+  t.match(error, { code: 'provider_error', exitCode: 3, message: 'openai stream ended before its finish_reason: the response is incomplete.' });
 });
 
 t.test('an error object inside the stream: ProviderError with its message', async (t) => {
@@ -481,7 +488,7 @@ t.test('one huge event: a clear provider_error naming the size, soon, not a stal
 t.test('the idle clock counts bytes arriving: one event arriving slowly in pieces is not a stall', async (t) => {
   const content = 'y'.repeat(4000);
   const pieces = [`data: {"choices":[{"index":0,"delta":{"content":"`, ...Array.from({ length: 8 }, () => content.slice(0, 500)), `"}}]}\n\n`];
-  const api = await fakeApi([{ sse: [role, ...pieces, DONE], delayMs: 150 }]);
+  const api = await fakeApi([{ sse: [role, ...pieces, frame({}, 'stop'), DONE], delayMs: 150 }]);
   t.teardown(() => api.close());
   const { chunks, error } = await run(provider(api.url, { idleTimeoutMs: 600 }));
   t.equal(error, undefined, 'over 1.5 s for the event, never 600 ms without a byte');
