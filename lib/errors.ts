@@ -72,8 +72,6 @@ export class InvalidOutputError extends ZeroError {
 /** 128 + the signal's number, as a shell reports a process killed by it. SIGPIPE stands for stdout's reader gone (EPIPE). */
 const signalExitCodes = { SIGHUP: 129, SIGINT: 130, SIGPIPE: 141, SIGTERM: 143 } as const;
 export type CancelSignal = keyof typeof signalExitCodes;
-/** Whether `value` names a signal a run can be cancelled by (a plain-JS caller may pass anything). */
-export const isCancelSignal = (value: unknown): value is CancelSignal => typeof value === 'string' && Object.hasOwn(signalExitCodes, value);
 
 export class CancelledError extends ZeroError {
   constructor(readonly signal: CancelSignal) {

@@ -1,6 +1,6 @@
 import { Readable, Writable, pipeline, type Duplex, type Transform } from 'node:stream';
 import { agent, checkAgentOptions, type AgentOptions } from '../transforms/agent.js';
-import { CancelledError, isCancelSignal, ZeroError, type CancelSignal } from './errors.js';
+import { CancelledError, ZeroError, type CancelSignal } from './errors.js';
 import type { SchemaVersion } from './protocol/types.js';
 import { createLineFramer } from './protocol/lines.js';
 import { validateStep } from './protocol/schema-version.js';
@@ -10,6 +10,9 @@ import { parseStep } from './protocol/parse.js';
 import { composeSteps, joinDuplex, stepStream } from './streams.js';
 import { OUTPUT_CHAIN_OPTIONS, writeOut, type FailureHook, type OutputChainOptions } from './output-chain.js';
 import { aFunction, aString, checkOptions, checkRequired, checkValue, kindOf, oneOf, positiveInteger, type Check } from './options.js';
+
+/** The signals a run can be cancelled by (SIGPIPE: its reader went away); a plain-JS caller may pass anything. */
+const CANCEL_SIGNALS: ReadonlySet<unknown> = new Set<CancelSignal>(['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGPIPE']);
 
 const INPUT_CHAIN_OPTIONS = { maxLineBytes: positiveInteger, onSchemaVersion: aFunction };
 const STAGES: Check = ['an array of Transform streams', (value) => Array.isArray(value) && value.every((stage) => typeof stage?.pipe === 'function')];
@@ -89,7 +92,7 @@ export function execChain(options: ExecOptions): ExecChain {
   const { readable, exitCode } = writeOut(tail, { ...output, schemaVersion, signal: controller.signal }, onFailure);
   const cancel = (reason: CancelSignal | ZeroError) => {
     // checked at the call: a signal name of another kind (SIGKILL, sigint) would end the run with no exit code
-    if (!isCancelSignal(reason) && !(reason instanceof ZeroError)) {
+    if (!CANCEL_SIGNALS.has(reason) && !(reason instanceof ZeroError)) {
       throw new TypeError(`execChain: cancel takes 'SIGINT', 'SIGTERM', 'SIGHUP' or a ZeroError, not ${typeof reason === 'string' ? 'another string' : kindOf(reason)}.`);
     }
     if (!controller.signal.aborted) controller.abort(typeof reason === 'string' ? new CancelledError(reason) : reason);

@@ -158,7 +158,8 @@ t.test('cancel while still reading stream-json input', async (t) => {
 t.test('backpressure: a paused reader stops the provider; resuming completes the run', async (t) => {
   const provider = scripted([{ chunks: Array.from({ length: 20000 }, (_, i) => `delta number ${i}; `) }]);
   const chain = execChain({ provider, cwd: t.testdir({}), input: { format: 'text', prompt: 'go' }, output: streamJson });
-  const paused = await settled(() => provider.handedOut);
+  // quiet for 150 ms: on a loaded machine the chain can pause 50 ms while it still pulls
+  const paused = await settled(() => provider.handedOut, 150);
   await new Promise((resolve) => setTimeout(resolve, 200));
   t.equal(provider.handedOut, paused, 'nothing more is pulled while nobody reads');
   // What fits in the buffers between the agent and the reader: a few 16 KiB byte buffers of ~110-byte lines, and small object buffers.
