@@ -4,6 +4,7 @@
  */
 import { RUN_ID_PATTERN } from '../protocol/ids.js';
 import { startsWithText } from '../strings.js';
+import { keysNamed } from '../protocol/json-object.js';
 
 type Json = Record<string, unknown>;
 export type DeltaKind = 'text' | 'reasoning';
@@ -82,6 +83,9 @@ function readHead(raw: string): boolean {
   // (an object: the head begins with `{` and holds no other; no value in it is an object or an array)
   const { type } = fields as Json;
   if ((type !== 'text' && type !== 'reasoning') || 'delta' in (fields as Json)) return false;
+  // a key named twice (`"runId":"X","runId":"A"`): JSON.parse keeps the last, and a beginning that differs from
+  // this one in the first would be read as that one's change (headAfter); such a line is parsed whole, as any other
+  if (keysNamed(head) !== Object.keys(fields as Json).length) return false;
   lastHead = raw.slice(0, at + DELTA_KEY.length);
   lastHeadSays = fields as Json;
   lastValues = valuesIn(head);

@@ -7,37 +7,11 @@ import { RUN_ID_PATTERN } from '../protocol/ids.js';
 import { beginsAsDelta, plainDelta, plainDeltaLine } from './delta-line.js';
 import { createRunDeltas, type DeltaWriter, type RunDeltas } from './run-deltas.js';
 import { jsonLine } from '../output/serializer.js';
-import { isJsonObject } from '../protocol/json-object.js';
+import { isJsonObject, keysIn, keysNamed } from '../protocol/json-object.js';
 
 type Json = Record<string, unknown>;
 /** A line as it was read: its text and, from the lines framing, its bytes. */
 type Original = { raw: string; bytes?: Buffer };
-/**
- * How many keys a JSON text names, at least: every quote no backslash escapes that a colon follows (whitespace
- * between) ends a key. A string value that begins with a colon counts once more, never less.
- */
-function keysNamed(raw: string): number {
-  let count = 0;
-  for (let at = raw.indexOf('"'); at >= 0; at = raw.indexOf('"', at + 1)) {
-    let next = at + 1;
-    for (let code = raw.charCodeAt(next); code === 32 || code === 9 || code === 10 || code === 13; code = raw.charCodeAt(++next));
-    if (raw.charCodeAt(next) !== 58) continue;
-    let backslashes = 0;
-    while (raw.charCodeAt(at - 1 - backslashes) === 92) backslashes++;
-    if (backslashes % 2 === 0) count++;
-  }
-  return count;
-}
-
-/** How many keys a parsed value has, at every depth (the framing refuses a line nested deeper than 256). */
-function keysIn(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0;
-  let count = 0;
-  if (Array.isArray(value)) for (const item of value) count += keysIn(item);
-  else for (const key in value) count += 1 + keysIn((value as Json)[key]);
-  return count;
-}
-
 /** Where lines go: an array, or a step's emit. */
 type Lines = { push(line: string | Buffer): unknown };
 
@@ -86,9 +60,18 @@ const isCleanOther = (raw: string, options: RedactOptions): boolean =>
 /** A line whose type, among its first characters, is one beside the text (events.ts BESIDE_TEXT). */
 const BESIDE_TEXT_TYPE = new RegExp(`"type"\\s*:\\s*"(?:${[...BESIDE_TEXT].join('|')})"`);
 const mayBeBesideText = (raw: string): boolean => BESIDE_TEXT_TYPE.test(raw.length > 512 ? raw.slice(0, 512) : raw);
-/** A line's runId, when written plainly (no escape) among its first characters; undefined otherwise. */
-const PLAIN_RUN_ID = /"runId"\s*:\s*"([^"\\]*)"/;
-const plainRunIdOf = (raw: string): string | undefined => PLAIN_RUN_ID.exec(raw.length > 512 ? raw.slice(0, 512) : raw)?.[1];
+/** A line's runId, when written plainly (no escape): its first `"runId"` key, wherever it is (Zero Go sorts its keys: a long output comes first). */
+const PLAIN_RUN_ID = /"runId"\s*:\s*"([^"\\]*)"/y;
+function plainRunIdOf(raw: string): string | undefined {
+  for (let at = raw.indexOf('"runId"'); at >= 0; at = raw.indexOf('"runId"', at + 1)) {
+    // a key's quote, not an escaped one inside a string value (`\"runId\"`), nor a value `"runId"`
+    if (raw.charCodeAt(at - 1) === 92) continue;
+    PLAIN_RUN_ID.lastIndex = at;
+    const found = PLAIN_RUN_ID.exec(raw);
+    if (found) return found[1];
+  }
+  return undefined;
+}
 const isDelta = (value: Json): boolean => isDeltaEvent(value) && typeof value.delta === 'string';
 
 /**
@@ -199,7 +182,8 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
       if (raw !== undefined && isCleanOther(raw, options)) {
         const runId = runs.size > 0 ? plainRunIdOf(raw) : undefined;
         const run = runId === undefined ? undefined : runs.get(runId);
-        if (!run) return passOn(asRead(line as Original), out);
+        // a line of a run that holds nothing goes out now: held behind another run's deltas, it would come out after its own run's later lines
+        if (!run) return runId === undefined ? passOn(asRead(line as Original), out) : void out.push(asRead(line as Original));
         if (mayBeBesideText(raw)) return run.aside(asRead(line as Original), out);
         run.settle(out);
         forget(runId!);
@@ -217,7 +201,7 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
         const runId = typeof value.runId === 'string' ? value.runId : '';
         const run = runs.get(runId);
         if (run && BESIDE_TEXT.has(value.type)) return run.aside(asWritten(redactEvent(value, options)), out);
-        if (!run) return passOn(asWritten(redactEvent(value, options)), out);
+        if (!run) return typeof value.runId === 'string' ? void out.push(asWritten(redactEvent(value, options))) : passOn(asWritten(redactEvent(value, options)), out);
         run.settle(out);
         forget(runId);
         return void out.push(asWritten(redactEvent(value, options)));

@@ -27,12 +27,12 @@ t.test('a secret split across deltas: redacted, the deltas re-split in the run\'
   t.equal(events.at(-1)!.type, 'final', 'order kept');
 });
 
-t.test('held-back text goes out before the next line, even a clean one of another run', async (t) => {
+t.test('held-back text waits for its run, not for another run\'s line: that goes out at once, the held text after it, nothing lost', async (t) => {
   const out = run([item(1, text('password=hun', 'r1')), item(2, { schemaVersion: 1, type: 'run_start', runId: 'r2', cwd: '/', provider: 'p', model: 'm' })]);
   const lines = out.trimEnd().split('\n');
   t.equal(lines.length, 2);
-  t.match(JSON.parse(lines[0]!), { type: 'text', runId: 'r1' });
-  t.match(JSON.parse(lines[1]!), { runId: 'r2' });
+  t.match(JSON.parse(lines[0]!), { runId: 'r2' });
+  t.match(JSON.parse(lines[1]!), { type: 'text', runId: 'r1' });
 });
 
 t.test('non-JSON lines, values without raw text, loaded credentials', async (t) => {
@@ -138,8 +138,9 @@ t.test('a secret split around lines that are not its run\'s text (another kind, 
     t.equal(runsText.map((line) => JSON.parse(line).delta).join(''), 'Your key is [REDACTED] ok', name);
     const clean = [item(1, text('Hello ')), middle, item(3, text('world')), item(4, { schemaVersion: 1, type: 'final', runId: 'r1', text: 'x' })];
     const expected = clean.map((i) => `${i.raw}\n`);
-    // another run's deltas wait for their own run's end: the runs' lines keep their own order, not each other's
+    // another run's lines go out at once, its deltas at their own run's end: the runs' lines keep their own order, not each other's
     if (name === 'another run\'s delta') t.same(run(clean), [...expected.filter((_, n) => n !== 1), expected[1]].join(''), `${name}: a clean log, each run in its order`);
+    else if (name === 'another run\'s tool call') t.same(run(clean), [expected[1], ...expected.filter((_, n) => n !== 1)].join(''), `${name}: a clean log, each run in its order`);
     else t.equal(run(clean), expected.join(''), `${name}: a clean log, in its order`);
   }
 });
@@ -298,4 +299,37 @@ t.test('clean deltas around a heartbeat: every line as it came, in its place', a
   const raws = values.map((value) => JSON.stringify(value));
   t.equal(run(raws.map((raw, index) => ({ lineNo: index + 1, raw }))), raws.map((raw) => `${raw}\n`).join(''));
   t.equal(run(values.map((value, index) => item(index + 1, value))), raws.map((raw) => `${raw}\n`).join(''));
+});
+
+t.test('interleaved runs: each run\'s own lines keep their order, though another run holds deltas back', async (t) => {
+  const a = (value: Record<string, unknown>) => item(0, { schemaVersion: 2, runId: 'ra', ...value });
+  const b = (value: Record<string, unknown>) => item(0, { schemaVersion: 2, runId: 'rb', ...value });
+  const items = [
+    a({ type: 'run_start', cwd: '/', provider: 'p', model: 'm' }),
+    b({ type: 'run_start', cwd: '/', provider: 'p', model: 'm' }),
+    a({ type: 'tool_call', id: 'c1', name: 'read_file', args: {} }),
+    b({ type: 'text', delta: 'then' }),
+    a({ type: 'tool_result', id: 'c1', status: 'ok', output: 'ok', truncated: false }),
+    a({ type: 'text', delta: 'done' }),
+    a({ type: 'final', text: 'done' }),
+    a({ type: 'run_end', status: 'success', exitCode: 0 }),
+    b({ type: 'run_end', status: 'success', exitCode: 0 }),
+  ];
+  const out = run(items).trimEnd().split('\n');
+  t.same(out.filter((line) => line.includes('"ra"')), items.filter((i) => i.raw!.includes('"ra"')).map((i) => i.raw), 'run ra in its order');
+  t.same(out.filter((line) => line.includes('"rb"')), items.filter((i) => i.raw!.includes('"rb"')).map((i) => i.raw), 'run rb in its order');
+});
+
+t.test('a delta line naming its runId twice belongs to the last one named, as JSON.parse reads it: a key split across such lines never leaks', async (t) => {
+  const lines = [
+    '{"schemaVersion":2,"type":"text","runId":"ra","delta":"key ghp_abcdefghij"}',
+    '{"schemaVersion":2,"type":"text","runId":"rx","runId":"ra","delta":"KLMNOPQRST"}',
+    '{"schemaVersion":2,"type":"text","runId":"ry","runId":"ra","delta":"UVWXYZ0123"}',
+    '{"schemaVersion":2,"type":"text","runId":"ra","delta":"456789 done"}',
+    '{"schemaVersion":2,"type":"run_end","runId":"ra","status":"success","exitCode":0}',
+  ];
+  const out = run(lines.map((raw, n) => ({ lineNo: n + 1, raw })));
+  for (const piece of ['abcdefghij', 'KLMNOPQRST', 'UVWXYZ0123', '456789']) t.notMatch(out, piece);
+  t.equal(deltasOf(out), 'key [REDACTED] done');
+  t.equal(out.trimEnd().split('\n').length, 2, 'each line once');
 });
