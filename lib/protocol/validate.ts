@@ -37,8 +37,9 @@ let ajv: Ajv | undefined;
 function ajvInstance(): Ajv {
   if (ajv) return ajv;
   const { Ajv: AjvClass } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
-  // validateSchema: our own schemas are checked against the meta-schema by their test, not at every start (75 ms)
-  return (ajv = new AjvClass({ discriminator: true, allErrors: false, strict: false, validateSchema: false, code: { regExp: rememberingRegExp } }));
+  // validateSchema: our own schemas are checked against the meta-schema by their test, not at every start (75 ms);
+  // strictNumbers: a number JSON cannot write back (`1e400` reads as Infinity) is no number of an event
+  return (ajv = new AjvClass({ discriminator: true, allErrors: false, strict: false, strictNumbers: true, validateSchema: false, code: { regExp: rememberingRegExp } }));
 }
 const compiled = new Map<SchemaKind, ValidateFunction>();
 
@@ -63,6 +64,8 @@ function fieldName(pointer: string, child?: string): string {
 export function typeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'array';
+  // `1e400` in JSON reads as Infinity, which JSON cannot write back (JSON.stringify gives null)
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number too large for JSON (Infinity)';
   return typeof value;
 }
 

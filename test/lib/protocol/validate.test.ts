@@ -1,7 +1,7 @@
 import t from 'tap';
 import { UsageError } from '../../../lib/errors.js';
 import { loadSchema } from '../../../lib/protocol/schemas.js';
-import { checkAgainstSchema, validateParsed } from '../../../lib/protocol/validate.js';
+import { checkAgainstSchema, compileChecker, validateParsed } from '../../../lib/protocol/validate.js';
 
 const runId = 'run_20261130053326_ab12cd';
 const head = { schemaVersion: 1, runId };
@@ -251,4 +251,11 @@ t.test('a refused value or key that holds a secret is redacted in the problem an
   const stray = checkAgainstSchema('output', { ...head, type: 'heartbeat', [key]: 1 });
   t.match(stray, { ok: false, problem: /Unrecognized key: "\[REDACTED\]"/ });
   t.notMatch(JSON.stringify(stray), key.slice(8));
+});
+
+t.test('a number JSON cannot write back (1e400 reads as Infinity) is no number of an event, in the schemas and in tool arguments', async (t) => {
+  const usage = JSON.parse('{"schemaVersion":1,"type":"usage","runId":"run_20260101000000_abcdef","promptTokens":1e400,"completionTokens":1,"totalTokens":2}');
+  t.same(checkAgainstSchema('output', usage), { ok: false, field: 'promptTokens', problem: 'Expected number, received a number too large for JSON (Infinity)' });
+  t.match(compileChecker({ type: 'object', properties: { n: { type: 'number' } } })({ n: -Infinity }), { ok: false });
+  t.match(checkAgainstSchema('output', { ...usage, promptTokens: 1e300 }), { ok: true });
 });
