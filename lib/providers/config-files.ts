@@ -1,7 +1,7 @@
 import { readRegularFile } from '../files/bounded.js';
 import { NotRegularFileError } from '../files/open.js';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { homedir, userInfo } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { ProviderError, describeErrno } from '../errors.js';
 
 /** A JSON object as a config file holds it. */
@@ -14,9 +14,15 @@ export type ConfigObject = Record<string, unknown>;
  */
 export type ConfigLayer = { scope: 'user' | 'project'; file: string; document: ConfigObject };
 
-/** The user file ($XDG_CONFIG_HOME/zero/config.json, else ~/.config/zero/config.json), then the project's .zero/config.json. */
+/**
+ * The user file ($XDG_CONFIG_HOME/zero/config.json, else ~/.config/zero/config.json), then the project's
+ * .zero/config.json. A relative XDG_CONFIG_HOME or HOME (`"~/.config"` quoted in a Dockerfile's ENV) is ignored, as
+ * the XDG spec says and Go's os.UserConfigDir refuses it: read from the working directory, it would make a file a
+ * cloned repository brought the trusted user file.
+ */
 export function configPaths(cwd: string, env: NodeJS.ProcessEnv): string[] {
-  const configHome = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+  const home = [env.HOME, homedir()].find((path) => path && isAbsolute(path)) ?? userInfo().homedir;
+  const configHome = env.XDG_CONFIG_HOME && isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : join(home, '.config');
   return [join(configHome, 'zero', 'config.json'), join(cwd, '.zero', 'config.json')];
 }
 

@@ -9,6 +9,14 @@ t.test('where the files are: XDG_CONFIG_HOME, else ~/.config; the project file i
   t.same(configPaths('/repo', { HOME: '/home/ada' }), ['/home/ada/.config/zero/config.json', '/repo/.zero/config.json']);
 });
 
+t.test('a relative XDG_CONFIG_HOME or HOME is ignored: read from the working directory, a cloned repository\'s file would be the trusted user file', async (t) => {
+  for (const xdg of ['~/.config', 'cfg', '.']) {
+    t.same(configPaths('/repo', { XDG_CONFIG_HOME: xdg, HOME: '/home/ada' }), ['/home/ada/.config/zero/config.json', '/repo/.zero/config.json'], xdg);
+  }
+  const [user] = configPaths('/repo', { HOME: 'relative' });
+  t.ok(user!.startsWith('/') && !user!.startsWith('/repo'), `an absolute home of the account: ${user}`);
+});
+
 t.test('fieldOf: the name in any case, the last spelling in the object wins, null is absent', async (t) => {
   t.equal(fieldOf({ ActiveProvider: 'a' }, 'activeProvider'), 'a');
   t.equal(fieldOf({ baseurl: 'x', BaseURL: 'y' }, 'baseURL'), 'y');
