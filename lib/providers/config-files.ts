@@ -52,8 +52,9 @@ export function firstField(object: ConfigObject, ...names: string[]): unknown {
 /** Far more than any config file: a file this large is not one, and is not read into memory. */
 const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
-/** The parser's message without the text it quotes: the file may be a link to something secret. */
-const parserMessage = (error: Error) => error.message.replace(/, ".*"(\.\.\.)? is not valid JSON$/s, ' is not valid JSON');
+/** The parser's message without the text it quotes, nor the character it stopped at: the file may be a link to something secret. */
+const parserMessage = (error: Error) =>
+  error.message.startsWith('Unexpected token') ? 'an unexpected character' : error.message.replace(/, ".*"(\.\.\.)? is not valid JSON$/s, ' is not valid JSON');
 
 /**
  * One config file, or undefined when it does not exist. Only a regular file is
