@@ -53,19 +53,21 @@ export interface Known {
 }
 
 const NONE: Known = { secrets: [], forms: [] };
-const prepared = new WeakMap<readonly string[], Known>();
+/** Per secrets array, what it held when it was prepared: an array a caller adds to later (a run's MCP servers' headers) is prepared again. */
+const prepared = new WeakMap<readonly string[], { held: readonly string[]; known: Known }>();
 
-/** The usable secrets and their forms, computed once per secrets array. */
+const sameItems = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((item, index) => item === b[index]);
+
+/** The usable secrets and their forms, computed once per secrets array (again when it changed). */
 export function prepareKnown(secrets: readonly string[] | undefined): Known {
   if (!secrets || secrets.length === 0) return NONE;
-  let known = prepared.get(secrets);
-  if (!known) {
-    // a credential given as a Buffer, or one string for the array, would quietly redact nothing
-    checkValue('redaction', 'options.secrets', secrets, strings);
-    const usable = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET_LENGTH);
-    known = { secrets: usable.sort((a, b) => b.length - a.length), forms: knownForms(usable) };
-    prepared.set(secrets, known);
-  }
+  const cached = prepared.get(secrets);
+  if (cached && sameItems(cached.held, secrets)) return cached.known;
+  // a credential given as a Buffer, or one string for the array, would quietly redact nothing
+  checkValue('redaction', 'options.secrets', secrets, strings);
+  const usable = [...new Set(secrets)].filter((secret) => secret.length >= MIN_SECRET_LENGTH);
+  const known = { secrets: usable.sort((a, b) => b.length - a.length), forms: knownForms(usable) };
+  prepared.set(secrets, { held: [...secrets], known });
   return known;
 }
 

@@ -382,3 +382,11 @@ t.test("a credential in use that a rule's value would cut goes whole", async (t)
   const token = `ghp_${'A1b2C3d4E5'}${credential.slice(0, 9)}${'f6G7h8I9j0'}`;
   t.equal(redactText(`token ${token} end`, { secrets: [credential.slice(0, 9)] }), `token ${REDACTED} end`);
 });
+
+t.test('a secrets array added to after it was first used: its new credentials are redacted too (a run adds its MCP servers\' headers to its keys)', async (t) => {
+  const secrets = ['sk-proj-Q7xL1spNxnyVmihA_2O76UMFxFkM'];
+  t.equal(redactText('key sk-proj-Q7xL1spNxnyVmihA_2O76UMFxFkM', { secrets }), `key ${REDACTED}`);
+  secrets.push('plainHeaderKey4455667788');
+  t.equal(redactText('header plainHeaderKey4455667788', { secrets }), `header ${REDACTED}`);
+  t.same(prepareSecrets(secrets), ['sk-proj-Q7xL1spNxnyVmihA_2O76UMFxFkM', 'plainHeaderKey4455667788']);
+});
