@@ -47,9 +47,20 @@ const STDERR_TAIL = 1000;
  * `detached`, so util-linux's setsid makes it one: a child that is not a group leader calls setsid() and execs in place.
  */
 const SETSID = ['/usr/bin/setsid', '/bin/setsid'].find((path) => existsSync(path));
+/**
+ * util-linux's setpriv gives the server a parent-death signal before it execs (setsid, then the server): zero killed
+ * with `kill -9` can end nothing itself, and a server that does not exit when its stdin closes ran on for good.
+ */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path));
+
+/** The argv that runs `spec` as a group leader of its own (setsid) that dies with zero (setpriv), as far as the host has them. */
+function serverArgv(spec: StdioServer): [string, string[]] {
+  const argv = [...(SETPRIV ? [SETPRIV, '--pdeathsig', 'KILL', '--'] : []), ...(SETSID ? [SETSID] : []), spec.command, ...spec.args];
+  return [argv[0]!, argv.slice(1)];
+}
 
 function stdioTransport(spec: StdioServer, options: StartOptions, stderrTail: { text: string }): StdioClientTransport {
-  const [command, args] = SETSID ? [SETSID, [spec.command, ...spec.args]] : [spec.command, spec.args];
+  const [command, args] = serverArgv(spec);
   const transport = new StdioClientTransport({ command, args, env: { ...options.env, ...spec.env }, cwd: spec.cwd ?? options.cwd, stderr: 'pipe' });
   (transport.stderr as Readable | null)?.setEncoding('utf8').on('data', (chunk: string) => {
     stderrTail.text = (stderrTail.text + chunk).slice(-STDERR_TAIL);

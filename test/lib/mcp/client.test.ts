@@ -1,5 +1,7 @@
 import t from 'tap';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { connectServer, startServers, type McpConnection } from '../../../lib/mcp/client.js';
 import type { McpServerSpec } from '../../../lib/mcp/config.js';
@@ -43,6 +45,25 @@ t.test('a server that never answers initialize: stopped after the start-up timeo
   await t.rejects(connectServer(stdio('mute', [FIXTURE, 'hang'], { env: { MCP_PID_FILE: pidFile } }), { ...options, timeoutMs: 1000 }), { code: 'mcp_error', message: 'MCP server "mute" could not start: it did not answer within 1 s (--mcp-timeout).' });
   t.ok(Date.now() - started < 5000);
   t.same(await survivors(pidsOf(pidFile)), []);
+});
+
+t.test('zero killed with kill -9: a stdio server that would run on (a child keeps it alive) dies with it', { skip: !['/usr/bin/setpriv', '/bin/setpriv'].some(existsSync) && 'needs util-linux setpriv' }, async (t) => {
+  const dir = t.testdir({});
+  const pidFile = join(dir, 'pids');
+  const parent = join(dir, 'parent.mjs');
+  // a program that starts the server as zero does, says so, and waits to be killed
+  writeFileSync(parent, [
+    `import { connectServer } from ${JSON.stringify(pathToFileURL(repoPath('dist/lib/mcp/client.js')).href)};`,
+    `await connectServer(${JSON.stringify(stdio('fx', [FIXTURE, 'tools'], { env: { MCP_PID_FILE: pidFile } }))}, { env: { PATH: process.env.PATH }, cwd: process.cwd(), timeoutMs: 10000, log: () => {} });`,
+    `console.log('ready');`,
+    'setInterval(() => {}, 1000);',
+  ].join('\n'));
+  const child = spawn(process.execPath, [parent], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve) => child.stdout.on('data', (chunk: Buffer) => chunk.includes('ready') && resolve()));
+  const [server, leftChild] = pidsOf(pidFile);
+  t.teardown(() => void [server, leftChild].forEach((pid) => { try { process.kill(pid!, 'SIGKILL'); } catch {} }));
+  child.kill('SIGKILL');
+  t.same(await survivors([server!]), [], 'the server got the parent-death signal');
 });
 
 t.test('close kills the whole process group: the server and what it started', async (t) => {
