@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult, Tool as ServerTool } from '@modelcontextprotocol/sdk/types.js';
+import { ResultSchema, type CallToolResult, type Tool as ServerTool } from '@modelcontextprotocol/sdk/types.js';
 import { ZeroError } from '../errors.js';
 import { packageVersion } from '../package.js';
 import { killProcessGroups, trackProcessGroups } from '../tools/process_group.js';
@@ -77,13 +77,31 @@ function failure(spec: McpServerSpec, error: unknown, stderr: string, timeoutMs:
   return `MCP server "${spec.name}" could not start: ${why}${tail ? `; its stderr: ${tail}` : ''}.`;
 }
 
+/**
+ * Every tool the server lists, page by page. The SDK's listTools refuses the whole list for one tool it finds
+ * malformed (an input schema that is no object, say), which would stop the server: the list is read as any result,
+ * a tool without a name left out, and its schema made fit by mcpTools (with a warning).
+ */
 async function listAllTools(client: Client, request: { timeout: number; signal?: AbortSignal }): Promise<ServerTool[]> {
   const tools: ServerTool[] = [];
+  const seen = new Set<string>();
   let cursor: string | undefined;
   do {
-    const page = await client.listTools(cursor ? { cursor } : undefined, request);
-    tools.push(...page.tools);
-    cursor = page.nextCursor;
+    const page = (await client.request({ method: 'tools/list', ...(cursor ? { params: { cursor } } : {}) }, ResultSchema, request)) as { tools?: unknown; nextCursor?: unknown };
+    for (const tool of Array.isArray(page.tools) ? page.tools : []) {
+      if (tool === null || typeof tool !== 'object' || typeof (tool as { name?: unknown }).name !== 'string') continue;
+      const { description, title, annotations } = tool as Record<string, unknown>;
+      tools.push({
+        ...(tool as ServerTool),
+        description: typeof description === 'string' ? description : undefined,
+        title: typeof title === 'string' ? title : undefined,
+        annotations: annotations !== null && typeof annotations === 'object' ? (annotations as ServerTool['annotations']) : undefined,
+      });
+    }
+    const next = typeof page.nextCursor === 'string' && page.nextCursor ? page.nextCursor : undefined;
+    // a cursor given before would list the same pages for ever
+    cursor = next !== undefined && !seen.has(next) ? next : undefined;
+    if (cursor) seen.add(cursor);
   } while (cursor);
   return tools;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Tool as ServerTool } from '@modelcontextprotocol/sdk/types.js';
 import { compileChecker } from '../protocol/validate.js';
 import type { SideEffect } from '../protocol/types.js';
@@ -10,9 +11,17 @@ function namePart(value: string, fallback: string): string {
   return value.trim().toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '') || fallback;
 }
 
-/** `mcp_<server>_<tool>`, as Zero names them. */
+/** The longest tool name the providers take (OpenAI's and Anthropic's `^[a-zA-Z0-9_-]{1,64}$`). */
+const MAX_TOOL_NAME = 64;
+
+/**
+ * `mcp_<server>_<tool>`, as Zero names them; past 64 characters, cut and ended with a hash of the whole name (a
+ * longer one made every model request of the run fail, the server's tools or not).
+ */
 export function mcpToolName(server: string, tool: string): string {
-  return `mcp_${namePart(server, 'server')}_${namePart(tool, 'tool')}`;
+  const name = `mcp_${namePart(server, 'server')}_${namePart(tool, 'tool')}`;
+  if (name.length <= MAX_TOOL_NAME) return name;
+  return `${name.slice(0, MAX_TOOL_NAME - 9)}_${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
 }
 
 /**

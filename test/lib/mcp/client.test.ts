@@ -126,3 +126,11 @@ t.test("a signal during the start: the servers stopped, the signal's error throw
   await t.rejects(starting, cancelled);
   t.same(await survivors(pidsOf(pidFile)), []);
 });
+
+t.test('a server that lists tools of odd shapes starts: one without a name is left out, the others kept for mcpTools to fit', async (t) => {
+  const server = await connectServer(stdio('odd', [FIXTURE, 'odd']), options);
+  t.teardown(() => server.close());
+  const names = server.tools.map((tool) => tool.name);
+  t.ok(names.includes('echo') && names.includes('schemaless') && names.includes('stringly'), names.join(', '));
+  t.equal(names.length, 10, 'the 7 tools and the 3 odd ones with a name; the nameless one left out');
+});

@@ -71,3 +71,12 @@ t.test("a server's long output is capped like every tool's", async (t) => {
   t.match(outcome, { status: 'ok', truncated: true });
   t.equal(outcome.output.length, 64 * 1024);
 });
+
+t.test('a tool name past 64 characters (the providers\' limit) is cut and ended with a hash of the whole: two long names stay two', async (t) => {
+  const a = mcpToolName('server', `long_${'x'.repeat(200)}_a`);
+  const b = mcpToolName('server', `long_${'x'.repeat(200)}_b`);
+  t.equal(a.length, 64);
+  t.match(a, /^mcp_server_long_x+_[0-9a-f]{8}$/);
+  t.not(a, b);
+  t.equal(mcpToolName('s', 'short'), 'mcp_s_short', 'a short one as before');
+});
