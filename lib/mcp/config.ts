@@ -13,6 +13,8 @@ type Common = {
   optional: boolean;
   /** Bound on each of its tool calls (`toolTimeoutSec`, default DEFAULT_TOOL_TIMEOUT_MS). */
   toolTimeoutMs: number;
+  /** `auth: "oauth"` (Zero signs in and keeps a token): not supported here, so the server is left out, with a warning. */
+  oauth?: true;
 };
 export type StdioServer = Common & { transport: 'stdio'; command: string; args: string[]; env: Record<string, string>; cwd?: string };
 export type HttpServer = Common & { transport: 'http'; url: string; headers: Record<string, string> };
@@ -63,7 +65,8 @@ export function serverSpec(name: string, entry: unknown, origin: ServerOrigin, c
   if (field(entry, 'disabled') === true) return undefined;
   const type = text(file, what('type'), field(entry, 'type'))?.toLowerCase();
   const url = text(file, what('url'), field(entry, 'url'));
-  const common = { name, origin, optional: field(entry, 'optional') === true, toolTimeoutMs: timeoutOf(file, what('toolTimeoutSec'), field(entry, 'toolTimeoutSec')) };
+  const oauth = String(field(entry, 'auth')).toLowerCase() === 'oauth' ? { oauth: true as const } : {};
+  const common = { name, origin, optional: field(entry, 'optional') === true, toolTimeoutMs: timeoutOf(file, what('toolTimeoutSec'), field(entry, 'toolTimeoutSec')), ...oauth };
   if (type === 'http' || type === 'streamable-http' || (type === undefined && url)) {
     if (!url || !/^https?:\/\/[^/]/i.test(url)) throw invalidConfig(file, `${what('url')} must be an http or https URL.`);
     if (field(entry, 'command') !== undefined) throw invalidConfig(file, `${what('command')} is only for stdio servers (this one has a url).`);
@@ -119,6 +122,12 @@ export async function selectServers(layers: ConfigLayer[], flagFiles: string[], 
   for (const { origin, document } of sources) {
     for (const [name, spec] of documentServers(await document(), origin, cwd)) {
       if (byName.has(name)) continue;
+      if (spec?.oauth) {
+        // Zero signs in to such a server and keeps its token; without it every call would be refused (401)
+        warnings.push(`MCP server "${name}" of ${origin.file} is not started: it signs in with OAuth (auth: "oauth"), which zero-stream does not support. Give it a token in its headers instead, or set "disabled": true.`);
+        byName.set(name, undefined);
+        continue;
+      }
       if (spec?.origin.scope === 'project' && !trustProject) {
         warnings.push(`MCP server "${name}" of ${origin.file} is not started: a project's config file starts programs only with --auto medium or higher, or when your own config file or --mcp-config names the server too.`);
         continue;

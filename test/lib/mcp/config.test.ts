@@ -83,3 +83,13 @@ t.test('one entry: stdio or http, checked field by field', async (t) => {
   ];
   for (const [name, entry, message] of problems) t.throws(() => serverSpec(name, entry, origin, '/'), { code: 'provider_error', message }, JSON.stringify(entry));
 });
+
+t.test('a server that signs in with OAuth (as Zero writes it: auth "oauth") is left out with a warning that says why, the others start', async (t) => {
+  const selection = await selectServers(
+    [user({ mcp: { servers: { remote: { type: 'http', url: 'https://mcp.example.com/mcp', auth: 'oauth', oauth: { clientID: 'zero' } }, local: { command: 'a' } } } })],
+    [],
+    low,
+  );
+  t.same(names(selection), ['local']);
+  t.match(selection.warnings, [/^MCP server "remote" of \/home\/me\/\.config\/zero\/config\.json is not started: it signs in with OAuth \(auth: "oauth"\), which zero-stream does not support\./]);
+});
