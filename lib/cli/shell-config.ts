@@ -85,8 +85,12 @@ function readSandbox(config: ShellConfig, file: string, project: boolean, fields
   else if (network !== undefined) config.network = network;
   if (project && strings(file, 'sandbox.additionalWriteRoots', sandbox.additionalwriteroots).length) ignored('sandbox.additionalWriteRoots');
   else if (!project) config.writeRoots.push(...writeRootsOf(file, sandbox.additionalwriteroots));
-  for (const key of ['blockunixsockets', 'monitordenials']) {
-    if (sandbox[key] === true) config.warnings.push(`Config file ${file}: sandbox.${key === 'blockunixsockets' ? 'blockUnixSockets' : 'monitorDenials'} is not supported by zero-stream and is ignored (sockets under /run are hidden from sandboxed commands instead).`);
+  const unsupported = [
+    ['blockunixsockets', 'blockUnixSockets', 'sockets under /run are hidden from sandboxed commands instead'],
+    ['monitordenials', 'monitorDenials', "a refused write shows in the command's own output and exit code"],
+  ];
+  for (const [key, name, instead] of unsupported) {
+    if (sandbox[key!] === true) config.warnings.push(`Config file ${file}: sandbox.${name} is not supported by zero-stream and is ignored (${instead}).`);
   }
 }
 

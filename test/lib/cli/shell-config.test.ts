@@ -76,4 +76,6 @@ t.test('mistakes fail the run, naming the file and the key', async (t) => {
 t.test('Zero\'s keys zero-stream lacks are a warning, not silence', async (t) => {
   const { config, userFile } = await read(t, { sandbox: { blockUnixSockets: true } });
   t.same(config.warnings, [`Config file ${userFile}: sandbox.blockUnixSockets is not supported by zero-stream and is ignored (sockets under /run are hidden from sandboxed commands instead).`]);
+  const monitor = await read(t, { sandbox: { monitorDenials: true } });
+  t.same(monitor.config.warnings, [`Config file ${monitor.userFile}: sandbox.monitorDenials is not supported by zero-stream and is ignored (a refused write shows in the command's own output and exit code).`], 'each with its own reason');
 });
