@@ -130,7 +130,13 @@ export async function connectServer(spec: McpServerSpec, options: StartOptions):
     if (transport instanceof StdioClientTransport) pid = SETSID ? transport.pid : null;
     if (pid) untrack = trackProcessGroups([pid]);
     await connecting;
-    client.onclose = () => void (gone ??= `MCP server "${spec.name}" is not running: its connection closed${stderr.text.trim() ? ` (its stderr: ${stderr.text.trim().split('\n').at(-1)})` : ''}.`);
+    // the SDK closes a stdio connection whose message passes its 10 MiB buffer: said so, not as a server that died
+    let tooLong = false;
+    client.onerror = (error) => void (tooLong ||= /ReadBuffer exceeded/.test(error.message));
+    client.onclose = () =>
+      void (gone ??= tooLong
+        ? `MCP server "${spec.name}" is not running: it sent a message over 10 MiB, more than the MCP SDK reads from a stdio server, and its connection was closed.`
+        : `MCP server "${spec.name}" is not running: its connection closed${stderr.text.trim() ? ` (its stderr: ${stderr.text.trim().split('\n').at(-1)})` : ''}.`);
     const tools = await listAllTools(client, request);
     return {
       spec,

@@ -134,3 +134,11 @@ t.test('a server that lists tools of odd shapes starts: one without a name is le
   t.ok(names.includes('echo') && names.includes('schemaless') && names.includes('stringly'), names.join(', '));
   t.equal(names.length, 10, 'the 7 tools and the 3 odd ones with a name; the nameless one left out');
 });
+
+t.test('a stdio message past the SDK\'s 10 MiB buffer: the call fails saying so, and so does the next (the connection is closed)', async (t) => {
+  const server = await connectServer(stdio('big', [FIXTURE, 'tools']), options);
+  t.teardown(() => server.close());
+  const message = 'MCP server "big" is not running: it sent a message over 10 MiB, more than the MCP SDK reads from a stdio server, and its connection was closed.';
+  await t.rejects(server.call('huge', {}, AbortSignal.timeout(20_000)), { message: new RegExp(message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
+  await t.rejects(server.call('echo', { text: 'hi' }, AbortSignal.timeout(5_000)), { message });
+});
