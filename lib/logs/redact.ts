@@ -8,6 +8,7 @@ import { beginsAsDelta, plainDelta, plainDeltaLine } from './delta-line.js';
 import { createRunDeltas, type DeltaWriter, type RunDeltas } from './run-deltas.js';
 import { jsonLine } from '../output/serializer.js';
 import { isJsonObject, keysIn, keysNamed } from '../protocol/json-object.js';
+import { stringEnd } from '../protocol/depth.js';
 
 type Json = Record<string, unknown>;
 /** A line as it was read: its text and, from the lines framing, its bytes. */
@@ -60,15 +61,24 @@ const isCleanOther = (raw: string, options: RedactOptions): boolean =>
 /** A line whose type, among its first characters, is one beside the text (events.ts BESIDE_TEXT). */
 const BESIDE_TEXT_TYPE = new RegExp(`"type"\\s*:\\s*"(?:${[...BESIDE_TEXT].join('|')})"`);
 const mayBeBesideText = (raw: string): boolean => BESIDE_TEXT_TYPE.test(raw.length > 512 ? raw.slice(0, 512) : raw);
-/** A line's runId, when written plainly (no escape): its first `"runId"` key, wherever it is (Zero Go sorts its keys: a long output comes first). */
+/**
+ * A line's runId, when written plainly (no escape): its top-level `"runId"` key, wherever it is (Zero Go sorts its
+ * keys: a long output comes first), never one nested in a value (a tool call's `args`). Strings are skipped whole.
+ */
 const PLAIN_RUN_ID = /"runId"\s*:\s*"([^"\\]*)"/y;
 function plainRunIdOf(raw: string): string | undefined {
-  for (let at = raw.indexOf('"runId"'); at >= 0; at = raw.indexOf('"runId"', at + 1)) {
-    // a key's quote, not an escaped one inside a string value (`\"runId\"`), nor a value `"runId"`
-    if (raw.charCodeAt(at - 1) === 92) continue;
-    PLAIN_RUN_ID.lastIndex = at;
-    const found = PLAIN_RUN_ID.exec(raw);
-    if (found) return found[1];
+  let depth = 0;
+  for (let at = 0; at < raw.length; at++) {
+    const code = raw.charCodeAt(at);
+    if (code === 34) {
+      const end = stringEnd(raw, at);
+      if (depth === 1 && end === at + 6 && raw.startsWith('"runId"', at)) {
+        PLAIN_RUN_ID.lastIndex = at;
+        return PLAIN_RUN_ID.exec(raw)?.[1];
+      }
+      at = end;
+    } else if (code === 123 || code === 91) depth++;
+    else if (code === 125 || code === 93) depth--;
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -51,11 +52,18 @@ const SETSID = ['/usr/bin/setsid', '/bin/setsid'].find((path) => existsSync(path
  * util-linux's setpriv gives the server a parent-death signal before it execs (setsid, then the server): zero killed
  * with `kill -9` can end nothing itself, and a server that does not exit when its stdin closes ran on for good.
  */
-const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((path) => existsSync(path));
+let setpriv: string | null | undefined;
+/** setpriv, if it is here and takes --pdeathsig (util-linux 2.33 and later; an older one refuses the option, and the server would not start). */
+function setprivWithDeathSignal(): string | null {
+  if (setpriv !== undefined) return setpriv;
+  const path = ['/usr/bin/setpriv', '/bin/setpriv'].find((candidate) => existsSync(candidate));
+  return (setpriv = path && spawnSync(path, ['--pdeathsig', 'KILL', '--', 'true'], { stdio: 'ignore', timeout: 5000 }).status === 0 ? path : null);
+}
 
 /** The argv that runs `spec` as a group leader of its own (setsid) that dies with zero (setpriv), as far as the host has them. */
 function serverArgv(spec: StdioServer): [string, string[]] {
-  const argv = [...(SETPRIV ? [SETPRIV, '--pdeathsig', 'KILL', '--'] : []), ...(SETSID ? [SETSID] : []), spec.command, ...spec.args];
+  const withDeathSignal = setprivWithDeathSignal();
+  const argv = [...(withDeathSignal ? [withDeathSignal, '--pdeathsig', 'KILL', '--'] : []), ...(SETSID ? [SETSID] : []), spec.command, ...spec.args];
   return [argv[0]!, argv.slice(1)];
 }
 

@@ -42,7 +42,7 @@ export function isTextTooDeep(text: string, limit = MAX_JSON_DEPTH): boolean {
 }
 
 /** Where the JSON string opened by the quote at `open` closes (its closing quote; text.length when it does not). */
-function stringEnd(text: string, open: number): number {
+export function stringEnd(text: string, open: number): number {
   for (let at = text.indexOf('"', open + 1); at >= 0; at = text.indexOf('"', at + 1)) {
     let backslashes = 0;
     while (text.charCodeAt(at - 1 - backslashes) === 92) backslashes++;

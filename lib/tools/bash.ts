@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { rmdir } from 'node:fs/promises';
 import { constants } from 'node:os';
 import { StringDecoder } from 'node:string_decoder';
 import { capOutput, MAX_OUTPUT_BYTES, TruncatedFailure } from './output.js';
@@ -55,7 +54,7 @@ export function createBash(policy?: ShellPolicy): Tool<BashArgs, { output: strin
     permission: 'prompt',
     async run(args, context) {
       if (context.signal.aborted) throw new Error('The command was cancelled before it started.');
-      const { file, args: argv, env, infoFd, mountPoints = [] } = shellInvocation(args.command, context.cwd, policy ?? unconfinedPolicy(context.cwd));
+      const { file, args: argv, env, infoFd } = shellInvocation(args.command, context.cwd, policy ?? unconfinedPolicy(context.cwd));
       // stderr is still read for what bash (or bwrap) prints before the command's own `exec 2>&1`.
       const stdio = infoFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
       const child = spawn(file, argv, { cwd: context.cwd, env, detached: true, stdio: stdio as ['ignore', 'pipe', 'pipe'] });
@@ -86,8 +85,6 @@ export function createBash(policy?: ShellPolicy): Tool<BashArgs, { output: strin
       } finally {
         stop.clear();
         untrack();
-        // the sandbox is gone: the folders it mounted over go too, unless something outside it filled one meanwhile
-        await Promise.all(mountPoints.map((path) => rmdir(path).catch(() => undefined)));
       }
     },
   };

@@ -39,14 +39,7 @@ export function unconfinedPolicy(cwd: string): ShellPolicy {
  * init leaves bwrap's group and ignores SIGTERM; if bwrap ends before the init has set its parent-death signal, only
  * its pid finds it.
  */
-export type ShellInvocation = {
-  file: string;
-  args: string[];
-  env: Record<string, string>;
-  infoFd?: number;
-  /** Empty folders bwrap makes to mount over (missingProtected): removed when the command has ended, if still empty. */
-  mountPoints?: string[];
-};
+export type ShellInvocation = { file: string; args: string[]; env: Record<string, string>; infoFd?: number };
 
 const INFO_FD = 3;
 
@@ -60,16 +53,18 @@ export function shellInvocation(command: string, cwd: string, policy: ShellPolic
   // a sandbox asked for and not there is a refusal, never a command run unconfined
   if (!policy.bwrap) throw new Error(`The ${policy.sandbox} sandbox cannot run here (bubblewrap is missing), so the command was not run.`);
   // the sandbox's /tmp is its own: a working directory reached through a link there must be named by its real path
-  const mountPoints = missingProtected(policy);
-  const sandbox = [...bwrapArgs(realOrAsGiven(cwd), policy, mountPoints), '--info-fd', String(INFO_FD)];
-  return { file: policy.bwrap, args: [...sandbox, '--', file, ...args], env: sandboxedEnv(policy), infoFd: INFO_FD, mountPoints };
+  const sandbox = [...bwrapArgs(realOrAsGiven(cwd), policy), '--info-fd', String(INFO_FD)];
+  return { file: policy.bwrap, args: [...sandbox, '--', file, ...args], env: sandboxedEnv(policy), infoFd: INFO_FD };
 }
 
 /**
  * The top-level `.git`, `.zero` and `.agents` missing from the writable roots (workspace-write), in which the
  * command could make them (a `git init` with a hook or an fsmonitor, a config of zero's: code that runs later,
  * outside any sandbox). Each gets an empty read-only folder for the call, as Zero does; bwrap makes it on the
- * disk to mount over. A dangling link there is left (bwrap cannot mount over it), as is a root zero cannot write.
+ * disk to mount over, and it stays there, empty, as with Zero: removed after the call, it would take the mount away
+ * from another zero's sandbox in the same workspace that found it and bound it read-only (a command there could
+ * then make the real one). git takes an empty `.git` for no repository and looks further up. A dangling link
+ * there is left (bwrap cannot mount over it), as is a root zero cannot write.
  */
 export function missingProtected(policy: ShellPolicy): string[] {
   if (policy.sandbox !== 'workspace-write') return [];
