@@ -18,7 +18,7 @@ type Out = { enqueue(chunk: Uint8Array): void; error(reason: unknown): void };
  * `maxEventBytes`. An event arriving in many pieces is handed on in one: the SDKs' decoders join the pieces of
  * an event again at every piece, in time quadratic in its size.
  */
-function eventBounds(provider: string, onBytes: () => void, maxEventBytes: number): { transform(chunk: Uint8Array, out: Out): void; flush(out: Out): void } {
+function eventBounds(provider: string, onBytes: (chunk: Uint8Array) => void, maxEventBytes: number): { transform(chunk: Uint8Array, out: Out): void; flush(out: Out): void } {
   /** The pieces of the event not ended yet, and its bytes up to its last newline; the bytes of the line after it. */
   let pending: Uint8Array[] = [];
   let event = 0;
@@ -30,7 +30,7 @@ function eventBounds(provider: string, onBytes: () => void, maxEventBytes: numbe
   };
   return {
     transform(chunk, controller) {
-      onBytes();
+      onBytes(chunk);
       /** Where the last event ending in this chunk ends. */
       let ended = 0;
       let tooBig = false;
@@ -71,7 +71,7 @@ function eventBounds(provider: string, onBytes: () => void, maxEventBytes: numbe
  * is whole. Not a pipe, which runs on its own and, at the body's end, closes its streams in promise callbacks
  * that run ahead of the reader's last chunk (0.1-0.3 ms a chunk more, and a reply's last chunk later still).
  */
-export function boundBody(body: ReadableStream<Uint8Array>, provider: string, onBytes: () => void, maxEventBytes = MAX_EVENT_BYTES): ReadableStream<Uint8Array> {
+export function boundBody(body: ReadableStream<Uint8Array>, provider: string, onBytes: (chunk: Uint8Array) => void, maxEventBytes = MAX_EVENT_BYTES): ReadableStream<Uint8Array> {
   const bounds = eventBounds(provider, onBytes, maxEventBytes);
   const reader = body.getReader();
   let given = false;
@@ -104,7 +104,7 @@ export function boundBody(body: ReadableStream<Uint8Array>, provider: string, on
 }
 
 /** `fetch`, with each response body through boundBody. */
-export function boundedFetch(provider: string, onBytes: () => void, maxEventBytes?: number): typeof fetch {
+export function boundedFetch(provider: string, onBytes: (chunk: Uint8Array) => void, maxEventBytes?: number): typeof fetch {
   return async (input, init) => {
     const response = await fetch(input, init);
     if (!response.body) return response;

@@ -65,6 +65,29 @@ function usageOf(usage: Record<string, unknown>, wire: WireReader): ProviderChun
   return { type: 'usage', promptTokens, completionTokens, ...(cachedTokens ? { cachedTokens } : {}) };
 }
 
+/**
+ * Whether a streamed body's bytes, piece by piece, held `[DONE]`, the line that ends an OpenAI stream: a gateway
+ * that never sends a finish_reason still ends its stream so. (`[DONE]` in a model's text would count too: the
+ * check is then only as strict as it was before it.)
+ */
+function doneWatch(): { see(chunk: Uint8Array): void; readonly done: boolean } {
+  const MARK = '[DONE]';
+  let tail = Buffer.alloc(0);
+  let done = false;
+  return {
+    see(chunk) {
+      if (done) return;
+      const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      // a mark cut between two pieces is found in the last bytes of one and the first of the next
+      done = bytes.includes(MARK) || Buffer.concat([tail, bytes.subarray(0, MARK.length)]).includes(MARK);
+      tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - MARK.length)));
+    },
+    get done() {
+      return done;
+    },
+  };
+}
+
 /** A tool call's fragment, as one chunk carries it: the call's index, and what of its id, name and arguments came. */
 function fragmentOf(value: unknown, wire: WireReader): { index: number; id?: string; name?: string; arguments?: string } {
   const fragment = wire.object(value, 'delta.tool_calls[]', true)!;
@@ -101,7 +124,7 @@ class OpenAIProvider implements Provider {
   private readonly client: OpenAI;
   private turns = 0;
   /** The running turn's idle clock: bytes arriving restart it. */
-  private onBytes = () => {};
+  private onBytes: (chunk: Uint8Array) => void = () => {};
 
   constructor(private readonly options: ProviderOptions) {
     this.name = options.label ?? 'openai';
@@ -121,7 +144,7 @@ class OpenAIProvider implements Provider {
       // The SDK would print unparseable chunks to the console; our ProviderError reports them.
       logLevel: 'off',
       defaultHeaders: requestHeaders({ ...options.auth, apiKey: options.apiKey }, { header: 'Authorization', scheme: 'Bearer' }),
-      fetch: boundedFetch(this.name, () => this.onBytes()),
+      fetch: boundedFetch(this.name, (chunk) => this.onBytes(chunk)),
     });
   }
 
@@ -131,7 +154,11 @@ class OpenAIProvider implements Provider {
       timeoutMs: this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
     });
-    this.onBytes = () => limits.touch();
+    const ending = doneWatch();
+    this.onBytes = (chunk) => {
+      limits.touch();
+      ending.see(chunk);
+    };
     const calls = new Map<number, PartialCall>();
     const wire = wireReader(this.name);
     let finished = false;
@@ -180,7 +207,7 @@ class OpenAIProvider implements Provider {
       // On an abort the SDK ends the stream quietly instead of throwing.
       limits.signal.throwIfAborted();
       // a body that ended cleanly mid-answer (a proxy's timeout, a server that died): no tool call of it may run
-      if (!finished) throw new ProviderError(`${this.name} stream ended before its finish_reason: the response is incomplete.`);
+      if (!finished && !ending.done) throw new ProviderError(`${this.name} stream ended before its finish_reason: the response is incomplete.`);
       if (thinkTags) yield* thinkTags.flush();
       for (const [index, call] of [...calls].sort(([a], [b]) => a - b)) {
         // Some compatible servers send no id; the model only needs it to match the result.

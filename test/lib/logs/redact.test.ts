@@ -333,3 +333,13 @@ t.test('a delta line naming its runId twice belongs to the last one named, as JS
   t.equal(deltasOf(out), 'key [REDACTED] done');
   t.equal(out.trimEnd().split('\n').length, 2, 'each line once');
 });
+
+t.test('a runId nested in a line\'s value (a tool call\'s args, keys sorted as Zero Go writes them) is not the line\'s own', async (t) => {
+  const lines = [
+    '{"delta":"hello ","runId":"A","schemaVersion":1,"type":"text"}',
+    '{"args":{"runId":"B"},"id":"c1","name":"lookup","runId":"A","schemaVersion":1,"type":"tool_call"}',
+    '{"delta":"world","runId":"A","schemaVersion":1,"type":"text"}',
+    '{"exitCode":0,"runId":"A","schemaVersion":1,"status":"success","type":"run_end"}',
+  ];
+  t.equal(run(lines.map((raw, n) => ({ lineNo: n + 1, raw }))), lines.map((raw) => `${raw}\n`).join(''), 'the clean log as it came, in its order');
+});

@@ -378,6 +378,13 @@ t.test('a stream that ends cleanly before its finish_reason (a proxy cut it): Pr
   t.match(error, { code: 'provider_error', exitCode: 3, message: 'openai stream ended before its finish_reason: the response is incomplete.' });
 });
 
+t.test('a gateway that never sends a finish_reason but ends its stream with [DONE]: a complete response', async (t) => {
+  const api = await serve(t, [{ sse: [role, text('Hel'), text('lo'), usageFrame(3, 2), DONE] }]);
+  const { chunks, error } = await run(provider(api.url));
+  t.equal(error, undefined);
+  t.same(chunks.filter((chunk) => chunk.type === 'text'), [{ type: 'text', delta: 'Hel' }, { type: 'text', delta: 'lo' }]);
+});
+
 t.test('an error object inside the stream: ProviderError with its message', async (t) => {
   const api = await serve(t, [{ sse: [role, text('Hel'), data({ error: { message: 'overloaded', type: 'server_error' } }), DONE] }]);
   const { chunks, error } = await run(provider(api.url));
