@@ -5,7 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { capOutput, MAX_OUTPUT_BYTES, TruncatedFailure } from './output.js';
 import { killProcessGroups, trackProcessGroups } from './process_group.js';
 import { shellInvocation, unconfinedPolicy, type ShellPolicy } from './shell_sandbox.js';
-import type { Tool } from './types.js';
+import type { Tool, ToolContext } from './types.js';
 
 type BashArgs = { command: string; timeout_ms?: number };
 type ExitStatus = { code: number | null; signal: NodeJS.Signals | null };
@@ -53,42 +53,55 @@ export function createBash(policy?: ShellPolicy): Tool<BashArgs, { output: strin
     sideEffect: 'shell',
     permission: 'prompt',
     async run(args, context) {
-      if (context.signal.aborted) throw new Error('The command was cancelled before it started.');
-      const { file, args: argv, env, infoFd } = shellInvocation(args.command, context.cwd, policy ?? unconfinedPolicy(context.cwd));
-      // stderr is still read for what bash (or bwrap) prints before the command's own `exec 2>&1`.
-      const stdio = infoFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
-      const child = spawn(file, argv, { cwd: context.cwd, env, detached: true, stdio: stdio as ['ignore', 'pipe', 'pipe'] });
-      const output = new CappedOutput(MAX_OUTPUT_BYTES);
-      child.stdout!.on('data', output.add);
-      child.stderr!.on('data', output.add);
-      const exit = exited(child);
-      const stop = whenToStop(args.timeout_ms ?? DEFAULT_TIMEOUT_MS, context.signal);
-      // bwrap's group, or bash's; and the sandbox's init's, once bwrap has told its pid
-      const groups = child.pid === undefined ? [] : [child.pid];
-      const untrack = trackProcessGroups(groups);
-      const initKnown = (infoFd === undefined ? Promise.resolve(undefined) : readSandboxInit(child, infoFd)).then((init) => {
-        if (init !== undefined) groups.push(init);
-      });
-      try {
-        const first = await Promise.race([exit, stop.reason]);
-        if (typeof first !== 'string') {
-          // Background processes the command started would otherwise outlive the tool call, and zero.
-          await initKnown;
-          await killProcessGroups(groups, LEFTOVER_GRACE_MS);
-          return report(output, first);
-        }
-        // cancelled while bwrap sets the sandbox up: its init is found only by the pid bwrap is about to tell
-        await Promise.race([initKnown, sleep(TERM_GRACE_MS, undefined, { ref: false })]);
-        await killProcessGroups(groups, TERM_GRACE_MS);
-        await exit.catch(() => undefined);
-        throw stopped(`${first} and was killed, with its whole process group.`, output);
-      } finally {
-        stop.clear();
-        untrack();
-      }
+      const result = await runOnce(args, context);
+      // a mount that came or went while bwrap copied the mount tree failed the sandbox's setup, before the command ran
+      return SETUP_RACE.test(result.output) ? runOnce(args, context) : result;
     },
   };
+
+  async function runOnce(args: BashArgs, context: ToolContext): Promise<{ output: string; truncated: boolean }> {
+    if (context.signal.aborted) throw new Error('The command was cancelled before it started.');
+    const { file, args: argv, env, infoFd } = shellInvocation(args.command, context.cwd, policy ?? unconfinedPolicy(context.cwd));
+    // stderr is still read for what bash (or bwrap) prints before the command's own `exec 2>&1`.
+    const stdio = infoFd === undefined ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'pipe', 'pipe', 'pipe'];
+    const child = spawn(file, argv, { cwd: context.cwd, env, detached: true, stdio: stdio as ['ignore', 'pipe', 'pipe'] });
+    const output = new CappedOutput(MAX_OUTPUT_BYTES);
+    child.stdout!.on('data', output.add);
+    child.stderr!.on('data', output.add);
+    const exit = exited(child);
+    const stop = whenToStop(args.timeout_ms ?? DEFAULT_TIMEOUT_MS, context.signal);
+    // bwrap's group, or bash's; and the sandbox's init's, once bwrap has told its pid
+    const groups = child.pid === undefined ? [] : [child.pid];
+    const untrack = trackProcessGroups(groups);
+    const initKnown = (infoFd === undefined ? Promise.resolve(undefined) : readSandboxInit(child, infoFd)).then((init) => {
+      if (init !== undefined) groups.push(init);
+    });
+    try {
+      const first = await Promise.race([exit, stop.reason]);
+      if (typeof first !== 'string') {
+        // Background processes the command started would otherwise outlive the tool call, and zero.
+        await initKnown;
+        await killProcessGroups(groups, LEFTOVER_GRACE_MS);
+        return report(output, first);
+      }
+      // cancelled while bwrap sets the sandbox up: its init is found only by the pid bwrap is about to tell
+      await Promise.race([initKnown, sleep(TERM_GRACE_MS, undefined, { ref: false })]);
+      await killProcessGroups(groups, TERM_GRACE_MS);
+      await exit.catch(() => undefined);
+      throw stopped(`${first} and was killed, with its whole process group.`, output);
+    } finally {
+      stop.clear();
+      untrack();
+    }
+  }
 }
+
+/**
+ * bwrap's own failure to copy the mount tree (`--ro-bind / /`) when a mount under it was made or taken away meanwhile
+ * (an automounter, a container's volume, a tmpfs another program unmounts): its one line, then exit code 1. The
+ * command never ran, so it is run once more.
+ */
+const SETUP_RACE = /^bwrap: Can't (?:bind mount|remount|mount) [^\n]*(?:Unable to apply mount flags|No such file or directory|Invalid argument)[^\n]*\nexit code 1$/;
 
 /** The pid of the sandbox's init, from bwrap's `--info-fd`; undefined if bwrap ends or closes it without telling. */
 function readSandboxInit(child: ChildProcess, fd: number): Promise<number | undefined> {

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
-import { bash } from '../../../lib/tools/bash.js';
+import { bash, createBash } from '../../../lib/tools/bash.js';
 import { MAX_OUTPUT_BYTES } from '../../../lib/tools/output.js';
 import { createToolbox } from '../../../lib/tools/registry.js';
 import { limitFrom, timed } from '../../helpers/timing.js';
@@ -146,4 +146,22 @@ t.test('timeout_ms is checked: a positive integer, at most ten minutes', async (
   t.match(await toolbox.run(call({ command: 'true', timeout_ms: 600_001 }), context(dir)), { status: 'error', output: /timeout_ms/ });
   t.equal(bash.sideEffect, 'shell');
   t.equal(bash.permission, 'prompt');
+});
+
+t.test('bwrap failing to copy the mount tree (a mount came or went meanwhile): the command runs once more, and once only', async (t) => {
+  const dir = t.testdir({});
+  const fake = join(dir, 'bwrap');
+  // fails as bwrap does the first time; then runs what follows `--`, as bwrap would in its sandbox
+  writeFileSync(fake, [
+    '#!/bin/sh',
+    'if [ ! -e "$MARK" ]; then touch "$MARK"; echo "bwrap: Can\'t bind mount /oldroot/ on /newroot/: Unable to apply mount flags: remount \\"/newroot/tmp/x\\": Invalid argument" >&2; exit 1; fi',
+    'while [ "$1" != "--" ]; do shift; done; shift; exec "$@"',
+  ].join('\n'));
+  chmodSync(fake, 0o755);
+  const policy = { sandbox: 'workspace-write' as const, network: false, roots: [dir], env: { PATH: process.env.PATH ?? '', MARK: join(dir, 'failed-once') }, bwrap: fake };
+  const result = await createBash(policy).run({ command: 'echo ran >> runs.txt; echo hi' }, context(dir));
+  t.equal(result.output, 'hi\nexit code 0');
+  t.equal(readFileSync(join(dir, 'runs.txt'), 'utf8'), 'ran\n', 'the command ran once');
+  const other = await createBash(policy).run({ command: 'echo "bwrap: Can\'t bind mount x: Invalid argument"; echo more; exit 1' }, context(dir));
+  t.equal(other.output, "bwrap: Can't bind mount x: Invalid argument\nmore\nexit code 1", 'a command\'s own output is never taken for it');
 });
