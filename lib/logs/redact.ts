@@ -137,9 +137,13 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
     runs.delete(runId);
     if (last?.runId === runId) last = undefined;
   };
-  /** A line that is no part of a run's text: in its place among the deltas the last run keeps, else out now. */
-  const passOn = (line: string | Buffer, out: Lines) => {
-    if (last?.run.deferring) last.run.aside(line, out);
+  /**
+   * A line that is no part of a run's text: one of no run keeps its place among the deltas the last run keeps; one
+   * of a run that holds nothing (`runId`) goes out now, as held behind another run's deltas it would come out after
+   * its own run's later lines.
+   */
+  const passOn = (line: string | Buffer, out: Lines, runId?: string) => {
+    if (runId === undefined && last?.run.deferring) last.run.aside(line, out);
     else out.push(line);
   };
   /**
@@ -192,8 +196,7 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
       if (raw !== undefined && isCleanOther(raw, options)) {
         const runId = runs.size > 0 ? plainRunIdOf(raw) : undefined;
         const run = runId === undefined ? undefined : runs.get(runId);
-        // a line of a run that holds nothing goes out now: held behind another run's deltas, it would come out after its own run's later lines
-        if (!run) return runId === undefined ? passOn(asRead(line as Original), out) : void out.push(asRead(line as Original));
+        if (!run) return passOn(asRead(line as Original), out, runId);
         if (mayBeBesideText(raw)) return run.aside(asRead(line as Original), out);
         run.settle(out);
         forget(runId!);
@@ -211,7 +214,7 @@ export function createLogRedactor(options: RedactOptions = {}): Step<LogItem | L
         const runId = typeof value.runId === 'string' ? value.runId : '';
         const run = runs.get(runId);
         if (run && BESIDE_TEXT.has(value.type)) return run.aside(asWritten(redactEvent(value, options)), out);
-        if (!run) return typeof value.runId === 'string' ? void out.push(asWritten(redactEvent(value, options))) : passOn(asWritten(redactEvent(value, options)), out);
+        if (!run) return passOn(asWritten(redactEvent(value, options)), out, typeof value.runId === 'string' ? value.runId : undefined);
         run.settle(out);
         forget(runId);
         return void out.push(asWritten(redactEvent(value, options)));
